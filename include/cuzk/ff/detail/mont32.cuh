@@ -1,0 +1,108 @@
+// Device Montgomery arithmetic on 32-bit limbs with PTX carry chains.
+//
+// The GPU multiplies 32x32 bits natively (IMAD), so a field element of N 64-bit
+// limbs is handled as n = 2N words. Each CIOS row adds a·b_i and m·p as two
+// carry chains apiece: the low halves of the products land on words j, the high
+// halves on words j+1. The carry flag lives between consecutive asm statements,
+// as in sppark; nothing else is scheduled between them because each chain is
+// one straight run of dependent instructions.
+//
+// Bound: for all cuzk fields p < 2^(32n-1), so the accumulator never needs more
+// than n+1 words (t < 2p + 2p·2^32 < 2^(32n+32)) and ends below 2p.
+#pragma once
+
+#include "cuzk/config.hpp"
+
+#if CUZK_DEVICE_PASS
+namespace cuzk::ff::mont32 {
+
+template <class P>
+__device__ __forceinline__ constexpr uint32_t mod32(size_t j) {
+  return (uint32_t)(P::modulus(j / 2) >> (32 * (j % 2)));
+}
+
+// acc[0..n] += a[0..n-1] * bi   (acc[n] receives the last carry and high half).
+template <class P, size_t n>
+__device__ __forceinline__ void mac_row(uint32_t acc[n + 1], const uint32_t a[n], uint32_t bi) {
+  asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(a[0]), "r"(bi));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j)
+    asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(a[j]), "r"(bi));
+  asm("addc.u32 %0, %0, 0;" : "+r"(acc[n]));
+  asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(a[0]), "r"(bi));
+#pragma unroll
+  for (size_t j = 1; j < n - 1; ++j)
+    asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(a[j]), "r"(bi));
+  asm("madc.hi.u32 %0, %1, %2, %0;" : "+r"(acc[n]) : "r"(a[n - 1]), "r"(bi));
+}
+
+// acc[0..n] += m * p, then shift down one word (acc[0] is zero by choice of m).
+template <class P, size_t n>
+__device__ __forceinline__ void reduce_row(uint32_t acc[n + 1]) {
+  const uint32_t m = acc[0] * (uint32_t)P::inv;
+  asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(m), "r"(mod32<P>(0)));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j)
+    asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(m), "r"(mod32<P>(j)));
+  asm("addc.u32 %0, %0, 0;" : "+r"(acc[n]));
+  asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(m), "r"(mod32<P>(0)));
+#pragma unroll
+  for (size_t j = 1; j < n - 1; ++j)
+    asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(m), "r"(mod32<P>(j)));
+  asm("madc.hi.u32 %0, %1, %2, %0;" : "+r"(acc[n]) : "r"(m), "r"(mod32<P>(n - 1)));
+#pragma unroll
+  for (size_t j = 0; j < n; ++j) acc[j] = acc[j + 1];
+  acc[n] = 0;
+}
+
+// r = t - p if t >= p else t, for t < 2p.
+template <class P, size_t n>
+__device__ __forceinline__ void final_sub(uint32_t r[n], const uint32_t t[n]) {
+  uint32_t s[n], borrow;
+  asm("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(mod32<P>(0)));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j)
+    asm("subc.cc.u32 %0, %1, %2;" : "=r"(s[j]) : "r"(t[j]), "r"(mod32<P>(j)));
+  asm("subc.u32 %0, 0, 0;" : "=r"(borrow));  // 0 or 0xffffffff
+#pragma unroll
+  for (size_t j = 0; j < n; ++j) r[j] = (t[j] & borrow) | (s[j] & ~borrow);
+}
+
+template <class P, size_t n>
+__device__ __forceinline__ void mul(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
+  uint32_t acc[n + 1];
+#pragma unroll
+  for (size_t j = 0; j <= n; ++j) acc[j] = 0;
+#pragma unroll
+  for (size_t i = 0; i < n; ++i) {
+    mac_row<P, n>(acc, a, b[i]);
+    reduce_row<P, n>(acc);
+  }
+  final_sub<P, n>(r, acc);
+}
+
+template <class P, size_t n>
+__device__ __forceinline__ void add(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
+  uint32_t t[n];
+  asm("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) asm("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a[j]), "r"(b[j]));
+  final_sub<P, n>(r, t);
+}
+
+template <class P, size_t n>
+__device__ __forceinline__ void sub(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
+  uint32_t t[n], borrow;
+  asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a[j]), "r"(b[j]));
+  asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+  asm("add.cc.u32 %0, %0, %1;" : "+r"(t[0]) : "r"(mod32<P>(0) & borrow));
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) asm("addc.cc.u32 %0, %0, %1;" : "+r"(t[j]) : "r"(mod32<P>(j) & borrow));
+#pragma unroll
+  for (size_t j = 0; j < n; ++j) r[j] = t[j];
+}
+
+}  // namespace cuzk::ff::mont32
+#endif
