@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,24 @@ Row bench_mul(const char* name, size_t threads) {
     mul_chain_kernel<F, iters><<<(unsigned)((threads + 255) / 256), 256>>>(d.data(), threads);
     CUZK_CUDA_CHECK_LAUNCH();
   });
+  // The figures only count if the kernel computed the right thing: rerun once on
+  // the original inputs and recompute a sample of threads on the host.
+  d.upload(std::span<const F>(host));
+  mul_chain_kernel<F, iters><<<(unsigned)((threads + 255) / 256), 256>>>(d.data(), threads);
+  CUZK_CUDA_CHECK_LAUNCH();
+  std::vector<F> dev(threads);
+  d.download(std::span<F>(dev));
+  for (size_t i = 0; i < threads; i += threads / 64) {
+    F x0 = host[i], x1 = x0 + F::one(), x2 = x1 + F::one(), x3 = x2 + F::one();
+    const F y = host[(i + 1) % threads];
+    for (int k = 0; k < iters; ++k) {
+      x0 = x0 * y;
+      x1 = x1 * y;
+      x2 = x2 * y;
+      x3 = x3 * y;
+    }
+    if (dev[i] != (x0 + x1) + (x2 + x3)) throw std::runtime_error(std::string(name) + " mul: device result differs from host");
+  }
   const double n32 = 2.0 * F::N;
   const double ops = 4.0 * iters * threads;
   return {std::string(name) + " mul", ops / ms / 1e6, kImadPerSecond / (4 * n32 * n32 + n32) / 1e9};
@@ -113,6 +132,18 @@ Row bench_madd(const char* name, const ec::Affine<C>& g, size_t threads) {
                                                                               threads);
     CUZK_CUDA_CHECK_LAUNCH();
   });
+  std::vector<ec::Xyzz<C>> dev(threads);
+  d_out.download(std::span<ec::Xyzz<C>>(dev));
+  for (size_t i = 0; i < threads; i += threads / 64) {
+    ec::Xyzz<C> acc = ec::Xyzz<C>::from(table[i % table_size]);
+    size_t j = i * 2654435761u;
+    for (int k = 0; k < iters; ++k) {
+      j = j * 6364136223846793005ull + 1442695040888963407ull;
+      acc = acc.add(table[(j >> 20) % table_size]);
+    }
+    if (std::memcmp(&acc, &dev[i], sizeof acc) != 0)
+      throw std::runtime_error(std::string(name) + " madd: device result differs from host");
+  }
   return {std::string(name) + " XYZZ madd", (double)iters * threads / ms / 1e6, 0};
 }
 

@@ -1,0 +1,128 @@
+// Host micro-benchmarks (Google Benchmark): field mul/square/inverse per field,
+// G1/G2 addition and doubling per curve, and the pairing.
+//   cuzk_bench_host [--benchmark_format=json ...]
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/pairing.hpp"
+#include "cuzk/ff/encode.hpp"
+
+namespace {
+
+using namespace cuzk;
+
+template <class F>
+F sample(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  if constexpr (requires { typename F::Base; }) {
+    return {ff::random_element<typename F::Base>(rng), ff::random_element<typename F::Base>(rng)};
+  } else {
+    return ff::random_element<F>(rng);
+  }
+}
+
+// Each iteration depends on the last, so this measures latency of one operation.
+template <class F>
+void BM_mul(benchmark::State& st) {
+  F a = sample<F>(1);
+  const F b = sample<F>(2);
+  for (auto _ : st) {
+    a = a * b;
+    benchmark::DoNotOptimize(a);
+  }
+}
+template <class F>
+void BM_sqr(benchmark::State& st) {
+  F a = sample<F>(3);
+  for (auto _ : st) {
+    a = a.sqr();
+    benchmark::DoNotOptimize(a);
+  }
+}
+template <class F>
+void BM_inverse(benchmark::State& st) {
+  F a = sample<F>(4);
+  for (auto _ : st) {
+    a = a.inverse() + F::one();
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+template <class C>
+void BM_jacobian_add(benchmark::State& st, ec::Affine<C> g) {
+  auto p = ec::Jacobian<C>::from(g).dbl();
+  const auto q = p.dbl().add(g);
+  for (auto _ : st) {
+    p = p.add(q);
+    benchmark::DoNotOptimize(p);
+  }
+}
+template <class C>
+void BM_xyzz_madd(benchmark::State& st, ec::Affine<C> g) {
+  auto p = ec::Xyzz<C>::from(g).dbl();
+  const auto q = ec::Jacobian<C>::from(g).dbl().dbl().to_affine();
+  for (auto _ : st) {
+    p = p.add(q);
+    benchmark::DoNotOptimize(p);
+  }
+}
+template <class C>
+void BM_jacobian_dbl(benchmark::State& st, ec::Affine<C> g) {
+  auto p = ec::Jacobian<C>::from(g);
+  for (auto _ : st) {
+    p = p.dbl();
+    benchmark::DoNotOptimize(p);
+  }
+}
+
+template <class G1A, class G2A, class Pair>
+void BM_pairing(benchmark::State& st, G1A p, G2A q, Pair pairing) {
+  for (auto _ : st) benchmark::DoNotOptimize(pairing(p, q));
+}
+
+#define FIELD_BENCH(F, name)                      \
+  BENCHMARK(BM_mul<F>)->Name("mul/" name);        \
+  BENCHMARK(BM_sqr<F>)->Name("sqr/" name);        \
+  BENCHMARK(BM_inverse<F>)->Name("inverse/" name)
+
+FIELD_BENCH(ff::bn254::Fq, "bn254_fq");
+FIELD_BENCH(ff::bn254::Fr, "bn254_fr");
+FIELD_BENCH(ff::bn254::Fq2, "bn254_fq2");
+FIELD_BENCH(ff::bls12_381::Fq, "bls12_381_fq");
+FIELD_BENCH(ff::bls12_381::Fr, "bls12_381_fr");
+FIELD_BENCH(ff::bls12_381::Fq2, "bls12_381_fq2");
+
+template <class C>
+void register_group(const std::string& name, ec::Affine<C> g) {
+  benchmark::RegisterBenchmark(("jacobian_add/" + name).c_str(), BM_jacobian_add<C>, g);
+  benchmark::RegisterBenchmark(("jacobian_dbl/" + name).c_str(), BM_jacobian_dbl<C>, g);
+  benchmark::RegisterBenchmark(("xyzz_madd/" + name).c_str(), BM_xyzz_madd<C>, g);
+}
+
+template <class G1A, class G2A, class Pair>
+void register_pairing(const std::string& name, G1A p, G2A q, Pair pairing) {
+  benchmark::RegisterBenchmark(("pairing/" + name).c_str(), BM_pairing<G1A, G2A, Pair>, p, q, pairing)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_group<ec::bn254::G1>("bn254_g1", ec::bn254::g1_generator());
+  register_group<ec::bn254::G2>("bn254_g2", ec::bn254::g2_generator());
+  register_group<ec::bls12_381::G1>("bls12_381_g1", ec::bls12_381::g1_generator());
+  register_group<ec::bls12_381::G2>("bls12_381_g2", ec::bls12_381::g2_generator());
+  register_pairing("bn254", ec::bn254::g1_generator(), ec::bn254::g2_generator(),
+                   [](const auto& p, const auto& q) { return ec::bn254::pairing(p, q); });
+  register_pairing("bls12_381", ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator(),
+                   [](const auto& p, const auto& q) { return ec::bls12_381::pairing(p, q); });
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -68,8 +68,18 @@ __device__ __forceinline__ void final_sub(uint32_t r[n], const uint32_t t[n]) {
   for (size_t j = 0; j < n; ++j) r[j] = (t[j] & borrow) | (s[j] & ~borrow);
 }
 
+// Multiplication is inlined by default, as the hot kernels want. A translation
+// unit that instantiates many large kernels (the arithmetic tests) may define
+// CUZK_DEVICE_MUL_NOINLINE to compile it once as a function: the same code,
+// minutes less compile time.
+#ifdef CUZK_DEVICE_MUL_NOINLINE
+#define CUZK_DEVICE_MUL_ATTR __device__ __noinline__
+#else
+#define CUZK_DEVICE_MUL_ATTR __device__ __forceinline__
+#endif
+
 template <class P, size_t n>
-__device__ __forceinline__ void mul(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
+CUZK_DEVICE_MUL_ATTR void mul(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
   uint32_t acc[n + 1];
 #pragma unroll
   for (size_t j = 0; j <= n; ++j) acc[j] = 0;

@@ -11,20 +11,34 @@ namespace cuzk::ff::mont64 {
 
 using u128 = unsigned __int128;
 
+// The modulus as a host array: indexing P::modulus(i) at run time would rebuild
+// its table on every call, and these loops are the host's innermost.
+template <class P, size_t N = P::n64>
+struct modulus {
+  static constexpr auto v = [] {
+    struct {
+      uint64_t l[N];
+    } m{};
+    for (size_t i = 0; i < N; ++i) m.l[i] = P::modulus(i);
+    return m;
+  }();
+};
+
 template <class P, size_t N = P::n64>
 inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+  constexpr auto& p = modulus<P>::v.l;
   uint64_t t[N] = {};
   for (size_t i = 0; i < N; ++i) {
     u128 ab = (u128)a[0] * b[i] + t[0];
     t[0] = (uint64_t)ab;
     uint64_t A = (uint64_t)(ab >> 64);
     const uint64_t m = t[0] * P::inv;
-    u128 mp = (u128)m * P::modulus(0) + t[0];
+    u128 mp = (u128)m * p[0] + t[0];
     uint64_t C = (uint64_t)(mp >> 64);
     for (size_t j = 1; j < N; ++j) {
       ab = (u128)a[j] * b[i] + t[j] + A;
       A = (uint64_t)(ab >> 64);
-      mp = (u128)m * P::modulus(j) + (uint64_t)ab + C;
+      mp = (u128)m * p[j] + (uint64_t)ab + C;
       C = (uint64_t)(mp >> 64);
       t[j - 1] = (uint64_t)mp;
     }
@@ -34,7 +48,7 @@ inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   uint64_t s[N];
   uint64_t borrow = 0;
   for (size_t j = 0; j < N; ++j) {
-    u128 d = (u128)t[j] - P::modulus(j) - borrow;
+    u128 d = (u128)t[j] - p[j] - borrow;
     s[j] = (uint64_t)d;
     borrow = (uint64_t)(d >> 64) & 1;
   }
@@ -44,6 +58,7 @@ inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 
 template <class P, size_t N = P::n64>
 inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+  constexpr auto& p = modulus<P>::v.l;
   uint64_t t[N], s[N];
   uint64_t carry = 0, borrow = 0;
   for (size_t j = 0; j < N; ++j) {
@@ -52,7 +67,7 @@ inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
     carry = (uint64_t)(x >> 64);
   }
   for (size_t j = 0; j < N; ++j) {
-    u128 d = (u128)t[j] - P::modulus(j) - borrow;
+    u128 d = (u128)t[j] - p[j] - borrow;
     s[j] = (uint64_t)d;
     borrow = (uint64_t)(d >> 64) & 1;
   }
@@ -62,6 +77,7 @@ inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 
 template <class P, size_t N = P::n64>
 inline void sub(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+  constexpr auto& p = modulus<P>::v.l;
   uint64_t borrow = 0;
   uint64_t t[N];
   for (size_t j = 0; j < N; ++j) {
@@ -72,7 +88,7 @@ inline void sub(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   const uint64_t add_p = 0 - borrow;  // add p back when a < b
   uint64_t carry = 0;
   for (size_t j = 0; j < N; ++j) {
-    u128 x = (u128)t[j] + (P::modulus(j) & add_p) + carry;
+    u128 x = (u128)t[j] + (p[j] & add_p) + carry;
     r[j] = (uint64_t)x;
     carry = (uint64_t)(x >> 64);
   }
