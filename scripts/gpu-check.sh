@@ -19,6 +19,7 @@ echo "build: $(( $(date +%s) - start )) s"
 ctest --test-dir "$build" -L gpu ${1:+-R "$1"} --output-on-failure --timeout 900 2>&1 | tee "$OUT/ctest-gpu.log" | tail -15
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
+"$build/src/cuzk" selfcheck --backend cuda --device-inputs 1048576 2>&1 | tee "$OUT/selfcheck.log" | tail -3 || status=1
 "$build/bench/cuzk_bench_device" --json "$OUT/bench-device.json" 2>&1 | tee "$OUT/bench-device.log" || status=1
-"$build/bench/cuzk_bench_host" --benchmark_min_time=0.1 > "$OUT/bench-host.log" 2>&1 || status=1
+"$build/bench/cuzk_bench_host" --benchmark_min_time=0.1s > "$OUT/bench-host.log" 2>&1 || status=1
 exit $status

@@ -10,7 +10,7 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "device_compare.cuh"
-#include "random_points.hpp"
+#include "cuzk/ec/random_points.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -41,9 +41,9 @@ TYPED_TEST(DeviceCurve, MatchesHost) {
   const size_t n = test_size();
   const auto g = TypeParam::generator();
 
-  auto p = random_points<C>(n, g, seed), q = random_points<C>(n, g, seed + 1);
+  auto p = ec::random_points<C>(n, g, seed), q = ec::random_points<C>(n, g, seed + 1);
   // Projective inputs with non-trivial Z: P + R for another random R.
-  std::vector<A> shift = random_points<C>(n, g, seed + 2);
+  std::vector<A> shift = ec::random_points<C>(n, g, seed + 2);
   std::vector<J> pj(n), qj(n);
   std::vector<X> px(n), qx(n);
   parallel_for(n, [&](size_t i) {

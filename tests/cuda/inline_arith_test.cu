@@ -9,7 +9,7 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "device_compare.cuh"
-#include "random_points.hpp"
+#include "cuzk/ec/random_points.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -44,7 +44,7 @@ void check_madd(const ec::Affine<C>& g, const char* what) {
   const uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const size_t n = test_size();
-  const auto p = random_points<C>(n, g, seed), q = random_points<C>(n, g, seed + 5);
+  const auto p = ec::random_points<C>(n, g, seed), q = ec::random_points<C>(n, g, seed + 5);
   std::vector<ec::Xyzz<C>> px(n);
   parallel_for(n, [&](size_t i) { px[i] = ec::Xyzz<C>::from(p[i]).dbl(); });
   expect_device_matches_host<ops::PointAdd, ec::Xyzz<C>>(what, ops::PointAdd{}, px, q);

@@ -22,7 +22,12 @@ struct G2 {
   using F = Fq2;
   using Fr = ff::bn254::Fr;
   static constexpr bool cofactor_is_one = false;
-  CUZK_HD static F b() { return F{Fq::from_uint(3), Fq::zero()} * ff::bn254::Tower::xi().inverse(); }
+  // b' = 3 / (9 + u) = (27 - 3u) / 82, as canonical limbs; tests check b' (9 + u) = 3.
+  CUZK_HD_INLINE static F b() {
+    constexpr uint64_t c0[4] = {0x3267e6dc24a138e5, 0xb5b4c5e559dbefa3, 0x81be18991be06ac3, 0x2b149d40ceb8aaae};
+    constexpr uint64_t c1[4] = {0xe4a2bd0685c315d2, 0xa74fa084e52d1852, 0xcd2cafadeed8fdf4, 0x009713b03af0fed4};
+    return {Fq::from_canonical_unchecked(c0), Fq::from_canonical_unchecked(c1)};
+  }
 };
 
 using G1Affine = Affine<G1>;

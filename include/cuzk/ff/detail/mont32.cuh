@@ -15,7 +15,7 @@
 
 #include "cuzk/config.hpp"
 
-#if CUZK_DEVICE_PASS
+#if defined(__CUDACC__)
 namespace cuzk::ff::mont32 {
 
 template <class P>

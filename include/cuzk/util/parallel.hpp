@@ -1,12 +1,12 @@
-// A plain std::thread parallel loop for building large test inputs and host
-// references quickly on many-core machines (no OpenMP or TBB needed).
+// A plain std::thread parallel loop for one-off bulk work (building inputs,
+// host references for device results) on many-core machines; no OpenMP or TBB.
 #pragma once
 
 #include <algorithm>
 #include <thread>
 #include <vector>
 
-namespace cuzk::test {
+namespace cuzk {
 
 // fn(begin, end, chunk_index) over [0, n) split into one chunk per hardware thread.
 template <class Fn>
@@ -27,4 +27,4 @@ void parallel_for(size_t n, Fn fn) {
   });
 }
 
-}  // namespace cuzk::test
+}  // namespace cuzk

@@ -7,9 +7,9 @@
 
 #include "cuzk/ec/ops.hpp"
 #include "cuzk/ff/encode.hpp"
-#include "parallel.hpp"
+#include "cuzk/util/parallel.hpp"
 
-namespace cuzk::test {
+namespace cuzk::ec {
 
 template <class C>
 std::vector<ec::Affine<C>> random_points(size_t n, const ec::Affine<C>& generator, uint64_t seed) {
@@ -29,4 +29,4 @@ std::vector<ec::Affine<C>> random_points(size_t n, const ec::Affine<C>& generato
   return out;
 }
 
-}  // namespace cuzk::test
+}  // namespace cuzk::ec

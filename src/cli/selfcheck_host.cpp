@@ -1,0 +1,103 @@
+#include <random>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/encoding.hpp"
+#include "cuzk/ec/pairing.hpp"
+#include "cuzk/ff/encode.hpp"
+#include "selfcheck.hpp"
+
+namespace cuzk {
+namespace {
+
+template <class F, class Rng>
+bool field_identities(Rng& rng) {
+  for (int i = 0; i < 200; ++i) {
+    const F a = ff::random_element<F>(rng), b = ff::random_element<F>(rng), c = ff::random_element<F>(rng);
+    if (a.is_zero()) continue;
+    if (!(a * a.inverse()).is_one()) return false;
+    if ((a + b) * c != a * c + b * c) return false;
+    if (a.sqr() != a * a || (a - b) + b != a || a + (-a) != F::zero()) return false;
+  }
+  return true;
+}
+
+template <class F2, class Rng>
+bool fq2_identities(Rng& rng) {
+  using Fq = typename F2::Base;
+  for (int i = 0; i < 50; ++i) {
+    const F2 a{ff::random_element<Fq>(rng), ff::random_element<Fq>(rng)};
+    F2 root;
+    if (!(a * a.inverse()).c0.is_one() || !a.sqr().sqrt(root) || root.sqr() != a.sqr()) return false;
+  }
+  return true;
+}
+
+template <class C, class Rng>
+bool group_laws(const ec::Affine<C>& g, Rng& rng) {
+  using Fr = typename C::Fr;
+  const Fr a = ff::random_element<Fr>(rng), b = ff::random_element<Fr>(rng);
+  const auto pa = ec::mul_vartime(g, a), pb = ec::mul_vartime(g, b), pab = ec::mul_vartime(g, a + b);
+  const auto x = ec::Xyzz<C>::from(pa.to_affine()).add(pb.to_affine());
+  return g.on_curve() && ec::in_subgroup(g) && pa.add(pb) == pab && x.to_jacobian() == pab &&
+         ec::in_subgroup(pab.to_affine()) && pa.add(-pa).is_inf();
+}
+
+template <class G1, class G2, class Pair, class Fr, class Rng>
+bool bilinear(const G1& p, const G2& q, Pair pairing, Rng& rng) {
+  const Fr a = ff::random_element<Fr>(rng), b = ff::random_element<Fr>(rng);
+  uint64_t ab[Fr::N];
+  (a * b).to_canonical(ab);
+  const auto e = pairing(p, q);
+  const auto lhs = pairing(ec::mul_vartime(p, a).to_affine(), ec::mul_vartime(q, b).to_affine());
+  return !e.is_one() && lhs == e.pow(ab, Fr::N);
+}
+
+template <class C, class Rng>
+bool zcash_round_trip(const ec::Affine<C>& g, Rng& rng) {
+  const auto p = ec::mul_vartime(g, ff::random_element<typename C::Fr>(rng)).to_affine();
+  uint8_t c[ec::zcash::compressed_size<C>], u[ec::zcash::uncompressed_size<C>];
+  ec::zcash::encode_compressed<C>(p, c);
+  ec::zcash::encode_uncompressed<C>(p, u);
+  ec::Affine<C> pc, pu;
+  return ec::zcash::decode<C>(c, pc) == ec::DecodeError::ok && ec::zcash::decode<C>(u, pu) == ec::DecodeError::ok &&
+         pc == p && pu == p;
+}
+
+}  // namespace
+
+int selfcheck_host(uint64_t seed, const CheckReporter& report) {
+  std::mt19937_64 rng(seed);
+  int failed = 0;
+  auto check = [&](const std::string& name, bool ok) {
+    report(name, ok);
+    failed += !ok;
+  };
+  {
+    using namespace ff::bn254;
+    check("bn254 Fq field identities", field_identities<Fq>(rng));
+    check("bn254 Fr field identities", field_identities<Fr>(rng));
+    check("bn254 Fq2 inverse and sqrt", fq2_identities<Fq2>(rng));
+    check("bn254 G1 group laws and subgroup", group_laws(ec::bn254::g1_generator(), rng));
+    check("bn254 G2 group laws and subgroup", group_laws(ec::bn254::g2_generator(), rng));
+    check("bn254 pairing bilinear and non-degenerate",
+          bilinear<ec::bn254::G1Affine, ec::bn254::G2Affine, decltype(&ec::bn254::pairing), Fr>(
+              ec::bn254::g1_generator(), ec::bn254::g2_generator(), &ec::bn254::pairing, rng));
+  }
+  {
+    using namespace ff::bls12_381;
+    check("bls12_381 Fq field identities", field_identities<Fq>(rng));
+    check("bls12_381 Fr field identities", field_identities<Fr>(rng));
+    check("bls12_381 Fq2 inverse and sqrt", fq2_identities<Fq2>(rng));
+    check("bls12_381 G1 group laws and subgroup", group_laws(ec::bls12_381::g1_generator(), rng));
+    check("bls12_381 G2 group laws and subgroup", group_laws(ec::bls12_381::g2_generator(), rng));
+    check("bls12_381 pairing bilinear and non-degenerate",
+          bilinear<ec::bls12_381::G1Affine, ec::bls12_381::G2Affine, decltype(&ec::bls12_381::pairing), Fr>(
+              ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator(), &ec::bls12_381::pairing, rng));
+    check("bls12_381 G1 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g1_generator(), rng));
+    check("bls12_381 G2 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g2_generator(), rng));
+  }
+  return failed;
+}
+
+}  // namespace cuzk
