@@ -12,8 +12,9 @@
 #define CUZK_HD_INLINE inline __attribute__((always_inline))
 #endif
 
-// Loop unrolling hint understood by nvcc; the host compiler unrolls on its own.
-#if defined(__CUDACC__)
+// Loop unrolling hint for the device pass; the host compiler unrolls on its own
+// (and would warn about nvcc's pragma).
+#if defined(__CUDA_ARCH__)
 #define CUZK_UNROLL _Pragma("unroll")
 #else
 #define CUZK_UNROLL

@@ -120,7 +120,6 @@ void encode_compressed(const Affine<C>& p, std::span<uint8_t, compressed_size<C>
 // Either form, told apart by its length and the compression flag.
 template <class C>
 DecodeError decode(std::span<const uint8_t> in, Affine<C>& out, bool check_subgroup = true) {
-  using F = typename C::F;
   const bool compressed = in.size() == compressed_size<C>;
   if (!compressed && in.size() != uncompressed_size<C>) return DecodeError::bad_length;
   const uint8_t flags = in[0] & 0xe0;
@@ -144,7 +143,7 @@ DecodeError decode(std::span<const uint8_t> in, Affine<C>& out, bool check_subgr
     if (detail::is_larger_root(p.y) != bool(flags & 0x20)) p.y = -p.y;
   } else {
     if (!detail::read(buf + compressed_size<C>, p.y)) return DecodeError::not_canonical;
-    if (!p.on_curve()) return DecodeError::not_on_curve;
+    if (p.is_inf() || !p.on_curve()) return DecodeError::not_on_curve;  // (0, 0) is our infinity, not a curve point
   }
   if (check_subgroup && !in_subgroup(p)) return DecodeError::not_in_subgroup;
   out = p;
