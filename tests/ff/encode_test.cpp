@@ -8,6 +8,8 @@
 // The seed comes from cuzk::test::test_seed() (CUZK_TEST_SEED replays a run).
 #include <gtest/gtest.h>
 
+#include "seed.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -26,27 +28,12 @@
 #include <gmpxx.h>
 #endif
 
-namespace cuzk::test {
-uint64_t test_seed();  // tests/support/noble.cpp
-}
 
 namespace {
 
 using namespace cuzk::ff;
+using cuzk::test::test_rng;
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
-
-std::mt19937_64 test_rng() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return std::mt19937_64(cuzk::test::test_seed() ^
-                         fnv1a(std::string(info->test_suite_name()) + "." + info->name()));
-}
-
-#define SEED_TRACE() SCOPED_TRACE("CUZK_TEST_SEED=" + std::to_string(cuzk::test::test_seed()))
 
 // The published moduli: decimal p and p - 1, and p as big-endian hex.
 template <class F>

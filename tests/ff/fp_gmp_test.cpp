@@ -13,6 +13,8 @@
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include "seed.hpp"
+
 #include <array>
 #include <cstdint>
 #include <random>
@@ -22,9 +24,6 @@
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/bn254.hpp"
 
-namespace cuzk::test {
-uint64_t test_seed();  // tests/support/noble.cpp
-}
 
 namespace {
 
@@ -118,12 +117,6 @@ std::string hex_limbs(const uint64_t (&v)[N]) {
   return hex(from_limbs(v, N));
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
-
 // ---------------------------------------------------------------------------
 // The fixture: the modulus and R from GMP, and a seeded generator.
 
@@ -143,8 +136,7 @@ class FpGmp : public ::testing::Test {
     p = from_limbs(m, N);
     R = mpz_class(1) << (64 * N);
     mpz_invert(Rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    rng.seed(cuzk::test::test_seed() ^ fnv1a(std::string(info->test_suite_name()) + "." + info->name()));
+    rng = cuzk::test::test_rng();
     build_edges();
   }
 
@@ -286,7 +278,6 @@ struct FieldName {
 };
 TYPED_TEST_SUITE(FpGmp, Fields, FieldName);
 
-#define SEED_TRACE() SCOPED_TRACE("CUZK_TEST_SEED=" + std::to_string(cuzk::test::test_seed()))
 
 // ---------------------------------------------------------------------------
 // Constants.

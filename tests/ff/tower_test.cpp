@@ -11,6 +11,8 @@
 // The seed comes from cuzk::test::test_seed() (CUZK_TEST_SEED replays a run).
 #include <gtest/gtest.h>
 
+#include "seed.hpp"
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -26,28 +28,13 @@
 #include <gmpxx.h>
 #endif
 
-namespace cuzk::test {
-uint64_t test_seed();  // tests/support/noble.cpp
-}
 
 namespace {
 
 using namespace cuzk::ff;
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
+using cuzk::test::test_rng;
 
 // A generator seeded from the run's seed and the current test's name.
-std::mt19937_64 test_rng() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return std::mt19937_64(cuzk::test::test_seed() ^
-                         fnv1a(std::string(info->test_suite_name()) + "." + info->name()));
-}
-
-#define SEED_TRACE() SCOPED_TRACE("CUZK_TEST_SEED=" + std::to_string(cuzk::test::test_seed()))
 
 // Random elements at any level of the tower. Mostly uniform, with some zero,
 // one and minus-one coefficients so sparse elements are exercised too.

@@ -1,20 +1,10 @@
 #include "noble.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
-#include <random>
 
 namespace cuzk::test {
-
-uint64_t test_seed() {
-  static const uint64_t seed = [] {
-    if (const char* s = std::getenv("CUZK_TEST_SEED")) return std::strtoull(s, nullptr, 10);
-    return std::random_device{}() * 0x100000001ull + std::random_device{}();
-  }();
-  return seed;
-}
 
 const json& noble_vectors(uint64_t seed, int count) {
   static std::map<std::pair<uint64_t, int>, json> cache;

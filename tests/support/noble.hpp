@@ -11,14 +11,11 @@
 
 #include "cuzk/ec/point.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "seed.hpp"
 
 namespace cuzk::test {
 
 using json = nlohmann::json;
-
-// The seed for this run: CUZK_TEST_SEED if set, else fresh; tests print it so a
-// failure can be replayed.
-uint64_t test_seed();
 
 // Runs the oracle once per (seed, count) and caches the result for the process.
 const json& noble_vectors(uint64_t seed, int count = 4);
