@@ -7,6 +7,10 @@
 
 #include "cuzk/config.hpp"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace cuzk::ff::mont64 {
 
 using u128 = unsigned __int128;
@@ -23,6 +27,46 @@ struct modulus {
     return m;
   }();
 };
+
+// Carry-chain steps. On x86-64 these are the ADC/SBB intrinsics, which GCC
+// keeps in registers; the portable form through unsigned __int128 made GCC 12
+// spill every limb to the stack (4-limb add + sub: 39 ns against 6 ns).
+#if defined(__x86_64__)
+inline unsigned char addc(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+  unsigned long long r;
+  c = _addcarry_u64(c, a, b, &r);
+  out = r;
+  return c;
+}
+inline unsigned char subb(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+  unsigned long long r;
+  c = _subborrow_u64(c, a, b, &r);
+  out = r;
+  return c;
+}
+#else
+inline unsigned char addc(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+  const u128 x = (u128)a + b + c;
+  out = (uint64_t)x;
+  return (unsigned char)(x >> 64);
+}
+inline unsigned char subb(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+  const u128 x = (u128)a - b - c;
+  out = (uint64_t)x;
+  return (unsigned char)((x >> 64) & 1);
+}
+#endif
+
+// r = t - p if t >= p, else t (t < 2p), without a branch on the value.
+template <class P, size_t N = P::n64>
+inline void reduce_once(uint64_t r[N], const uint64_t t[N]) {
+  constexpr auto& p = modulus<P>::v.l;
+  uint64_t s[N];
+  unsigned char borrow = 0;
+  for (size_t j = 0; j < N; ++j) borrow = subb(borrow, t[j], p[j], s[j]);
+  const uint64_t keep_t = 0 - (uint64_t)borrow;  // all ones when t < p
+  for (size_t j = 0; j < N; ++j) r[j] = (t[j] & keep_t) | (s[j] & ~keep_t);
+}
 
 template <class P, size_t N = P::n64>
 inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
@@ -44,54 +88,26 @@ inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
     }
     t[N - 1] = C + A;
   }
-  // t < 2p: one conditional subtraction, done without a branch on the value.
-  uint64_t s[N];
-  uint64_t borrow = 0;
-  for (size_t j = 0; j < N; ++j) {
-    u128 d = (u128)t[j] - p[j] - borrow;
-    s[j] = (uint64_t)d;
-    borrow = (uint64_t)(d >> 64) & 1;
-  }
-  const uint64_t keep_t = 0 - borrow;  // all ones when t < p
-  for (size_t j = 0; j < N; ++j) r[j] = (t[j] & keep_t) | (s[j] & ~keep_t);
+  reduce_once<P>(r, t);  // t < 2p
 }
 
 template <class P, size_t N = P::n64>
 inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
-  constexpr auto& p = modulus<P>::v.l;
-  uint64_t t[N], s[N];
-  uint64_t carry = 0, borrow = 0;
-  for (size_t j = 0; j < N; ++j) {
-    u128 x = (u128)a[j] + b[j] + carry;
-    t[j] = (uint64_t)x;
-    carry = (uint64_t)(x >> 64);
-  }
-  for (size_t j = 0; j < N; ++j) {
-    u128 d = (u128)t[j] - p[j] - borrow;
-    s[j] = (uint64_t)d;
-    borrow = (uint64_t)(d >> 64) & 1;
-  }
-  const uint64_t keep_t = 0 - borrow;
-  for (size_t j = 0; j < N; ++j) r[j] = (t[j] & keep_t) | (s[j] & ~keep_t);
+  uint64_t t[N];
+  unsigned char carry = 0;  // a + b < 2p < 2^(64N): no carry out
+  for (size_t j = 0; j < N; ++j) carry = addc(carry, a[j], b[j], t[j]);
+  reduce_once<P>(r, t);
 }
 
 template <class P, size_t N = P::n64>
 inline void sub(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   constexpr auto& p = modulus<P>::v.l;
-  uint64_t borrow = 0;
   uint64_t t[N];
-  for (size_t j = 0; j < N; ++j) {
-    u128 d = (u128)a[j] - b[j] - borrow;
-    t[j] = (uint64_t)d;
-    borrow = (uint64_t)(d >> 64) & 1;
-  }
-  const uint64_t add_p = 0 - borrow;  // add p back when a < b
-  uint64_t carry = 0;
-  for (size_t j = 0; j < N; ++j) {
-    u128 x = (u128)t[j] + (p[j] & add_p) + carry;
-    r[j] = (uint64_t)x;
-    carry = (uint64_t)(x >> 64);
-  }
+  unsigned char borrow = 0;
+  for (size_t j = 0; j < N; ++j) borrow = subb(borrow, a[j], b[j], t[j]);
+  const uint64_t add_p = 0 - (uint64_t)borrow;  // add p back when a < b
+  unsigned char carry = 0;
+  for (size_t j = 0; j < N; ++j) carry = addc(carry, t[j], p[j] & add_p, r[j]);
 }
 
 }  // namespace cuzk::ff::mont64
