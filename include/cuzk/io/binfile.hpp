@@ -1,0 +1,156 @@
+// The snarkjs binary container shared by .zkey, .wtns, .r1cs and .ptau
+// (iden3/binfileutils): magic[4], u32 version, u32 nSections, then nSections x
+// (u32 id, u64 size, payload), all little-endian. Sections may come in any
+// order (groth16 setup writes 1,2,4,3,9,8,5,6,7,10), so they are found by id.
+//
+// Also here, because every reader needs them: the error type, the curve a file
+// belongs to (identified by its primes) with its types, a bounds-checked cursor
+// over a section and a parallel scan for the first invalid element.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk::io {
+
+// A file that is not what it claims to be. The message is one line,
+// "<file>: <problem>", fit to print after "error: ".
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The two curves cuzk proves on. Names are snarkjs's ("bn128", "bls12381"),
+// which are also what vk.json and proof.json carry.
+enum class Curve { bn254, bls12_381 };
+const char* curve_name(Curve c);
+
+// The types of each curve, for templates over "the curve a file is for".
+struct Bn254 {
+  static constexpr Curve id = Curve::bn254;
+  using Fq = ff::bn254::Fq;
+  using Fr = ff::bn254::Fr;
+  using G1 = ec::bn254::G1;
+  using G2 = ec::bn254::G2;
+};
+struct Bls12_381 {
+  static constexpr Curve id = Curve::bls12_381;
+  using Fq = ff::bls12_381::Fq;
+  using Fr = ff::bls12_381::Fr;
+  using G1 = ec::bls12_381::G1;
+  using G2 = ec::bls12_381::G2;
+};
+
+// The curve whose base field (q) or scalar field (r) has this prime, given as
+// little-endian bytes as the files store it; nullopt for any other prime.
+std::optional<Curve> curve_from_q(std::span<const uint8_t> q);
+std::optional<Curve> curve_from_r(std::span<const uint8_t> r);
+// A little-endian prime as decimal, for naming an unsupported one in a message.
+std::string prime_to_decimal(std::span<const uint8_t> le);
+
+// A read-only memory mapping of a container file with its section index.
+// Move-only; the mapping (and every span handed out) lives until destruction,
+// and a move keeps the mapped address, so spans stay valid across moves.
+class BinFile {
+ public:
+  // Maps `path`, checks the magic and version and indexes the sections:
+  // duplicate ids, a section running past the end of the file and bytes after
+  // the last section are errors.
+  static BinFile open(const std::filesystem::path& path, std::string_view magic, uint32_t version);
+
+  BinFile(BinFile&& o) noexcept;
+  BinFile& operator=(BinFile&& o) noexcept;
+  BinFile(const BinFile&) = delete;
+  BinFile& operator=(const BinFile&) = delete;
+  ~BinFile();
+
+  // The path as given, used to prefix every message about this file.
+  const std::string& name() const { return name_; }
+  bool has(uint32_t id) const { return sections_.count(id) != 0; }
+  // The payload of section `id`; a missing section is a FormatError.
+  std::span<const uint8_t> section(uint32_t id) const;
+  // Offset of section `id`'s payload from the start of the file; the mapping
+  // is page-aligned, so this is also the payload's alignment in memory.
+  uint64_t offset(uint32_t id) const;
+
+  // Throws FormatError("<name>: <problem>").
+  [[noreturn]] void fail(const std::string& problem) const;
+
+ private:
+  BinFile() = default;
+  void release() noexcept;
+
+  std::string name_;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  struct Entry {
+    uint64_t offset, size;
+  };
+  std::map<uint32_t, Entry> sections_;
+};
+
+// A cursor over one section: every read checks that the bytes are there and
+// otherwise fails naming the file, the section and what was being read.
+class SectionReader {
+ public:
+  SectionReader(const BinFile& file, uint32_t id) : file_(file), id_(id), bytes_(file.section(id)) {}
+
+  uint32_t u32(const char* what) { return load<uint32_t>(take(4, what)); }
+  uint64_t u64(const char* what) { return load<uint64_t>(take(8, what)); }
+  std::span<const uint8_t> bytes(size_t n, const char* what) { return {take(n, what), n}; }
+
+  size_t remaining() const { return bytes_.size() - pos_; }
+  // The section must have been read to its last byte.
+  void expect_end(const char* what) const;
+  [[noreturn]] void fail(const std::string& problem) const;
+
+  // Little-endian load from raw bytes (all supported hosts are little-endian).
+  template <class T>
+  static T load(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+ private:
+  const uint8_t* take(size_t n, const char* what);
+
+  const BinFile& file_;
+  uint32_t id_;
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+};
+
+// The smallest i in [0, n) with !ok(i), or n when all are fine. Keys hold
+// millions of points and an on-curve check is a few dozen multiplications, so
+// the scan runs on every core; the answer is the same as a serial scan's, so
+// messages do not depend on thread timing.
+template <class Ok>
+size_t first_invalid(size_t n, Ok ok) {
+  std::atomic<size_t> first{n};
+  parallel_chunks(n, [&](size_t b, size_t e, size_t) {
+    for (size_t i = b; i < e && i < first.load(std::memory_order_relaxed); ++i)
+      if (!ok(i)) {
+        size_t cur = first.load();
+        while (i < cur && !first.compare_exchange_weak(cur, i)) {
+        }
+        return;
+      }
+  });
+  return first.load();
+}
+
+}  // namespace cuzk::io

@@ -1,0 +1,46 @@
+// snarkjs .wtns files, version 2 (snarkjs src/wtns_utils.js; circom's
+// writeBinWitness): section 1 = u32 n8, the scalar-field prime r (n8 bytes),
+// u32 nWitness; section 2 = nWitness values of n8 bytes, little-endian in
+// normal (not Montgomery) form. Signal 0 is the constant 1.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cuzk/io/binfile.hpp"
+
+namespace cuzk::io {
+
+struct Witness {
+  // Values in Montgomery form; the alternative says the curve (its index is the
+  // Curve enumerator's value).
+  std::variant<std::vector<ff::bn254::Fr>, std::vector<ff::bls12_381::Fr>> values;
+  // The file it was read from, for messages; empty when built in memory.
+  std::string source;
+
+  Curve curve() const { return values.index() == 0 ? Curve::bn254 : Curve::bls12_381; }
+  size_t size() const {
+    return std::visit([](const auto& v) { return v.size(); }, values);
+  }
+  // The values as curve E's Fr; a FormatError naming the source if the witness
+  // is for the other curve.
+  template <class E>
+  const std::vector<typename E::Fr>& as() const {
+    if (E::id != curve())
+      throw FormatError((source.empty() ? "witness" : source) + ": the witness is for " + curve_name(curve()) + ", not " + curve_name(E::id));
+    return std::get<std::vector<typename E::Fr>>(values);
+  }
+};
+
+// Reads and checks a .wtns: version 2, n8 = 32, r the scalar field of a
+// supported curve, section sizes matching nWitness, every value < r.
+Witness read_wtns(const std::filesystem::path& path);
+
+// Writes w as a .wtns v2 (as circom would): to a temporary file in the same
+// directory, then renamed over `path`, so a failed write leaves no partial file.
+// Throws std::system_error naming the path on an I/O failure.
+void write_wtns(const std::filesystem::path& path, const Witness& w);
+
+}  // namespace cuzk::io

@@ -1,0 +1,205 @@
+#include "cuzk/io/zkey.hpp"
+
+#include <type_traits>
+
+namespace cuzk::io {
+
+namespace {
+
+constexpr uint32_t kVersion = 1;
+enum Section : uint32_t { kProtocol = 1, kHeader = 2, kIC = 3, kCoefs = 4, kA = 5, kB1 = 6, kB2 = 7, kC = 8, kH = 9 };
+
+// Fq and Fq2 coordinates: every limb group must be a reduced Montgomery word.
+template <class F>
+bool reduced(const F& a) {
+  if constexpr (requires { typename F::Base; })
+    return reduced(a.c0) && reduced(a.c1);
+  else
+    return F::less_than_modulus(a.limb);
+}
+
+enum class PointFault { none, not_reduced, off_curve };
+
+template <class C>
+PointFault check_point(const ec::Affine<C>& p) {
+  if (!reduced(p.x) || !reduced(p.y)) return PointFault::not_reduced;
+  return p.on_curve() ? PointFault::none : PointFault::off_curve;
+}
+
+std::string str(uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+template <class E>
+struct ZkeyLoader {
+  using G1 = ec::Affine<typename E::G1>;
+  using G2 = ec::Affine<typename E::G2>;
+  using Fr = typename E::Fr;
+  static_assert(std::is_trivially_copyable_v<G1> && sizeof(G1) == 2 * E::Fq::bytes &&
+                    sizeof(G2) == 4 * E::Fq::bytes && alignof(G1) == 8 && alignof(G2) == 8,
+                "ec::Affine must have snarkjs's packed layout to be viewed in place");
+
+  Zkey& key;
+  ZkeyData<E> data{};
+
+  void run(SectionReader& header) {
+    const ZkeyHeader& h = key.header_;
+    data.alpha1 = header_point<G1>(header, "alpha1");
+    data.beta1 = header_point<G1>(header, "beta1");
+    data.beta2 = header_point<G2>(header, "beta2");
+    data.gamma2 = header_point<G2>(header, "gamma2");
+    data.delta1 = header_point<G1>(header, "delta1");
+    data.delta2 = header_point<G2>(header, "delta2");
+    header.expect_end("the header points");
+
+    data.ic = points<G1>(kIC, (uint64_t)h.n_public + 1, "IC");
+    data.a = points<G1>(kA, h.n_vars, "A");
+    data.b1 = points<G1>(kB1, h.n_vars, "B1");
+    data.b2 = points<G2>(kB2, h.n_vars, "B2");
+    data.c = points<G1>(kC, (uint64_t)h.n_vars - h.n_public - 1, "C");
+    data.h = points<G1>(kH, h.domain_size, "H");
+    read_coefs();
+    key.data_ = std::move(data);
+  }
+
+  template <class P>
+  P header_point(SectionReader& s, const char* what) {
+    P p;
+    std::memcpy(&p, s.bytes(sizeof p, what).data(), sizeof p);
+    switch (check_point(p)) {
+      case PointFault::none: return p;
+      case PointFault::not_reduced: s.fail(std::string(what) + " has a coordinate ≥ q");
+      case PointFault::off_curve: s.fail(std::string(what) + " is not on the curve");
+    }
+    return p;
+  }
+
+  // A point section, viewed in place where its payload is 8-byte aligned in
+  // the file. Otherwise it is copied: the limbs are uint64_t, and reading them
+  // through a misaligned pointer is undefined behaviour (and traps on some
+  // targets). Every section header is 12 bytes, so in a snarkjs file about half
+  // the point sections start at 4 mod 8 and take this path.
+  template <class P>
+  std::span<const P> points(uint32_t id, uint64_t count, const char* what) {
+    const auto bytes = key.file_.section(id);
+    if (bytes.size() != count * sizeof(P))
+      key.file_.fail("section " + str(id) + " is " + str(bytes.size()) + " bytes but " + str(count) + " × " +
+                     str(sizeof(P)) + " bytes are needed for " + str(count) + " " + what + " points");
+    // ec::Affine is trivially copyable with no padding (asserted above), so the
+    // mapped bytes are used as points, as rapidsnark does with its mapping.
+    const P* p;
+    if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(P) == 0) {
+      p = reinterpret_cast<const P*>(bytes.data());
+    } else {
+      auto copy = std::make_unique_for_overwrite<uint64_t[]>(bytes.size() / 8);
+      std::memcpy(copy.get(), bytes.data(), bytes.size());
+      p = reinterpret_cast<const P*>(copy.get());
+      key.copies_.push_back(std::move(copy));
+    }
+    const std::span<const P> view(p, count);
+    const size_t bad = first_invalid(count, [&](size_t i) { return check_point(view[i]) == PointFault::none; });
+    if (bad != count)
+      key.file_.fail("section " + str(id) + ": " + what + " point " + str(bad) +
+                     (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q"
+                                                                       : " is not on the curve"));
+    return view;
+  }
+
+  void read_coefs() {
+    const ZkeyHeader& h = key.header_;
+    SectionReader s(key.file_, kCoefs);
+    const uint32_t n = s.u32("nCoefs");
+    constexpr size_t entry = 12 + Fr::bytes;
+    if (s.remaining() != (uint64_t)n * entry)
+      key.file_.fail("section 4 is " + str(4 + s.remaining()) + " bytes but 4 + " + str(n) + " × " + str(entry) +
+                     " bytes are needed for " + str(n) + " coefficients");
+    const uint8_t* base = s.bytes(s.remaining(), "the coefficients").data();
+    key.header_.n_coefs = n;
+
+    data.coefs.resize(n);
+    enum class Fault { none, matrix, constraint, signal, value };
+    const auto decode = [&](size_t i) {
+      const uint8_t* e = base + i * entry;
+      Coef<E>& c = data.coefs[i];
+      c.matrix = SectionReader::load<uint32_t>(e);
+      c.constraint = SectionReader::load<uint32_t>(e + 4);
+      c.signal = SectionReader::load<uint32_t>(e + 8);
+      std::memcpy(c.value.limb, e + 12, Fr::bytes);
+      if (c.matrix > 1) return Fault::matrix;
+      if (c.constraint >= h.domain_size) return Fault::constraint;
+      if (c.signal >= h.n_vars) return Fault::signal;
+      if (!Fr::less_than_modulus(c.value.limb)) return Fault::value;
+      return Fault::none;
+    };
+    const size_t bad = first_invalid(n, [&](size_t i) { return decode(i) == Fault::none; });
+    if (bad == n) return;
+    const Coef<E>& c = data.coefs[bad];
+    std::string problem = "section 4: coefficient " + str(bad);
+    switch (decode(bad)) {
+      case Fault::matrix: problem += " has matrix " + str(c.matrix) + " (only 0 = A and 1 = B are stored)"; break;
+      case Fault::constraint:
+        problem += " has constraint " + str(c.constraint) + ", not below domainSize " + str(h.domain_size);
+        break;
+      case Fault::signal: problem += " has signal " + str(c.signal) + ", not below nVars " + str(h.n_vars); break;
+      default: problem += " has a value ≥ r"; break;
+    }
+    key.file_.fail(problem);
+  }
+};
+
+Zkey Zkey::open(const std::filesystem::path& path) {
+  // The key owns the mapping from here on, so readers refer to key.file_.
+  Zkey key(BinFile::open(path, "zkey", kVersion));
+  const BinFile& file = key.file_;
+
+  SectionReader proto(file, kProtocol);
+  const uint32_t protocol = proto.u32("the protocol");
+  proto.expect_end("the protocol");
+  switch (protocol) {
+    case 1: break;
+    case 2: file.fail("PLONK key (protocol 2): only Groth16 keys (protocol 1) are supported");
+    case 10: file.fail("FFLONK key (protocol 10): only Groth16 keys (protocol 1) are supported");
+    default: file.fail("unknown protocol " + str(protocol) + ": only Groth16 keys (protocol 1) are supported");
+  }
+
+  SectionReader s(file, kHeader);
+  ZkeyHeader& h = key.header_;
+  h.n8q = s.u32("n8q");
+  const auto q = s.bytes(h.n8q, "q");
+  const auto curve = curve_from_q(q);
+  if (!curve)
+    s.fail("unsupported base field q = " + prime_to_decimal(q) + " (n8q = " + str(h.n8q) +
+           "); cuzk supports bn128 and bls12381");
+  h.curve = *curve;
+  h.n8r = s.u32("n8r");
+  const auto r = s.bytes(h.n8r, "r");
+  if (curve_from_r(r) != curve)
+    s.fail("r = " + prime_to_decimal(r) + " is not the scalar field of " + curve_name(*curve));
+  h.n_vars = s.u32("nVars");
+  h.n_public = s.u32("nPublic");
+  h.domain_size = s.u32("domainSize");
+  if (h.domain_size == 0 || (h.domain_size & (h.domain_size - 1)) != 0)
+    s.fail("domainSize " + str(h.domain_size) + " is not a power of two");
+  if (h.n_public >= h.n_vars)
+    s.fail("nPublic " + str(h.n_public) + " is not below nVars " + str(h.n_vars) +
+           " (signal 0 is the constant 1, so nVars > nPublic)");
+
+  if (h.curve == Curve::bn254)
+    ZkeyLoader<Bn254>{key}.run(s);
+  else
+    ZkeyLoader<Bls12_381>{key}.run(s);
+  return key;
+}
+
+void check_witness_matches(const Zkey& key, const Witness& w) {
+  const std::string wname = w.source.empty() ? "the witness" : w.source;
+  if (w.curve() != key.curve())
+    throw FormatError(wname + " is a " + curve_name(w.curve()) + " witness but " + key.name() + " is a " +
+                      curve_name(key.curve()) + " key");
+  if (w.size() != key.header().n_vars)
+    throw FormatError(wname + " has " + str(w.size()) + " values but " + key.name() + " has nVars " +
+                      str(key.header().n_vars) + " (Invalid witness length. Circuit: " + str(key.header().n_vars) +
+                      ", witness: " + str(w.size()) + ")");
+}
+
+}  // namespace cuzk::io

@@ -1,0 +1,385 @@
+// The .zkey reader against snarkjs's own fixtures (counts from zkey export
+// json, points from vk.json, coefficients from the .r1cs), plus a table of
+// corrupted keys that must each fail with a message naming the problem.
+#include "cuzk/io/zkey.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cuzk/ff/encode.hpp"
+#include "cuzk/io/r1cs.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "io_test_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using io::Bls12_381;
+using io::Bn254;
+using io::Zkey;
+using io::ZkeyData;
+using json = nlohmann::json;
+
+json load_json(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+template <class F>
+F dec(const json& j) {
+  F f;
+  if (!ff::from_decimal(j.get<std::string>(), f)) throw std::runtime_error("bad decimal in fixture JSON");
+  return f;
+}
+
+template <class E>
+ec::Affine<typename E::G1> g1(const json& j) {
+  EXPECT_EQ(j.at(2), "1");
+  return {dec<typename E::Fq>(j.at(0)), dec<typename E::Fq>(j.at(1))};
+}
+
+template <class E>
+ec::Affine<typename E::G2> g2(const json& j) {
+  using Fq = typename E::Fq;
+  EXPECT_EQ(j.at(2), json({"1", "0"}));
+  return {{dec<Fq>(j.at(0).at(0)), dec<Fq>(j.at(0).at(1))}, {dec<Fq>(j.at(1).at(0)), dec<Fq>(j.at(1).at(1))}};
+}
+
+// The points vk.json was exported from are the ones the key holds, so the
+// in-place Montgomery view agrees with snarkjs's decimal export.
+template <class E>
+void check_against_vk(const ZkeyData<E>& d, const json& vk) {
+  EXPECT_EQ(d.alpha1, g1<E>(vk.at("vk_alpha_1")));
+  EXPECT_EQ(d.beta2, g2<E>(vk.at("vk_beta_2")));
+  EXPECT_EQ(d.gamma2, g2<E>(vk.at("vk_gamma_2")));
+  EXPECT_EQ(d.delta2, g2<E>(vk.at("vk_delta_2")));
+  ASSERT_EQ(d.ic.size(), vk.at("IC").size());
+  for (size_t i = 0; i < d.ic.size(); ++i) EXPECT_EQ(d.ic[i], g1<E>(vk.at("IC").at(i))) << "IC " << i;
+}
+
+// Section 4 against the circuit: the A and B rows of every constraint, plus
+// one A entry (constraint nConstraints + s, signal s, value 1) for each public
+// signal s = 0..nPublic that zkey_new appends. And the points: a signal with no
+// A entry has A = infinity, one with no B entry has B1 = B2 = infinity.
+template <class E>
+void check_coefs(const ZkeyData<E>& d, const io::R1cs& r1cs, const CircuitFacts& f) {
+  using Fr = typename E::Fr;
+  using Row = std::vector<std::pair<uint32_t, Fr>>;
+  const auto by_signal = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::map<std::pair<uint32_t, uint32_t>, Row> rows;  // (matrix, constraint) -> terms
+  std::vector<bool> in_a(f.n_vars), in_b(f.n_vars);
+  for (const auto& c : d.coefs) {
+    rows[{c.matrix, c.constraint}].push_back({c.signal, io::coef_value(c.value)});
+    (c.matrix == 0 ? in_a : in_b)[c.signal] = true;
+  }
+
+  for (uint32_t s = 0; s <= f.n_public; ++s) {
+    const Row expect{{s, Fr::one()}};
+    const Row& got = rows[{0, f.n_constraints + s}];
+    EXPECT_EQ(got, expect) << "public-input row for signal " << s;
+  }
+  size_t extra = 0;
+  for (const auto& [k, row] : rows) {
+    if (k.second >= f.n_constraints) extra += row.size();
+  }
+  EXPECT_EQ(extra, f.n_public + 1u);
+
+  const auto& sys = r1cs.as<E>();
+  size_t stored = 0;
+  for (uint32_t c = 0; c < f.n_constraints; ++c)
+    for (uint32_t m = 0; m < 2; ++m) {
+      Row expect;
+      for (const auto& t : sys.lc(c, m)) expect.push_back({t.wire, t.coef});
+      Row got = rows[{m, c}];
+      std::sort(expect.begin(), expect.end(), by_signal);
+      std::sort(got.begin(), got.end(), by_signal);
+      EXPECT_EQ(got, expect) << "matrix " << m << " constraint " << c;
+      stored += expect.size();
+    }
+  EXPECT_EQ(stored + f.n_public + 1, d.coefs.size());
+
+  size_t in_neither = 0;
+  for (uint32_t i = 0; i < f.n_vars; ++i) {
+    EXPECT_EQ(d.a[i].is_inf(), !in_a[i]) << "A point of signal " << i;
+    EXPECT_EQ(d.b1[i].is_inf(), !in_b[i]) << "B1 point of signal " << i;
+    EXPECT_EQ(d.b2[i].is_inf(), !in_b[i]) << "B2 point of signal " << i;
+    in_neither += !in_a[i] && !in_b[i];
+  }
+  // The linear circuit exists to have signals outside A and B.
+  if (std::string(f.name) == "linear") {
+    EXPECT_GT(in_neither, 0u);
+  }
+}
+
+TEST(Zkey, FixturesMatchSnarkjs) {
+  for (const char* curve : kCurves)
+    for (const auto& f : kCircuits) {
+      SCOPED_TRACE(std::string(curve) + "/" + f.name);
+      const Zkey key = Zkey::open(fixture(curve, f.name, "circuit.zkey"));
+      const auto& h = key.header();
+      EXPECT_EQ(h.curve, std::string(curve) == "bn128" ? io::Curve::bn254 : io::Curve::bls12_381);
+      EXPECT_EQ(io::curve_name(h.curve), std::string(curve));
+      EXPECT_EQ(h.n8q, std::string(curve) == "bn128" ? 32u : 48u);
+      EXPECT_EQ(h.n8r, 32u);
+      EXPECT_EQ(h.n_vars, f.n_vars);
+      EXPECT_EQ(h.n_public, f.n_public);
+      EXPECT_EQ(h.domain_size, f.domain_size);
+      EXPECT_EQ(h.n_coefs, f.n_coefs);
+
+      const auto r1cs = io::R1cs::open(fixture(curve, f.name, "circuit.r1cs"));
+      const json vk = load_json(fixture(curve, f.name, "vk.json"));
+      EXPECT_EQ(vk.at("nPublic"), f.n_public);
+      key.visit([&](const auto& d) {
+        using E = typename std::remove_cvref_t<decltype(d)>::CurveTypes;
+        EXPECT_EQ(d.ic.size(), f.n_public + 1u);
+        EXPECT_EQ(d.a.size(), f.n_vars);
+        EXPECT_EQ(d.b1.size(), f.n_vars);
+        EXPECT_EQ(d.b2.size(), f.n_vars);
+        EXPECT_EQ(d.c.size(), f.n_vars - f.n_public - 1u);
+        EXPECT_EQ(d.h.size(), f.domain_size);
+        check_against_vk<E>(d, vk);
+        check_coefs<E>(d, r1cs, f);
+      });
+
+      const auto w = io::read_wtns(fixture(curve, f.name, "witness.wtns"));
+      EXPECT_NO_THROW(io::check_witness_matches(key, w));
+    }
+}
+
+// snarkjs puts every section behind a 12-byte header, so payloads alternate
+// between 0 and 4 mod 8: the aligned ones must be views into the mapping, the
+// others aligned copies.
+TEST(Zkey, AlignedSectionsAreViewedInPlaceOthersCopied) {
+  for (const char* curve : kCurves) {
+    SCOPED_TRACE(curve);
+    const Zkey key = Zkey::open(fixture(curve, "multiplier", "circuit.zkey"));
+    key.visit([&](const auto& d) {
+      const std::pair<uint32_t, const void*> sections[] = {{3, d.ic.data()}, {5, d.a.data()}, {6, d.b1.data()},
+                                                           {7, d.b2.data()}, {8, d.c.data()}, {9, d.h.data()}};
+      int in_place = 0, copied = 0;
+      for (const auto& [id, data] : sections) {
+        const bool aligned = key.file().offset(id) % 8 == 0;
+        EXPECT_EQ(data == key.file().section(id).data(), aligned) << "section " << id;
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 8, 0u) << "section " << id;
+        (aligned ? in_place : copied)++;
+      }
+      EXPECT_GT(in_place, 0);
+      EXPECT_GT(copied, 0);
+    });
+  }
+}
+
+template <class E>
+void expect_same_key(const Zkey& x, const Zkey& y) {
+  const auto& a = x.as<E>();
+  const auto& b = y.as<E>();
+  EXPECT_EQ(x.header().n_coefs, y.header().n_coefs);
+  EXPECT_TRUE(a.alpha1 == b.alpha1 && a.beta1 == b.beta1 && a.delta1 == b.delta1);
+  EXPECT_TRUE(a.beta2 == b.beta2 && a.gamma2 == b.gamma2 && a.delta2 == b.delta2);
+  const auto same = [](auto s, auto t) { return std::equal(s.begin(), s.end(), t.begin(), t.end()); };
+  EXPECT_TRUE(same(a.ic, b.ic) && same(a.a, b.a) && same(a.b1, b.b1) && same(a.b2, b.b2) && same(a.c, b.c) &&
+              same(a.h, b.h));
+  ASSERT_EQ(a.coefs.size(), b.coefs.size());
+  for (size_t i = 0; i < a.coefs.size(); ++i) {
+    const auto &p = a.coefs[i], &q = b.coefs[i];
+    EXPECT_TRUE(p.matrix == q.matrix && p.constraint == q.constraint && p.signal == q.signal && p.value == q.value);
+  }
+}
+
+// Sections in reverse order (as `groth16 setup` writes them out of order), and
+// shifted by 4 mod 8 with an unknown empty section in front, so the sections
+// that were viewed are copied and the other way round.
+TEST(Zkey, SectionOrderAndPlacementDoNotMatter) {
+  TempDir dir;
+  const fs::path good = fixture("bls12381", "multiplier", "circuit.zkey");
+  Container reversed = Container::load(good);
+  std::reverse(reversed.sections.begin(), reversed.sections.end());
+  reversed.save(dir / "reversed.zkey");
+  Container shifted = Container::load(good);
+  shifted.sections.insert(shifted.sections.begin(), {4000, {}, std::nullopt});
+  shifted.save(dir / "shifted.zkey");
+
+  const Zkey key = Zkey::open(good);
+  expect_same_key<Bls12_381>(key, Zkey::open(dir / "reversed.zkey"));
+  expect_same_key<Bls12_381>(key, Zkey::open(dir / "shifted.zkey"));
+}
+
+TEST(Zkey, MovingKeepsViewsValid) {
+  Zkey key = Zkey::open(fixture("bn128", "linear", "circuit.zkey"));
+  const auto a0 = key.as<Bn254>().a.data();
+  const Zkey moved = std::move(key);
+  EXPECT_EQ(moved.as<Bn254>().a.data(), a0);
+  EXPECT_TRUE(moved.as<Bn254>().a[1].on_curve());
+}
+
+TEST(Zkey, WrongCurveAccessNamesBoth) {
+  const Zkey key = Zkey::open(fixture("bn128", "linear", "circuit.zkey"));
+  try {
+    key.as<Bls12_381>();
+    FAIL() << "no error";
+  } catch (const io::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("the key is for bn128, not bls12381"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Zkey, WitnessMustMatchKey) {
+  const auto key_path = fixture("bn128", "multiplier", "circuit.zkey");
+  const Zkey key = Zkey::open(key_path);
+  const auto expect_error = [&](const io::Witness& w, const std::string& text) {
+    try {
+      io::check_witness_matches(key, w);
+      ADD_FAILURE() << "no error for " << w.source;
+    } catch (const io::FormatError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(text), std::string::npos) << msg;
+      EXPECT_NE(msg.find(w.source), std::string::npos) << msg;
+      EXPECT_NE(msg.find(key_path.string()), std::string::npos) << msg;
+    }
+  };
+  expect_error(io::read_wtns(fixture("bls12381", "multiplier", "witness.wtns")),
+               "is a bls12381 witness but " + key_path.string() + " is a bn128 key");
+  expect_error(io::read_wtns(fixture("bn128", "nopublic", "witness.wtns")),
+               "Invalid witness length. Circuit: 254, witness: 103");
+}
+
+// Little-endian bytes of a modulus, to plant as a coordinate or value that is
+// exactly the first one out of range.
+template <class F>
+Bytes modulus_bytes() {
+  Bytes b(F::bytes);
+  for (size_t i = 0; i < F::N; ++i) put<uint64_t>(b, 8 * i, F::params::modulus(i));
+  return b;
+}
+
+template <class E>
+std::vector<BadCase> zkey_cases(const fs::path& good) {
+  using Fq = typename E::Fq;
+  constexpr size_t n8q = Fq::bytes, g1 = 2 * n8q, g2 = 4 * n8q, n8r = 32, coef = 12 + n8r;
+  const Container c = Container::load(good);
+  const CircuitFacts& f = kCircuits[0];
+  const std::string base = io::curve_name(E::id);
+  // Header layout (section 2): n8q, q, n8r, r, nVars, nPublic, domainSize,
+  // alpha1, beta1, beta2, gamma2, delta1, delta2.
+  const size_t at_vars = 4 + n8q + 4 + n8r, at_alpha1 = at_vars + 12;
+  const size_t at_delta2 = at_alpha1 + 2 * g1 + 2 * g2 + g1;
+
+  std::vector<BadCase> v;
+  const auto edit = [&](std::string name, std::function<void(Container&)> change, std::string expect) {
+    Container d = c;
+    change(d);
+    v.push_back({base + "_" + name, [d](const fs::path& p) { d.save(p); }, std::move(expect)});
+  };
+  const auto set_u32 = [](uint32_t id, size_t at, uint32_t x) {
+    return [=](Container& d) { put<uint32_t>(d.section(id).data, at, x); };
+  };
+  const auto plant = [](uint32_t id, size_t at, Bytes x) {
+    return [=](Container& d) { std::copy(x.begin(), x.end(), d.section(id).data.begin() + at); };
+  };
+  const auto flip = [](uint32_t id, size_t at) { return [=](Container& d) { d.section(id).data[at] ^= 1; }; };
+  // A point that is not infinity (flipping a bit of infinity gives (0, 1),
+  // which is off the curve too, but a real point is the stronger case).
+  const auto finite = [&](uint32_t id, size_t size) {
+    const Bytes& s = c.section(id).data;
+    for (size_t i = 0; i * size < s.size(); ++i)
+      if (std::any_of(s.begin() + i * size, s.begin() + (i + 1) * size, [](uint8_t b) { return b != 0; })) return i;
+    throw std::runtime_error("no finite point");
+  };
+  const Bytes q = modulus_bytes<Fq>();
+  const Bytes r = modulus_bytes<typename E::Fr>();
+  using Other = std::conditional_t<E::id == io::Curve::bn254, Bls12_381, Bn254>;
+  const Bytes other_r = modulus_bytes<typename Other::Fr>();
+  const std::string vars = std::to_string(f.n_vars);
+
+  edit("plonk", set_u32(1, 0, 2), "PLONK key (protocol 2): only Groth16 keys (protocol 1) are supported");
+  edit("fflonk", set_u32(1, 0, 10), "FFLONK key (protocol 10)");
+  edit("protocol_7", set_u32(1, 0, 7), "unknown protocol 7");
+  edit("protocol_long", [](Container& d) { d.section(1).data.resize(8); },
+       "section 1: 4 bytes left over after the protocol");
+  edit("missing_h", [](Container& d) { std::erase_if(d.sections, [](auto& s) { return s.id == 9; }); },
+       "section 9 is missing");
+  edit("unsupported_q", flip(2, 4), "section 2: unsupported base field q = ");
+  edit("n8q_7", set_u32(2, 0, 7), "unsupported base field q = ");
+  edit("n8q_huge", set_u32(2, 0, 1u << 30), "section 2: truncated: reading q needs 1073741824 bytes");
+  edit("other_curves_r", plant(2, 8 + n8q, other_r),
+       std::string("is not the scalar field of ") + io::curve_name(E::id));
+  edit("domain_255", set_u32(2, at_vars + 8, 255), "section 2: domainSize 255 is not a power of two");
+  edit("domain_0", set_u32(2, at_vars + 8, 0), "domainSize 0 is not a power of two");
+  edit("npublic_eq_nvars", set_u32(2, at_vars + 4, f.n_vars), "nPublic " + vars + " is not below nVars " + vars);
+  edit("nvars_plus_1", set_u32(2, at_vars, f.n_vars + 1),
+       "section 5 is " + std::to_string(f.n_vars * g1) + " bytes but " + std::to_string(f.n_vars + 1) + " × " +
+           std::to_string(g1) + " bytes are needed for " + std::to_string(f.n_vars + 1) + " A points");
+  edit("header_long", [](Container& d) { d.section(2).data.resize(d.section(2).data.size() + 8); },
+       "section 2: 8 bytes left over after the header points");
+  edit("header_short", [&](Container& d) { d.section(2).data.resize(at_delta2 + 3); },
+       "section 2: truncated: reading delta2");
+  edit("a_long", [&](Container& d) { d.section(5).data.resize((f.n_vars + 1) * g1); },
+       "section 5 is " + std::to_string((f.n_vars + 1) * g1) + " bytes but " + vars + " × " + std::to_string(g1) +
+           " bytes are needed for " + vars + " A points");
+  edit("b2_short", [&](Container& d) { d.section(7).data.resize((f.n_vars - 1) * g2); },
+       "bytes are needed for " + vars + " B2 points");
+  edit("ic_long", [&](Container& d) { d.section(3).data.resize(d.section(3).data.size() + g1); }, "IC points");
+  edit("c_short", [&](Container& d) { d.section(8).data.resize(d.section(8).data.size() - g1); }, "C points");
+  edit("h_short", [&](Container& d) { d.section(9).data.resize(d.section(9).data.size() - 1); }, "H points");
+
+  edit("alpha1_x_is_q", plant(2, at_alpha1, q), "section 2: alpha1 has a coordinate ≥ q");
+  edit("alpha1_off_curve", flip(2, at_alpha1 + n8q), "section 2: alpha1 is not on the curve");
+  edit("delta2_off_curve", flip(2, at_delta2 + 3 * n8q), "section 2: delta2 is not on the curve");
+  const size_t ia = finite(5, g1), ib = finite(7, g2), ic = finite(3, g1), iC = finite(8, g1), ih = finite(9, g1);
+  const auto nth = [](const char* what, size_t i) { return std::string(what) + " point " + std::to_string(i); };
+  edit("a_x_is_q", plant(5, ia * g1, q), "section 5: " + nth("A", ia) + " has a coordinate ≥ q");
+  edit("a_y_all_ones", plant(5, ia * g1 + n8q, Bytes(n8q, 0xff)), "section 5: " + nth("A", ia) + " has a coordinate ≥ q");
+  edit("b2_y_c1_is_q", plant(7, ib * g2 + 3 * n8q, q), "section 7: " + nth("B2", ib) + " has a coordinate ≥ q");
+  edit("a_off_curve", flip(5, ia * g1 + n8q), "section 5: " + nth("A", ia) + " is not on the curve");
+  edit("b1_off_curve", flip(6, finite(6, g1) * g1), "section 6: " + nth("B1", finite(6, g1)) + " is not on the curve");
+  edit("b2_off_curve", flip(7, ib * g2 + 2 * n8q), "section 7: " + nth("B2", ib) + " is not on the curve");
+  edit("ic_off_curve", flip(3, ic * g1 + n8q), "section 3: " + nth("IC", ic) + " is not on the curve");
+  edit("c_off_curve", flip(8, iC * g1 + n8q), "section 8: " + nth("C", iC) + " is not on the curve");
+  edit("h_off_curve", flip(9, ih * g1 + n8q), "section 9: " + nth("H", ih) + " is not on the curve");
+  edit("h_last_off_curve", flip(9, (f.domain_size - 1) * g1 + n8q), nth("H", f.domain_size - 1));
+  edit("a_zero_y", plant(5, ia * g1 + n8q, Bytes(n8q, 0)), nth("A", ia) + " is not on the curve");
+
+  // Coefficient entries: u32 nCoefs, then (matrix, constraint, signal, value).
+  const auto entry = [&](size_t i) { return 4 + i * coef; };
+  edit("coef_matrix_2", set_u32(4, entry(3), 2), "section 4: coefficient 3 has matrix 2");
+  edit("coef_constraint_big", set_u32(4, entry(4) + 4, f.domain_size),
+       "coefficient 4 has constraint 256, not below domainSize 256");
+  edit("coef_signal_big", set_u32(4, entry(5) + 8, f.n_vars), "coefficient 5 has signal " + vars + ", not below nVars " + vars);
+  edit("coef_value_is_r", plant(4, entry(6) + 12, r), "section 4: coefficient 6 has a value ≥ r");
+  edit("coef_value_ones", plant(4, entry(f.n_coefs - 1) + 12, Bytes(n8r, 0xff)),
+       "coefficient " + std::to_string(f.n_coefs - 1) + " has a value ≥ r");
+  edit("coef_count_plus_1", set_u32(4, 0, f.n_coefs + 1),
+       "section 4 is " + std::to_string(4 + f.n_coefs * coef) + " bytes but 4 + " + std::to_string(f.n_coefs + 1) +
+           " × " + std::to_string(coef) + " bytes are needed for " + std::to_string(f.n_coefs + 1) + " coefficients");
+  edit("coef_section_empty", [](Container& d) { d.section(4).data.clear(); }, "section 4: truncated: reading nCoefs");
+  return v;
+}
+
+TEST(Zkey, BadInputsFailWithAClearMessage) {
+  TempDir dir;
+  for (const char* curve : kCurves) {
+    const fs::path good = fixture(curve, "multiplier", "circuit.zkey");
+    ASSERT_NO_THROW(Zkey::open(good));
+    auto cases = container_cases(good, "zkey");
+    for (auto& c : cases) c.name = std::string(curve) + "_" + c.name;  // zkey_cases are already prefixed
+    const auto more = std::string(curve) == "bn128" ? zkey_cases<Bn254>(good) : zkey_cases<Bls12_381>(good);
+    cases.insert(cases.end(), more.begin(), more.end());
+    run_bad_cases(dir, cases, [](const fs::path& p) { Zkey::open(p); }, ".zkey");
+  }
+}
+
+// Infinity (all-zero) is a valid point anywhere, including where the key had
+// a finite one.
+TEST(Zkey, InfinityIsAcceptedAnywhere) {
+  TempDir dir;
+  Container c = Container::load(fixture("bn128", "multiplier", "circuit.zkey"));
+  std::fill(c.section(5).data.begin(), c.section(5).data.begin() + 64 * 10, 0);
+  c.save(dir / "inf.zkey");
+  const Zkey key = Zkey::open(dir / "inf.zkey");
+  EXPECT_TRUE(key.as<Bn254>().a[3].is_inf());
+}
+
+}  // namespace
+}  // namespace cuzk::test
