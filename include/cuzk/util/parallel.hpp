@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,23 @@ void parallel_for(size_t n, Fn fn) {
   parallel_chunks(n, [&](size_t b, size_t e, size_t) {
     for (size_t i = b; i < e; ++i) fn(i);
   });
+}
+
+// fn(task) for task in [0, tasks) on `threads` threads (0: one per hardware
+// thread), each thread taking the next task as it finishes the last, so tasks
+// of uneven cost still balance.
+template <class Fn>
+void parallel_tasks(size_t tasks, unsigned threads, Fn fn) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = (unsigned)std::min<size_t>(threads, tasks);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t t; (t = next.fetch_add(1)) < tasks;) fn(t);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+  if (threads) worker();
+  for (auto& th : pool) th.join();
 }
 
 }  // namespace cuzk
