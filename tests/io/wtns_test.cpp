@@ -33,7 +33,7 @@ TEST(Wtns, FixturesMatchSnarkjs) {
           [&](const auto& v) {
             using Fr = typename std::remove_cvref_t<decltype(v)>::value_type;
             EXPECT_EQ(v[0], Fr::one());
-            for (size_t i = 0; i < f.n_public; ++i) EXPECT_EQ(ff::to_decimal(v[1 + i]), pub[i]) << "signal " << 1 + i;
+            for (size_t i = 0; i < f.n_public; ++i) EXPECT_EQ(ff::to_decimal(v[1 + i]), pub[i].get<std::string>()) << "signal " << 1 + i;
           },
           w.values);
     }
