@@ -18,11 +18,7 @@ using namespace cuzk;
 template <class F>
 F sample(uint64_t seed) {
   std::mt19937_64 rng(seed);
-  if constexpr (requires { typename F::Base; }) {
-    return {ff::random_element<typename F::Base>(rng), ff::random_element<typename F::Base>(rng)};
-  } else {
-    return ff::random_element<F>(rng);
-  }
+  return ff::random_element<F>(rng);
 }
 
 // Each iteration depends on the last, so this measures latency of one operation.

@@ -11,30 +11,15 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/random_points.hpp"
+#include "cuzk/ff/encode.hpp"
 #include "selfcheck.hpp"
 
 namespace cuzk {
 namespace {
 
 template <class F>
-std::vector<F> random_vector(size_t n, uint64_t seed) {
-  std::vector<F> v(n);
-  parallel_chunks(n, [&](size_t b, size_t e, size_t chunk) {
-    std::mt19937_64 rng(seed + chunk);
-    for (size_t i = b; i < e; ++i) {
-      if constexpr (requires { typename F::Base; }) {
-        v[i] = {ff::random_element<typename F::Base>(rng), ff::random_element<typename F::Base>(rng)};
-      } else {
-        v[i] = ff::random_element<F>(rng);
-      }
-    }
-  });
-  return v;
-}
-
-template <class F>
 bool field_ok(uint64_t seed, size_t n) {
-  const auto a = random_vector<F>(n, seed), b = random_vector<F>(n, seed + 1);
+  const auto a = ff::random_elements<F>(n, seed), b = ff::random_elements<F>(n, seed + 1);
   return cuda::crosscheck<F>(ops::Mul{}, a, b).count == 0 && cuda::crosscheck<F>(ops::Add{}, a, b).count == 0 &&
          cuda::crosscheck<F>(ops::Sub{}, a, b).count == 0;
 }

@@ -95,18 +95,9 @@ template <class C>
 }
 
 template <class F, class Rng>
-F random_f(Rng& rng) {
-  if constexpr (is_ext<F>) {
-    return {ff::random_element<typename F::Base>(rng), ff::random_element<typename F::Base>(rng)};
-  } else {
-    return ff::random_element<F>(rng);
-  }
-}
-
-template <class F, class Rng>
 F random_nonzero(Rng& rng) {
   for (;;) {
-    const F f = random_f<F>(rng);
+    const F f = ff::random_element<F>(rng);
     if (!f.is_zero()) return f;
   }
 }
@@ -177,9 +168,7 @@ class CurveTest : public ::testing::Test {
   void SetUp() override {
     seed_ = test::test_seed();
     RecordProperty("seed", std::to_string(seed_));
-    const uint64_t h = std::hash<std::string>{}(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::seed_seq ss{(uint32_t)seed_, (uint32_t)(seed_ >> 32), (uint32_t)h, (uint32_t)(h >> 32)};
-    rng_.seed(ss);
+    rng_ = test::test_rng();  // per test, so one test's draws do not shift another's
   }
   std::string trace() const { return std::string("CUZK_TEST_SEED=") + std::to_string(seed_) + " group=" + T::name; }
   const json& vectors() const { return test::noble_vectors(seed_).at(T::curve).at(T::group); }

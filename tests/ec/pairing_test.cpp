@@ -100,10 +100,7 @@ class PairingTest : public ::testing::Test {
   void SetUp() override {
     seed_ = test::test_seed();
     RecordProperty("seed", std::to_string(seed_));
-    // Each test draws its own stream, so one test's draws do not shift another's.
-    const uint64_t h = std::hash<std::string>{}(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::seed_seq ss{(uint32_t)seed_, (uint32_t)(seed_ >> 32), (uint32_t)h, (uint32_t)(h >> 32)};
-    rng_.seed(ss);
+    rng_ = test::test_rng();  // per test, so one test's draws do not shift another's
   }
   std::string trace() const { return std::string("CUZK_TEST_SEED=") + std::to_string(seed_) + " curve=" + C::key; }
 

@@ -10,9 +10,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/fp.hpp"
+#include "cuzk/util/parallel.hpp"
 
 namespace cuzk::ff {
 
@@ -57,19 +59,36 @@ bool from_decimal(std::string_view s, F& out) {
   return BigUint::from_decimal(s, b) && b.to_limbs(v, F::N) && F::from_canonical(v, out);
 }
 
-// Uniform in [0, p) by rejection sampling on the top limb's bit length.
+// Uniform in [0, p) by rejection sampling on the top limb's bit length; an
+// Fq2 element gets two independent coefficients.
 template <class F, class Rng>
 F random_element(Rng& rng) {
-  const unsigned top_bits = F::bits - 64 * (F::N - 1);
-  const uint64_t top_mask = top_bits == 64 ? ~0ull : (1ull << top_bits) - 1;
-  std::uniform_int_distribution<uint64_t> dist;
-  for (;;) {
-    uint64_t v[F::N];
-    for (auto& l : v) l = dist(rng);
-    v[F::N - 1] &= top_mask;
-    F out;
-    if (F::from_canonical(v, out)) return out;
+  if constexpr (requires { typename F::Base; }) {
+    return {random_element<typename F::Base>(rng), random_element<typename F::Base>(rng)};
+  } else {
+    const unsigned top_bits = F::bits - 64 * (F::N - 1);
+    const uint64_t top_mask = top_bits == 64 ? ~0ull : (1ull << top_bits) - 1;
+    std::uniform_int_distribution<uint64_t> dist;
+    for (;;) {
+      uint64_t v[F::N];
+      for (auto& l : v) l = dist(rng);
+      v[F::N - 1] &= top_mask;
+      F out;
+      if (F::from_canonical(v, out)) return out;
+    }
   }
+}
+
+// n random elements, generated on all hardware threads; the same seed gives
+// the same vector on any machine with the same thread count.
+template <class F>
+std::vector<F> random_elements(size_t n, uint64_t seed) {
+  std::vector<F> v(n);
+  parallel_chunks(n, [&](size_t b, size_t e, size_t chunk) {
+    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + chunk);
+    for (size_t i = b; i < e; ++i) v[i] = random_element<F>(rng);
+  });
+  return v;
 }
 
 }  // namespace cuzk::ff
