@@ -66,6 +66,15 @@ void put(Bytes& b, size_t at, T v) {
   std::memcpy(b.data() + at, &v, sizeof v);
 }
 
+// Little-endian bytes of a field's modulus, to plant as a coordinate or value
+// that is exactly the first one out of range.
+template <class F>
+Bytes modulus_bytes() {
+  Bytes b(F::bytes);
+  for (size_t i = 0; i < F::N; ++i) put<uint64_t>(b, 8 * i, F::params::modulus(i));
+  return b;
+}
+
 // A fresh directory, removed with its contents at the end of the test.
 class TempDir {
  public:

@@ -82,13 +82,6 @@ TEST(R1cs, LabelsAreOptional) {
   EXPECT_EQ(r1cs.header().n_constraints, 41u);
 }
 
-template <class F>
-Bytes modulus_bytes() {
-  Bytes b(F::bytes);
-  for (size_t i = 0; i < F::N; ++i) put<uint64_t>(b, 8 * i, F::params::modulus(i));
-  return b;
-}
-
 TEST(R1cs, BadInputsFailWithAClearMessage) {
   TempDir dir;
   const fs::path good = fixture("bn128", "multiplier", "circuit.r1cs");

@@ -95,13 +95,6 @@ TEST(Wtns, WrongCurveAccessNamesTheFile) {
   }
 }
 
-template <class F>
-Bytes modulus_bytes() {
-  Bytes b(F::bytes);
-  for (size_t i = 0; i < F::N; ++i) put<uint64_t>(b, 8 * i, F::params::modulus(i));
-  return b;
-}
-
 TEST(Wtns, BadInputsFailWithAClearMessage) {
   TempDir dir;
   const fs::path good = fixture("bn128", "multiplier", "witness.wtns");

@@ -245,15 +245,6 @@ TEST(Zkey, WitnessMustMatchKey) {
                "Invalid witness length. Circuit: 254, witness: 103");
 }
 
-// Little-endian bytes of a modulus, to plant as a coordinate or value that is
-// exactly the first one out of range.
-template <class F>
-Bytes modulus_bytes() {
-  Bytes b(F::bytes);
-  for (size_t i = 0; i < F::N; ++i) put<uint64_t>(b, 8 * i, F::params::modulus(i));
-  return b;
-}
-
 template <class E>
 std::vector<BadCase> zkey_cases(const fs::path& good) {
   using Fq = typename E::Fq;
