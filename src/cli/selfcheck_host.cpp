@@ -42,7 +42,7 @@ bool group_laws(const ec::Affine<C>& g, Rng& rng) {
          ec::in_subgroup(pab.to_affine()) && pa.add(-pa).is_inf();
 }
 
-template <class G1, class G2, class Pair, class Fr, class Rng>
+template <class Fr, class G1, class G2, class Pair, class Rng>
 bool bilinear(const G1& p, const G2& q, Pair pairing, Rng& rng) {
   const Fr a = ff::random_element<Fr>(rng), b = ff::random_element<Fr>(rng);
   uint64_t ab[Fr::N];
@@ -63,6 +63,19 @@ bool zcash_round_trip(const ec::Affine<C>& g, Rng& rng) {
          pc == p && pu == p;
 }
 
+// The checks every curve gets; Tower names its fields, the generators its groups.
+template <class Tower, class G1, class G2, class Pair, class Rng, class Check>
+void curve_checks(const std::string& curve, const ec::Affine<G1>& g1, const ec::Affine<G2>& g2, Pair pairing,
+                  Rng& rng, Check& check) {
+  using Fr = typename G1::Fr;
+  check(curve + " Fq field identities", field_identities<typename Tower::Fq>(rng));
+  check(curve + " Fr field identities", field_identities<Fr>(rng));
+  check(curve + " Fq2 inverse and sqrt", fq2_identities<typename Tower::Fq2>(rng));
+  check(curve + " G1 group laws and subgroup", group_laws(g1, rng));
+  check(curve + " G2 group laws and subgroup", group_laws(g2, rng));
+  check(curve + " pairing bilinear and non-degenerate", bilinear<Fr>(g1, g2, pairing, rng));
+}
+
 }  // namespace
 
 int selfcheck_host(uint64_t seed, const CheckReporter& report) {
@@ -72,30 +85,12 @@ int selfcheck_host(uint64_t seed, const CheckReporter& report) {
     report(name, ok);
     failed += !ok;
   };
-  {
-    using namespace ff::bn254;
-    check("bn254 Fq field identities", field_identities<Fq>(rng));
-    check("bn254 Fr field identities", field_identities<Fr>(rng));
-    check("bn254 Fq2 inverse and sqrt", fq2_identities<Fq2>(rng));
-    check("bn254 G1 group laws and subgroup", group_laws(ec::bn254::g1_generator(), rng));
-    check("bn254 G2 group laws and subgroup", group_laws(ec::bn254::g2_generator(), rng));
-    check("bn254 pairing bilinear and non-degenerate",
-          bilinear<ec::bn254::G1Affine, ec::bn254::G2Affine, decltype(&ec::bn254::pairing), Fr>(
-              ec::bn254::g1_generator(), ec::bn254::g2_generator(), &ec::bn254::pairing, rng));
-  }
-  {
-    using namespace ff::bls12_381;
-    check("bls12_381 Fq field identities", field_identities<Fq>(rng));
-    check("bls12_381 Fr field identities", field_identities<Fr>(rng));
-    check("bls12_381 Fq2 inverse and sqrt", fq2_identities<Fq2>(rng));
-    check("bls12_381 G1 group laws and subgroup", group_laws(ec::bls12_381::g1_generator(), rng));
-    check("bls12_381 G2 group laws and subgroup", group_laws(ec::bls12_381::g2_generator(), rng));
-    check("bls12_381 pairing bilinear and non-degenerate",
-          bilinear<ec::bls12_381::G1Affine, ec::bls12_381::G2Affine, decltype(&ec::bls12_381::pairing), Fr>(
-              ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator(), &ec::bls12_381::pairing, rng));
-    check("bls12_381 G1 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g1_generator(), rng));
-    check("bls12_381 G2 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g2_generator(), rng));
-  }
+  curve_checks<ff::bn254::Tower>("bn254", ec::bn254::g1_generator(), ec::bn254::g2_generator(),
+                                 &ec::bn254::pairing, rng, check);
+  curve_checks<ff::bls12_381::Tower>("bls12_381", ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator(),
+                                     &ec::bls12_381::pairing, rng, check);
+  check("bls12_381 G1 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g1_generator(), rng));
+  check("bls12_381 G2 ZCash encoding round trip", zcash_round_trip(ec::bls12_381::g2_generator(), rng));
   return failed;
 }
 

@@ -17,6 +17,20 @@
 
 namespace cuzk::ff {
 
+// x^e for an exponent of n little-endian limbs, by square-and-multiply. The
+// exponent is public (p-derived constants, test values): the operations depend
+// on it, never on x.
+template <class T>
+CUZK_HD T pow_square_multiply(const T& x, const uint64_t* e, size_t n) {
+  T r = T::one();
+  for (size_t i = n; i-- > 0;)
+    for (int b = 63; b >= 0; --b) {
+      r = r.sqr();
+      if ((e[i] >> b) & 1) r *= x;
+    }
+  return r;
+}
+
 template <class Fq_>
 struct Fp2 {
   using Base = Fq_;
@@ -54,15 +68,7 @@ struct Fp2 {
   // x^(p^e): conjugation for odd e, identity for even e.
   CUZK_HD_INLINE Fp2 frobenius(unsigned e) const { return (e & 1) ? conj() : *this; }
 
-  CUZK_HD Fp2 pow(const uint64_t* e, size_t n) const {
-    Fp2 r = one();
-    for (size_t i = n; i-- > 0;)
-      for (int b = 63; b >= 0; --b) {
-        r = r.sqr();
-        if ((e[i] >> b) & 1) r *= *this;
-      }
-    return r;
-  }
+  CUZK_HD Fp2 pow(const uint64_t* e, size_t n) const { return pow_square_multiply(*this, e, n); }
 
   // An element is a square iff its norm is a square in Fq.
   CUZK_HD int legendre() const { return norm().legendre(); }
@@ -172,15 +178,7 @@ struct Fp12 {
     const F6 t = (c0.sqr() - c1.sqr().mul_by_v()).inverse();
     return {c0 * t, -(c1 * t)};
   }
-  CUZK_HD Fp12 pow(const uint64_t* e, size_t n) const {
-    Fp12 r = one();
-    for (size_t i = n; i-- > 0;)
-      for (int b = 63; b >= 0; --b) {
-        r = r.sqr();
-        if ((e[i] >> b) & 1) r *= *this;
-      }
-    return r;
-  }
+  CUZK_HD Fp12 pow(const uint64_t* e, size_t n) const { return pow_square_multiply(*this, e, n); }
 
 #if !CUZK_DEVICE_PASS
   // x^(p^e). Writing x = sum a_k w^k over Fq2 (k = i + 2j for c_i's v^j term),
