@@ -26,10 +26,9 @@ constexpr double kImadPerSecond = 16.71e12;  // measured on the H200, anchors.md
 // Ilp independent multiplication chains per thread. One chain per thread with
 // 128-thread blocks measured best on the H200: extra chains cost registers, and
 // registers cost resident warps, which hide the carry-chain latency as well.
+// The work of thread i, on host and device alike, so the host can check it.
 template <class F, int Ilp, int Iters>
-__global__ void __launch_bounds__(128) mul_chain_kernel(F* data, size_t n) {
-  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+CUZK_HD F mul_chain(const F* data, size_t n, size_t i) {
   F x[Ilp];
   x[0] = data[i];
   for (int c = 1; c < Ilp; ++c) x[c] = x[c - 1] + F::one();
@@ -38,22 +37,33 @@ __global__ void __launch_bounds__(128) mul_chain_kernel(F* data, size_t n) {
     for (int c = 0; c < Ilp; ++c) x[c] = x[c] * y;
   F sum = x[0];
   for (int c = 1; c < Ilp; ++c) sum = sum + x[c];
-  data[i] = sum;
+  return sum;
+}
+
+template <class F, int Ilp, int Iters>
+__global__ void __launch_bounds__(128) mul_chain_kernel(const F* in, F* out, size_t n) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = mul_chain<F, Ilp, Iters>(in, n, i);
 }
 
 // Each thread accumulates Iters affine points, gathered from a table that
 // stays in L2, into one XYZZ bucket: the inner loop of a Pippenger MSM.
 template <class C, int Iters>
-__global__ void __launch_bounds__(128) madd_chain_kernel(const ec::Affine<C>* table, size_t table_size, ec::Xyzz<C>* out, size_t n) {
-  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+CUZK_HD ec::Xyzz<C> madd_chain(const ec::Affine<C>* table, size_t table_size, size_t i) {
   ec::Xyzz<C> acc = ec::Xyzz<C>::from(table[i % table_size]);
   size_t j = i * 2654435761u;
   for (int k = 0; k < Iters; ++k) {
     j = j * 6364136223846793005ull + 1442695040888963407ull;
     acc = acc.add(table[(j >> 20) % table_size]);
   }
-  out[i] = acc;
+  return acc;
+}
+
+template <class C, int Iters>
+__global__ void __launch_bounds__(128) madd_chain_kernel(const ec::Affine<C>* table, size_t table_size,
+                                                         ec::Xyzz<C>* out, size_t n) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = madd_chain<C, Iters>(table, table_size, i);
 }
 
 template <class Kernel>
@@ -84,31 +94,20 @@ Row bench_mul(const char* name, size_t threads) {
   std::mt19937_64 rng(1);
   std::vector<F> host(threads);
   for (auto& x : host) x = ff::random_element<F>(rng);
-  cuda::DeviceBuffer<F> d(threads);
+  cuda::DeviceBuffer<F> d_in(threads), d_out(threads);
   const unsigned blocks = (unsigned)((threads + 127) / 128);
-  d.upload(std::span<const F>(host));
+  d_in.upload(std::span<const F>(host));
   const double ms = median_ms([&] {
-    mul_chain_kernel<F, Ilp, iters><<<blocks, 128>>>(d.data(), threads);
+    mul_chain_kernel<F, Ilp, iters><<<blocks, 128>>>(d_in.data(), d_out.data(), threads);
     CUZK_CUDA_CHECK_LAUNCH();
   });
-  // The figures only count if the kernel computed the right thing: rerun once on
-  // the original inputs and recompute a sample of threads on the host.
-  d.upload(std::span<const F>(host));
-  mul_chain_kernel<F, Ilp, iters><<<blocks, 128>>>(d.data(), threads);
-  CUZK_CUDA_CHECK_LAUNCH();
+  // The figures only count if the kernel computed the right thing: recompute a
+  // sample of threads on the host.
   std::vector<F> dev(threads);
-  d.download(std::span<F>(dev));
-  for (size_t i = 0; i < threads; i += threads / 64) {
-    F x[Ilp];
-    x[0] = host[i];
-    for (int c = 1; c < Ilp; ++c) x[c] = x[c - 1] + F::one();
-    const F y = host[(i + 1) % threads];
-    for (int k = 0; k < iters; ++k)
-      for (int c = 0; c < Ilp; ++c) x[c] = x[c] * y;
-    F sum = x[0];
-    for (int c = 1; c < Ilp; ++c) sum = sum + x[c];
-    if (dev[i] != sum) throw std::runtime_error(std::string(name) + " mul: device result differs from host");
-  }
+  d_out.download(std::span<F>(dev));
+  for (size_t i = 0; i < threads; i += threads / 64)
+    if (dev[i] != mul_chain<F, Ilp, iters>(host.data(), threads, i))
+      throw std::runtime_error(std::string(name) + " mul: device result differs from host");
   const double n32 = 2.0 * F::N;
   const double ops = (double)Ilp * iters * threads;
   return {std::string(name) + " mul, " + std::to_string(Ilp) + " chain(s)/thread", ops / ms / 1e6,
@@ -138,12 +137,7 @@ Row bench_madd(const char* name, const ec::Affine<C>& g, size_t threads) {
   std::vector<ec::Xyzz<C>> dev(threads);
   d_out.download(std::span<ec::Xyzz<C>>(dev));
   for (size_t i = 0; i < threads; i += threads / 64) {
-    ec::Xyzz<C> acc = ec::Xyzz<C>::from(table[i % table_size]);
-    size_t j = i * 2654435761u;
-    for (int k = 0; k < iters; ++k) {
-      j = j * 6364136223846793005ull + 1442695040888963407ull;
-      acc = acc.add(table[(j >> 20) % table_size]);
-    }
+    const auto acc = madd_chain<C, iters>(table.data(), table_size, i);
     if (std::memcmp(&acc, &dev[i], sizeof acc) != 0)
       throw std::runtime_error(std::string(name) + " madd: device result differs from host");
   }
