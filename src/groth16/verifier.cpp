@@ -8,7 +8,7 @@
 namespace cuzk::groth16 {
 
 template <class E>
-VerifyingKey<E> verifying_key(const io::ZkeyData<E>& z) {
+VerifyingKey<E> verifying_key(const ProvingKey<E>& z) {
   VerifyingKey<E> vk;
   vk.alpha1 = z.alpha1;
   vk.beta2 = z.beta2;
@@ -37,10 +37,10 @@ bool verify(const VerifyingKey<E>& vk, std::span<const typename E::Fr> publics, 
   return PairingOf<E>::product_is_one(p, q);
 }
 
-template VerifyingKey<io::Bn254> verifying_key(const io::ZkeyData<io::Bn254>&);
-template VerifyingKey<io::Bls12_381> verifying_key(const io::ZkeyData<io::Bls12_381>&);
-template bool verify(const VerifyingKey<io::Bn254>&, std::span<const io::Bn254::Fr>, const Proof<io::Bn254>&);
-template bool verify(const VerifyingKey<io::Bls12_381>&, std::span<const io::Bls12_381::Fr>,
-                     const Proof<io::Bls12_381>&);
+template VerifyingKey<ec::Bn254> verifying_key(const ProvingKey<ec::Bn254>&);
+template VerifyingKey<ec::Bls12_381> verifying_key(const ProvingKey<ec::Bls12_381>&);
+template bool verify(const VerifyingKey<ec::Bn254>&, std::span<const ec::Bn254::Fr>, const Proof<ec::Bn254>&);
+template bool verify(const VerifyingKey<ec::Bls12_381>&, std::span<const ec::Bls12_381::Fr>,
+                     const Proof<ec::Bls12_381>&);
 
 }  // namespace cuzk::groth16

@@ -19,8 +19,6 @@ namespace cuzk::io {
 // by copying bytes.
 static_assert(std::endian::native == std::endian::little, "cuzk's readers assume a little-endian host");
 
-const char* curve_name(Curve c) { return c == Curve::bn254 ? "bn128" : "bls12381"; }
-
 namespace {
 
 template <class F>

@@ -40,7 +40,7 @@ struct ZkeyLoader {
                 "ec::Affine must have snarkjs's packed layout to be viewed in place");
 
   Zkey& key;
-  ZkeyData<E> data{};
+  groth16::ProvingKey<E> data{};
 
   void run(SectionReader& header) {
     const ZkeyHeader& h = key.header_;
@@ -120,7 +120,7 @@ struct ZkeyLoader {
     enum class Fault { none, matrix, constraint, signal, value };
     const auto decode = [&](size_t i) {
       const uint8_t* e = base + i * entry;
-      Coef<E>& c = data.coefs[i];
+      groth16::Coef<E>& c = data.coefs[i];
       c.matrix = SectionReader::load<uint32_t>(e);
       c.constraint = SectionReader::load<uint32_t>(e + 4);
       c.signal = SectionReader::load<uint32_t>(e + 8);
@@ -129,11 +129,12 @@ struct ZkeyLoader {
       if (c.constraint >= h.domain_size) return Fault::constraint;
       if (c.signal >= h.n_vars) return Fault::signal;
       if (!Fr::less_than_modulus(c.value.limb)) return Fault::value;
+      c.value = coef_from_stored(c.value);
       return Fault::none;
     };
     const size_t bad = first_invalid(n, [&](size_t i) { return decode(i) == Fault::none; });
     if (bad == n) return;
-    const Coef<E>& c = data.coefs[bad];
+    const groth16::Coef<E>& c = data.coefs[bad];
     std::string problem = "section 4: coefficient " + str(bad);
     switch (decode(bad)) {
       case Fault::matrix: problem += " has matrix " + str(c.matrix) + " (only 0 = A and 1 = B are stored)"; break;

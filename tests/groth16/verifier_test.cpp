@@ -11,6 +11,7 @@
 #include "../io/io_test_support.hpp"
 #include "cuzk/ff/encode.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/io/zkey.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -152,19 +153,19 @@ void check_all(const std::string& curve) {
   for (const auto& c : kCircuits) check_circuit<E>(curve, c);
 }
 
-TEST(Groth16Verify, Bn128AllFixtures) { check_all<io::Bn254>("bn128"); }
-TEST(Groth16Verify, Bls12381AllFixtures) { check_all<io::Bls12_381>("bls12381"); }
+TEST(Groth16Verify, Bn128AllFixtures) { check_all<ec::Bn254>("bn128"); }
+TEST(Groth16Verify, Bls12381AllFixtures) { check_all<ec::Bls12_381>("bls12381"); }
 
 TEST(Groth16Verify, CurveNames) {
   for (const char* n : {"bn128", "bn254", "altbn128", "BN128", "alt_bn128"})
-    EXPECT_EQ(io::curve_from_name(n), io::Curve::bn254) << n;
-  for (const char* n : {"bls12381", "bls12-381", "BLS12_381"}) EXPECT_EQ(io::curve_from_name(n), io::Curve::bls12_381) << n;
+    EXPECT_EQ(io::curve_from_name(n), ec::Curve::bn254) << n;
+  for (const char* n : {"bls12381", "bls12-381", "BLS12_381"}) EXPECT_EQ(io::curve_from_name(n), ec::Curve::bls12_381) << n;
   for (const char* n : {"", "bn256", "secp256k1", "bls12377"}) EXPECT_FALSE(io::curve_from_name(n).has_value()) << n;
 }
 
 // z != 1 is read as Jacobian; z = 0 as infinity; infinity is written as [0, 1, 0].
 TEST(Groth16Json, JacobianAndInfinity) {
-  using E = io::Bn254;
+  using E = ec::Bn254;
   TempDir tmp;
   const fs::path src = fixture("bn128", "multiplier", "proof.json");
   const Proof<E> proof = io::read_proof_json<E>(src);
@@ -283,14 +284,14 @@ void bad_inputs(const std::string& curve) {
                 [](const fs::path& p) { io::read_json_curve(p); }, ".json");
 }
 
-TEST(Groth16Json, BadInputsBn128) { bad_inputs<io::Bn254>("bn128"); }
-TEST(Groth16Json, BadInputsBls12381) { bad_inputs<io::Bls12_381>("bls12381"); }
+TEST(Groth16Json, BadInputsBn128) { bad_inputs<ec::Bn254>("bn128"); }
+TEST(Groth16Json, BadInputsBls12381) { bad_inputs<ec::Bls12_381>("bls12381"); }
 
 // A G2 point on the curve but outside the order-r subgroup: a vk.json is
 // refused, a proof's B makes verify return false. BN254's G2 has a cofactor,
 // so (x, y) for the smallest x with x^3 + b' a square is almost surely outside.
 TEST(Groth16Json, SubgroupChecks) {
-  using E = io::Bn254;
+  using E = ec::Bn254;
   using F2 = ff::bn254::Fq2;
   ec::bn254::G2Affine p{};
   bool found = false;

@@ -11,11 +11,11 @@
 namespace cuzk::test {
 namespace {
 
-using io::Bls12_381;
-using io::Bn254;
+using ec::Bls12_381;
+using ec::Bn254;
 
 template <class E>
-typename E::Fr eval(std::span<const io::Term<typename E::Fr>> lc, const std::vector<typename E::Fr>& w) {
+typename E::Fr eval(std::span<const groth16::Term<typename E::Fr>> lc, const std::vector<typename E::Fr>& w) {
   auto acc = E::Fr::zero();
   for (const auto& t : lc) acc += t.coef * w[t.wire];
   return acc;
@@ -52,7 +52,7 @@ TEST(R1cs, FixturesMatchSnarkjsAndTheWitnessSatisfiesThem) {
       SCOPED_TRACE(std::string(curve) + "/" + f.name);
       const auto r1cs = io::R1cs::open(fixture(curve, f.name, "circuit.r1cs"));
       const auto& h = r1cs.header();
-      EXPECT_EQ(io::curve_name(h.curve), std::string(curve));
+      EXPECT_EQ(ec::curve_name(h.curve), std::string(curve));
       EXPECT_EQ(h.n8, 32u);
       EXPECT_EQ(h.n_wires, f.n_vars);
       EXPECT_EQ(h.n_constraints, f.n_constraints);
@@ -65,7 +65,7 @@ TEST(R1cs, FixturesMatchSnarkjsAndTheWitnessSatisfiesThem) {
       EXPECT_EQ(r1cs.labels()[0], 0u);
 
       const auto w = io::read_wtns(fixture(curve, f.name, "witness.wtns"));
-      if (h.curve == io::Curve::bn254)
+      if (h.curve == ec::Curve::bn254)
         check_satisfied<Bn254>(r1cs, w, f);
       else
         check_satisfied<Bls12_381>(r1cs, w, f);

@@ -14,8 +14,8 @@
 namespace cuzk::test {
 namespace {
 
-using io::Bls12_381;
-using io::Bn254;
+using ec::Bls12_381;
+using ec::Bn254;
 
 TEST(Wtns, FixturesMatchSnarkjs) {
   for (const char* curve : kCurves)
@@ -23,7 +23,7 @@ TEST(Wtns, FixturesMatchSnarkjs) {
       SCOPED_TRACE(std::string(curve) + "/" + f.name);
       const auto path = fixture(curve, f.name, "witness.wtns");
       const io::Witness w = io::read_wtns(path);
-      EXPECT_EQ(io::curve_name(w.curve()), std::string(curve));
+      EXPECT_EQ(ec::curve_name(w.curve()), std::string(curve));
       EXPECT_EQ(w.source, path.string());
       ASSERT_EQ(w.size(), f.n_vars);
       std::ifstream in(fixture(curve, f.name, "public.json"));

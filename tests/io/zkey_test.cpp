@@ -17,10 +17,10 @@
 namespace cuzk::test {
 namespace {
 
-using io::Bls12_381;
-using io::Bn254;
+using ec::Bls12_381;
+using ec::Bn254;
 using io::Zkey;
-using io::ZkeyData;
+using groth16::ProvingKey;
 using json = nlohmann::json;
 
 json load_json(const fs::path& p) {
@@ -51,7 +51,7 @@ ec::Affine<typename E::G2> g2(const json& j) {
 // The points vk.json was exported from are the ones the key holds, so the
 // in-place Montgomery view agrees with snarkjs's decimal export.
 template <class E>
-void check_against_vk(const ZkeyData<E>& d, const json& vk) {
+void check_against_vk(const ProvingKey<E>& d, const json& vk) {
   EXPECT_EQ(d.alpha1, g1<E>(vk.at("vk_alpha_1")));
   EXPECT_EQ(d.beta2, g2<E>(vk.at("vk_beta_2")));
   EXPECT_EQ(d.gamma2, g2<E>(vk.at("vk_gamma_2")));
@@ -65,14 +65,14 @@ void check_against_vk(const ZkeyData<E>& d, const json& vk) {
 // signal s = 0..nPublic that zkey_new appends. And the points: a signal with no
 // A entry has A = infinity, one with no B entry has B1 = B2 = infinity.
 template <class E>
-void check_coefs(const ZkeyData<E>& d, const io::R1cs& r1cs, const CircuitFacts& f) {
+void check_coefs(const ProvingKey<E>& d, const io::R1cs& r1cs, const CircuitFacts& f) {
   using Fr = typename E::Fr;
   using Row = std::vector<std::pair<uint32_t, Fr>>;
   const auto by_signal = [](const auto& a, const auto& b) { return a.first < b.first; };
   std::map<std::pair<uint32_t, uint32_t>, Row> rows;  // (matrix, constraint) -> terms
   std::vector<bool> in_a(f.n_vars), in_b(f.n_vars);
   for (const auto& c : d.coefs) {
-    rows[{c.matrix, c.constraint}].push_back({c.signal, io::coef_value(c.value)});
+    rows[{c.matrix, c.constraint}].push_back({c.signal, c.value});
     (c.matrix == 0 ? in_a : in_b)[c.signal] = true;
   }
 
@@ -120,8 +120,8 @@ TEST(Zkey, FixturesMatchSnarkjs) {
       SCOPED_TRACE(std::string(curve) + "/" + f.name);
       const Zkey key = Zkey::open(fixture(curve, f.name, "circuit.zkey"));
       const auto& h = key.header();
-      EXPECT_EQ(h.curve, std::string(curve) == "bn128" ? io::Curve::bn254 : io::Curve::bls12_381);
-      EXPECT_EQ(io::curve_name(h.curve), std::string(curve));
+      EXPECT_EQ(h.curve, std::string(curve) == "bn128" ? ec::Curve::bn254 : ec::Curve::bls12_381);
+      EXPECT_EQ(ec::curve_name(h.curve), std::string(curve));
       EXPECT_EQ(h.n8q, std::string(curve) == "bn128" ? 32u : 48u);
       EXPECT_EQ(h.n8r, 32u);
       EXPECT_EQ(h.n_vars, f.n_vars);
@@ -251,7 +251,7 @@ std::vector<BadCase> zkey_cases(const fs::path& good) {
   constexpr size_t n8q = Fq::bytes, g1 = 2 * n8q, g2 = 4 * n8q, n8r = 32, coef = 12 + n8r;
   const Container c = Container::load(good);
   const CircuitFacts& f = kCircuits[0];
-  const std::string base = io::curve_name(E::id);
+  const std::string base = ec::curve_name(E::id);
   // Header layout (section 2): n8q, q, n8r, r, nVars, nPublic, domainSize,
   // alpha1, beta1, beta2, gamma2, delta1, delta2.
   const size_t at_vars = 4 + n8q + 4 + n8r, at_alpha1 = at_vars + 12;
@@ -280,7 +280,7 @@ std::vector<BadCase> zkey_cases(const fs::path& good) {
   };
   const Bytes q = modulus_bytes<Fq>();
   const Bytes r = modulus_bytes<typename E::Fr>();
-  using Other = std::conditional_t<E::id == io::Curve::bn254, Bls12_381, Bn254>;
+  using Other = std::conditional_t<E::id == ec::Curve::bn254, Bls12_381, Bn254>;
   const Bytes other_r = modulus_bytes<typename Other::Fr>();
   const std::string vars = std::to_string(f.n_vars);
 
@@ -295,7 +295,7 @@ std::vector<BadCase> zkey_cases(const fs::path& good) {
   edit("n8q_7", set_u32(2, 0, 7), "unsupported base field q = ");
   edit("n8q_huge", set_u32(2, 0, 1u << 30), "section 2: truncated: reading q needs 1073741824 bytes");
   edit("other_curves_r", plant(2, 8 + n8q, other_r),
-       std::string("is not the scalar field of ") + io::curve_name(E::id));
+       std::string("is not the scalar field of ") + ec::curve_name(E::id));
   edit("domain_255", set_u32(2, at_vars + 8, 255), "section 2: domainSize 255 is not a power of two");
   edit("domain_0", set_u32(2, at_vars + 8, 0), "domainSize 0 is not a power of two");
   edit("npublic_eq_nvars", set_u32(2, at_vars + 4, f.n_vars), "nPublic " + vars + " is not below nVars " + vars);

@@ -1,22 +1,59 @@
-// The Groth16 verifying key, as snarkjs exports it (zkey export
-// verificationkey): alpha1, beta2, gamma2, delta2, IC and the precomputed
-// e(alpha1, beta2) that verification_key.json carries as vk_alphabeta_12.
+// Groth16 keys. The proving key is what a snarkjs .zkey holds (io/zkey.hpp
+// reads one, groth16/setup.hpp makes one); the verifying key is what snarkjs
+// exports from it (zkey export verificationkey): alpha1, beta2, gamma2,
+// delta2, IC and the precomputed e(alpha1, beta2) that verification_key.json
+// carries as vk_alphabeta_12.
 #pragma once
 
 #include <span>
 #include <vector>
 
+#include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/pairing.hpp"
-#include "cuzk/io/zkey.hpp"
 
 namespace cuzk::groth16 {
 
-// The pairing of curve bundle E (io::Bn254, io::Bls12_381): its target field
+// One entry of the A or B matrix (C is never needed: the prover takes its
+// evaluations as a·b, snarkjs-formats.md §2). In a .zkey the value is stored
+// as v·R² (io/zkey.hpp converts); here it is v in Montgomery form.
+template <class E>
+struct Coef {
+  uint32_t matrix;      // 0 = A, 1 = B
+  uint32_t constraint;  // < domain_size
+  uint32_t signal;      // < n_vars
+  typename E::Fr value;
+};
+
+// A Groth16 proving key in snarkjs's layout. The point arrays are spans: a key
+// read from a .zkey views them in the file mapping, a key from the
+// development setup in vectors that its owner keeps.
+template <class E>
+struct ProvingKey {
+  using CurveTypes = E;  // for generic lambdas over Zkey::visit
+  using G1 = ec::Affine<typename E::G1>;
+  using G2 = ec::Affine<typename E::G2>;
+
+  G1 alpha1, beta1, delta1;
+  G2 beta2, gamma2, delta2;
+  std::span<const G1> ic;  // n_public + 1
+  std::span<const G1> a;   // n_vars
+  std::span<const G1> b1;  // n_vars
+  std::span<const G2> b2;  // n_vars
+  std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1
+  std::span<const G1> h;   // domain_size
+  std::vector<Coef<E>> coefs;
+
+  size_t n_vars() const { return a.size(); }
+  size_t n_public() const { return ic.size() - 1; }
+  size_t domain_size() const { return h.size(); }
+};
+
+// The pairing of curve bundle E (ec::Bn254, ec::Bls12_381): its target field
 // and the functions of ec/pairing.hpp for that curve.
 template <class E>
 struct PairingOf;
 template <>
-struct PairingOf<io::Bn254> {
+struct PairingOf<ec::Bn254> {
   using Fq12 = ff::bn254::Fq12;
   static Fq12 pairing(const ec::bn254::G1Affine& p, const ec::bn254::G2Affine& q) { return ec::bn254::pairing(p, q); }
   static bool product_is_one(std::span<const ec::bn254::G1Affine> p, std::span<const ec::bn254::G2Affine> q) {
@@ -24,7 +61,7 @@ struct PairingOf<io::Bn254> {
   }
 };
 template <>
-struct PairingOf<io::Bls12_381> {
+struct PairingOf<ec::Bls12_381> {
   using Fq12 = ff::bls12_381::Fq12;
   static Fq12 pairing(const ec::bls12_381::G1Affine& p, const ec::bls12_381::G2Affine& q) {
     return ec::bls12_381::pairing(p, q);
@@ -56,9 +93,9 @@ struct VerifyingKey {
 // The verifying key of a proving key (what `snarkjs zkey export
 // verificationkey` writes), alphabeta computed here.
 template <class E>
-VerifyingKey<E> verifying_key(const io::ZkeyData<E>& zkey);
+VerifyingKey<E> verifying_key(const ProvingKey<E>& key);
 
-extern template VerifyingKey<io::Bn254> verifying_key(const io::ZkeyData<io::Bn254>&);
-extern template VerifyingKey<io::Bls12_381> verifying_key(const io::ZkeyData<io::Bls12_381>&);
+extern template VerifyingKey<ec::Bn254> verifying_key(const ProvingKey<ec::Bn254>&);
+extern template VerifyingKey<ec::Bls12_381> verifying_key(const ProvingKey<ec::Bls12_381>&);
 
 }  // namespace cuzk::groth16

@@ -19,8 +19,8 @@ namespace cuzk::groth16 {
 template <class E>
 bool verify(const VerifyingKey<E>& vk, std::span<const typename E::Fr> publics, const Proof<E>& proof);
 
-extern template bool verify(const VerifyingKey<io::Bn254>&, std::span<const io::Bn254::Fr>, const Proof<io::Bn254>&);
-extern template bool verify(const VerifyingKey<io::Bls12_381>&, std::span<const io::Bls12_381::Fr>,
-                            const Proof<io::Bls12_381>&);
+extern template bool verify(const VerifyingKey<ec::Bn254>&, std::span<const ec::Bn254::Fr>, const Proof<ec::Bn254>&);
+extern template bool verify(const VerifyingKey<ec::Bls12_381>&, std::span<const ec::Bls12_381::Fr>,
+                            const Proof<ec::Bls12_381>&);
 
 }  // namespace cuzk::groth16

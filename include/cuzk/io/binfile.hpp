@@ -4,7 +4,7 @@
 // order (groth16 setup writes 1,2,4,3,9,8,5,6,7,10), so they are found by id.
 //
 // Also here, because every reader needs them: the error type, the curve a file
-// belongs to (identified by its primes) with its types, a bounds-checked cursor
+// belongs to (identified by its primes), a bounds-checked cursor
 // over a section and a parallel scan for the first invalid element.
 #pragma once
 
@@ -20,8 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "cuzk/ec/bls12_381.hpp"
-#include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/curves.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::io {
@@ -33,26 +32,12 @@ class FormatError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The two curves cuzk proves on. Names are snarkjs's ("bn128", "bls12381"),
-// which are also what vk.json and proof.json carry.
-enum class Curve { bn254, bls12_381 };
-const char* curve_name(Curve c);
-
-// The types of each curve, for templates over "the curve a file is for".
-struct Bn254 {
-  static constexpr Curve id = Curve::bn254;
-  using Fq = ff::bn254::Fq;
-  using Fr = ff::bn254::Fr;
-  using G1 = ec::bn254::G1;
-  using G2 = ec::bn254::G2;
-};
-struct Bls12_381 {
-  static constexpr Curve id = Curve::bls12_381;
-  using Fq = ff::bls12_381::Fq;
-  using Fr = ff::bls12_381::Fr;
-  using G1 = ec::bls12_381::G1;
-  using G2 = ec::bls12_381::G2;
-};
+// io names the curves as ec does (ec/curves.hpp): every reader and writer
+// is a template over one of these bundles.
+using ec::Bls12_381;
+using ec::Bn254;
+using ec::Curve;
+using ec::curve_name;
 
 // The curve whose base field (q) or scalar field (r) has this prime, given as
 // little-endian bytes as the files store it; nullopt for any other prime.

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "cuzk/groth16/constraints.hpp"
 #include "cuzk/io/binfile.hpp"
 
 namespace cuzk::io {
@@ -27,25 +28,6 @@ struct R1csHeader {
   uint32_t n_prv_in;
   uint64_t n_labels;
   uint32_t n_constraints;
-};
-
-template <class Fr>
-struct Term {
-  uint32_t wire;
-  Fr coef;  // Montgomery form
-};
-
-// All constraints in one array: constraint i's linear combination m (0 = A,
-// 1 = B, 2 = C) is terms[starts[3i + m] .. starts[3i + m + 1]).
-template <class E>
-struct R1csSystem {
-  std::vector<Term<typename E::Fr>> terms;
-  std::vector<uint64_t> starts;
-
-  std::span<const Term<typename E::Fr>> lc(uint32_t constraint, int m) const {
-    const size_t k = 3 * (size_t)constraint + m;
-    return {terms.data() + starts[k], terms.data() + starts[k + 1]};
-  }
 };
 
 class R1cs {
@@ -64,10 +46,10 @@ class R1cs {
 
   // The constraints over curve E's Fr; a FormatError for the other curve.
   template <class E>
-  const R1csSystem<E>& as() const {
+  const groth16::ConstraintMatrices<E>& as() const {
     if (E::id != curve())
       throw FormatError(name_ + ": the circuit is for " + curve_name(curve()) + ", not " + curve_name(E::id));
-    return std::get<R1csSystem<E>>(system_);
+    return std::get<groth16::ConstraintMatrices<E>>(system_);
   }
   template <class F>
   decltype(auto) visit(F&& f) const {
@@ -78,7 +60,7 @@ class R1cs {
   std::string name_;
   R1csHeader header_{};
   std::vector<uint64_t> labels_;
-  std::variant<R1csSystem<Bn254>, R1csSystem<Bls12_381>> system_;
+  std::variant<groth16::ConstraintMatrices<Bn254>, groth16::ConstraintMatrices<Bls12_381>> system_;
 };
 
 }  // namespace cuzk::io

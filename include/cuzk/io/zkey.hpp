@@ -6,6 +6,10 @@
 // Montgomery little-endian, infinity all-zero: exactly the layout of
 // ec::Affine<G>, so the point sections are viewed where they lie in the
 // mapping instead of being parsed.
+//
+// Coefficients (section 4): snarkjs writes v·R² mod r (R = 2^256) as a plain
+// integer, which read as a Montgomery word is Mont(v·R); the reader turns it
+// into Mont(v) for groth16::Coef and the writer turns it back.
 #pragma once
 
 #include <filesystem>
@@ -14,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "cuzk/groth16/keys.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/wtns.hpp"
 
@@ -29,46 +34,18 @@ struct ZkeyHeader {
   uint32_t n_coefs;      // entries in section 4
 };
 
-// One A or B matrix entry of section 4.
-//
-// `value` holds the stored word as it is: snarkjs writes v·R² mod r (R = 2^256)
-// as a plain integer, which read as a Montgomery word is Mont(v·R). So
-// MontMul(value, w) with w the witness value in normal form (as .wtns stores it)
-// is Mont(v·w), what snarkjs and rapidsnark accumulate; with w in Montgomery form
-// (as read_wtns returns it) use coef_value(value) · w instead.
-template <class E>
-struct Coef {
-  uint32_t matrix;      // 0 = A, 1 = B
-  uint32_t constraint;  // < domain_size
-  uint32_t signal;      // < n_vars
-  typename E::Fr value;
-};
-
-// Mont(v) from a stored coefficient: multiplying Mont(v·R) by the raw word 1
-// divides by R.
+// Section 4's stored word of a coefficient (Mont(v·R)) and back: multiplying
+// by the raw word 1 divides by R, multiplying by R² (Fr::r2()) multiplies by R.
 template <class Fr>
-Fr coef_value(const Fr& stored) {
+Fr coef_from_stored(const Fr& stored) {
   Fr raw_one{};
   raw_one.limb[0] = 1;
   return stored * raw_one;
 }
-
-template <class E>
-struct ZkeyData {
-  using CurveTypes = E;
-  using G1 = ec::Affine<typename E::G1>;
-  using G2 = ec::Affine<typename E::G2>;
-
-  G1 alpha1, beta1, delta1;
-  G2 beta2, gamma2, delta2;
-  std::span<const G1> ic;  // n_public + 1
-  std::span<const G1> a;   // n_vars
-  std::span<const G1> b1;  // n_vars
-  std::span<const G2> b2;  // n_vars
-  std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1
-  std::span<const G1> h;   // domain_size
-  std::vector<Coef<E>> coefs;
-};
+template <class Fr>
+Fr coef_to_stored(const Fr& value) {
+  return value * Fr::r2();
+}
 
 // A checked Groth16 proving key. The point spans point into the file mapping
 // (or into aligned copies, see zkey.cpp) that the Zkey owns; they stay valid
@@ -90,11 +67,11 @@ class Zkey {
 
   // The typed key for curve E; a FormatError if the key is for the other curve.
   template <class E>
-  const ZkeyData<E>& as() const {
+  const groth16::ProvingKey<E>& as() const {
     if (E::id != curve()) file_.fail(std::string("the key is for ") + curve_name(curve()) + ", not " + curve_name(E::id));
-    return std::get<ZkeyData<E>>(data_);
+    return std::get<groth16::ProvingKey<E>>(data_);
   }
-  // f(const ZkeyData<E>&) for whichever curve the key is for.
+  // f(const groth16::ProvingKey<E>&) for whichever curve the key is for.
   template <class F>
   decltype(auto) visit(F&& f) const {
     return std::visit(std::forward<F>(f), data_);
@@ -108,7 +85,7 @@ class Zkey {
   BinFile file_;
   ZkeyHeader header_{};
   std::vector<std::unique_ptr<uint64_t[]>> copies_;
-  std::variant<ZkeyData<Bn254>, ZkeyData<Bls12_381>> data_;
+  std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data_;
 };
 
 // The caller-level check that a witness belongs to a key: same curve and
