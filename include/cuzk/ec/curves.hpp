@@ -29,4 +29,16 @@ struct Bls12_381 {
   using G2 = ec::bls12_381::G2;
 };
 
+// The standard generator of group G, for code templated over the group.
+template <class G>
+Affine<G> generator();
+template <>
+inline Affine<bn254::G1> generator<bn254::G1>() { return bn254::g1_generator(); }
+template <>
+inline Affine<bn254::G2> generator<bn254::G2>() { return bn254::g2_generator(); }
+template <>
+inline Affine<bls12_381::G1> generator<bls12_381::G1>() { return bls12_381::g1_generator(); }
+template <>
+inline Affine<bls12_381::G2> generator<bls12_381::G2>() { return bls12_381::g2_generator(); }
+
 }  // namespace cuzk::ec

@@ -1,0 +1,124 @@
+// The Groth16 prover, computing exactly what snarkjs computes
+// (snarkjs-formats.md §2), in two halves:
+//
+//   prove_start   the heavy, randomness-free part: the quotient h (3 inverse
+//                 NTTs, 3 coset NTTs) and the five MSMs A, B1, B2, C, H;
+//   prove_finish  r and s, the assembly of (πA, πB, πC), and verification
+//                 against the key's own verifying key.
+//
+// The split is what lets an engine hand the second half to a finalizer while
+// the first half of the next partition runs (DESIGN.md, "Split phase").
+//
+// Inputs are a witness (Montgomery form, signal 0 = 1) and the evaluations
+// a = A·w, b = B·w, c = C·w on the domain's rows, which a native circuit
+// writes during synthesis (circuit/) and which evaluate_abc computes from a
+// zkey's coefficients. Rows past the constraints follow snarkjs's layout:
+// row n_constraints + s has a = w[s] for each public signal s (and s = 0).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/proof.hpp"
+#include "cuzk/poly/domain.hpp"
+
+namespace cuzk::groth16 {
+
+// A proof that failed its own verification, or a witness that does not
+// satisfy the key's constraints. Never turned into an output file.
+class ProofError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the prover derives once per key and reuses for every proof: the
+// domain, the verifying key (for prove_finish's check) and the A and B
+// coefficients in rows, so that a and b are computed row-parallel without
+// write conflicts.
+template <class E>
+class PreparedKey {
+ public:
+  using Fr = typename E::Fr;
+
+  // `key` must outlive the PreparedKey.
+  explicit PreparedKey(const ProvingKey<E>& key);
+
+  const ProvingKey<E>& key() const { return key_; }
+  const VerifyingKey<E>& vk() const { return vk_; }
+  const poly::Domain<Fr>& domain() const { return domain_; }
+
+  // a = A·w and b = B·w on every row of the domain, c = a∘b (snarkjs
+  // buildABC: C is not stored in a zkey; for a satisfying witness it equals
+  // C·w). w has n_vars values; a, b, c have domain_size each.
+  void evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                    unsigned threads = 0) const;
+
+ private:
+  struct Entry {
+    uint32_t signal;
+    Fr value;
+  };
+  const ProvingKey<E>& key_;
+  VerifyingKey<E> vk_;
+  poly::Domain<Fr> domain_;
+  // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
+  std::vector<Entry> entries_[2];
+  std::vector<uint32_t> row_start_[2];
+};
+
+// The five MSM results and the public signals: everything prove_finish needs.
+template <class E>
+struct PendingProof {
+  ec::Jacobian<typename E::G1> a, b1, c, h;
+  ec::Jacobian<typename E::G2> b2;
+  std::vector<typename E::Fr> publics;  // w[1 .. n_public]
+};
+
+// Per-stage wall times of one prove_start, in seconds.
+struct StartTimes {
+  double ntt = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, msm_h = 0;
+};
+
+// The randomness-free half. a, b, c (domain_size each) are consumed: they are
+// transformed in place into the quotient's evaluations. w has n_vars values.
+// Throws std::invalid_argument on wrong lengths.
+template <class E>
+PendingProof<E> prove_start(const PreparedKey<E>& key, std::span<const typename E::Fr> w,
+                            std::span<typename E::Fr> a, std::span<typename E::Fr> b,
+                            std::span<typename E::Fr> c, unsigned threads = 0, StartTimes* times = nullptr);
+
+template <class Fr>
+struct Randomness {
+  Fr r, s;
+  // r and s uniform in [0, r) from the operating system's CSPRNG (getrandom),
+  // by rejection sampling, so there is no modular bias.
+  static Randomness draw();
+};
+
+// Assembly (snarkjs-formats.md §2.6), constant-time in r and s:
+//   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  B1 = B1' + β1 + s·δ1,
+//   πC = C' + H' + s·πA + r·B1 − rs·δ1.
+// Not verified: for tests that fix r and s.
+template <class E>
+Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
+
+// assemble with fresh randomness, then verify against key.vk(); a proof that
+// does not verify (an unsatisfied witness, a corrupt key) is a ProofError.
+template <class E>
+Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending);
+
+#define CUZK_GROTH16_PROVER_EXTERN(E)                                                                          \
+  extern template class PreparedKey<E>;                                                                        \
+  extern template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>, \
+                                              std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
+  extern template struct Randomness<E::Fr>;                                                                    \
+  extern template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);  \
+  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&);
+CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
+CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)
+#undef CUZK_GROTH16_PROVER_EXTERN
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,182 @@
+#include "cuzk/groth16/prover.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <system_error>
+
+#include "cuzk/ec/consttime.hpp"
+#include "cuzk/ec/ops.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/msm/pippenger_host.hpp"
+#include "cuzk/poly/ntt.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+void check_length(const char* what, size_t got, size_t want) {
+  if (got != want)
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " values; the key needs " +
+                                std::to_string(want));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class F>
+double timed(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return seconds_since(t0);
+}
+
+}  // namespace
+
+template <class E>
+PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
+    : key_(key), vk_(verifying_key(key)), domain_(poly::Domain<Fr>::of_size(key.domain_size())) {
+  // Counting sort of the coefficients by (matrix, row): one pass to count, one
+  // to place. The zkey's order is snarkjs's (per constraint, A and B mixed),
+  // which nothing guarantees, so it is not relied on.
+  const size_t rows = key.domain_size();
+  for (int m = 0; m < 2; ++m) row_start_[m].assign(rows + 1, 0);
+  for (const Coef<E>& c : key.coefs) ++row_start_[c.matrix][c.constraint + 1];
+  for (int m = 0; m < 2; ++m) {
+    for (size_t i = 0; i < rows; ++i) row_start_[m][i + 1] += row_start_[m][i];
+    entries_[m].resize(row_start_[m][rows]);
+  }
+  std::vector<uint32_t> next[2] = {row_start_[0], row_start_[1]};
+  for (const Coef<E>& c : key.coefs) entries_[c.matrix][next[c.matrix][c.constraint]++] = {c.signal, c.value};
+}
+
+template <class E>
+void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                                  unsigned threads) const {
+  check_length("the witness", w.size(), key_.n_vars());
+  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_.domain_size());
+  const size_t rows = key_.domain_size();
+  constexpr size_t kRowsPerTask = 1 << 14;
+  parallel_tasks((rows + kRowsPerTask - 1) / kRowsPerTask, threads, [&](size_t t) {
+    const size_t end = std::min(rows, (t + 1) * kRowsPerTask);
+    for (size_t i = t * kRowsPerTask; i < end; ++i) {
+      Fr sum[2];
+      for (int m = 0; m < 2; ++m) {
+        sum[m] = Fr::zero();
+        for (uint32_t k = row_start_[m][i]; k < row_start_[m][i + 1]; ++k)
+          sum[m] += entries_[m][k].value * w[entries_[m][k].signal];
+      }
+      a[i] = sum[0];
+      b[i] = sum[1];
+      c[i] = sum[0] * sum[1];
+    }
+  });
+}
+
+template <class E>
+PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const typename E::Fr> w,
+                            std::span<typename E::Fr> a, std::span<typename E::Fr> b,
+                            std::span<typename E::Fr> c, unsigned threads, StartTimes* times) {
+  using Fr = typename E::Fr;
+  const ProvingKey<E>& key = prepared.key();
+  check_length("the witness", w.size(), key.n_vars());
+  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key.domain_size());
+  StartTimes t;
+
+  // h on the coset (snarkjs-formats.md §2.2): each of a, b, c back to
+  // coefficients, then evaluated on g·⟨ω⟩ where Z is a non-zero constant, and
+  // h_j = a_j b_j − c_j there. The key's H points absorb Z's value.
+  const auto& domain = prepared.domain();
+  t.ntt = timed([&] {
+    for (auto v : {a, b, c}) {
+      poly::intt(domain, v, threads);
+      poly::coset_ntt(domain, v, domain.coset_shift(), threads);
+    }
+    parallel_tasks((a.size() + 4095) / 4096, threads, [&](size_t task) {
+      const size_t end = std::min(a.size(), (task + 1) * 4096);
+      for (size_t i = task * 4096; i < end; ++i) a[i] = a[i] * b[i] - c[i];
+    });
+  });
+
+  PendingProof<E> p;
+  const size_t n_public = key.n_public();
+  t.msm_a = timed([&] { p.a = msm::msm<typename E::G1>(key.a, w, threads); });
+  t.msm_b1 = timed([&] { p.b1 = msm::msm<typename E::G1>(key.b1, w, threads); });
+  t.msm_b2 = timed([&] { p.b2 = msm::msm<typename E::G2>(key.b2, w, threads); });
+  t.msm_c = timed([&] { p.c = msm::msm<typename E::G1>(key.c, w.subspan(n_public + 1), threads); });
+  t.msm_h = timed([&] { p.h = msm::msm<typename E::G1>(key.h, std::span<const Fr>(a), threads); });
+  p.publics.assign(w.begin() + 1, w.begin() + 1 + n_public);
+  if (times) *times = t;
+  return p;
+}
+
+template <class Fr>
+Randomness<Fr> Randomness<Fr>::draw() {
+  // Rejection sampling on the bit length of r: at worst half the draws are
+  // rejected (for r just above a power of two), so it ends quickly, and every
+  // value in [0, r) is equally likely.
+  const auto uniform = [] {
+    uint64_t top_mask = ~uint64_t{0};
+    const unsigned top_bits = Fr::bits % 64;
+    if (top_bits) top_mask = (uint64_t{1} << top_bits) - 1;
+    for (;;) {
+      uint64_t v[Fr::N];
+      for (size_t got = 0; got < sizeof v;) {
+        const ssize_t n = getrandom(reinterpret_cast<uint8_t*>(v) + got, sizeof v - got, 0);
+        if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "getrandom");
+        if (n > 0) got += (size_t)n;
+      }
+      v[Fr::N - 1] &= top_mask;
+      Fr out;
+      if (Fr::from_canonical(v, out)) return out;
+    }
+  };
+  return {uniform(), uniform()};
+}
+
+template <class E>
+Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, const Randomness<typename E::Fr>& rs) {
+  using G1 = typename E::G1;
+  using G2 = typename E::G2;
+  const ProvingKey<E>& key = prepared.key();
+  const auto& [r, s] = rs;
+
+  const ec::Jacobian<G1> a = p.a.add(key.alpha1).add(ec::mul_consttime(key.delta1, r));
+  const ec::Jacobian<G2> b = p.b2.add(key.beta2).add(ec::mul_consttime(key.delta2, s));
+  const ec::Jacobian<G1> b1 = p.b1.add(key.beta1).add(ec::mul_consttime(key.delta1, s));
+
+  Proof<E> proof;
+  proof.a = a.to_affine();
+  proof.b = b.to_affine();
+  proof.c = p.c.add(p.h)
+                .add(ec::mul_consttime(proof.a, s))
+                .add(ec::mul_consttime(b1.to_affine(), r))
+                .add(ec::mul_consttime(-key.delta1, r * s))
+                .to_affine();
+  return proof;
+}
+
+template <class E>
+Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending) {
+  const Proof<E> proof = assemble(prepared, pending, Randomness<typename E::Fr>::draw());
+  if (!verify<E>(prepared.vk(), pending.publics, proof))
+    throw ProofError(
+        "the proof does not verify: the witness does not satisfy the key's constraints (or the key is corrupt)");
+  return proof;
+}
+
+#define CUZK_GROTH16_PROVER_INSTANTIATE(E)                                                                   \
+  template class PreparedKey<E>;                                                                             \
+  template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>,      \
+                                       std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);           \
+  template struct Randomness<E::Fr>;                                                                         \
+  template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);       \
+  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&);
+CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bn254)
+CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bls12_381)
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,151 @@
+// The CPU prover on the circom/snarkjs fixtures of both curves: a/b/c against
+// the circuit's own .r1cs, proofs that verify (and that snarkjs verifies, in
+// interop_test), randomness that changes the proof but not its validity, an
+// unsatisfied witness refused, and the constant-time scalar multiplication
+// against the variable-time one.
+#include "cuzk/groth16/prover.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../io/io_test_support.hpp"
+#include "cuzk/ec/consttime.hpp"
+#include "cuzk/ff/encode.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/r1cs.hpp"
+#include "cuzk/io/zkey.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+template <class E>
+struct Proving {
+  using Fr = typename E::Fr;
+  io::Zkey zkey;
+  groth16::PreparedKey<E> key;
+  std::vector<Fr> w;
+
+  Proving(const std::string& curve, const std::string& circuit)
+      : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
+        key(zkey.as<E>()),
+        w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
+
+  groth16::PendingProof<E> start(const std::vector<Fr>& witness) const {
+    const size_t n = key.key().domain_size();
+    std::vector<Fr> a(n), b(n), c(n);
+    key.evaluate_abc(witness, a, b, c);
+    return groth16::prove_start(key, std::span<const Fr>(witness), std::span<Fr>(a), std::span<Fr>(b),
+                                std::span<Fr>(c));
+  }
+};
+
+template <class E>
+void check_fixture(const std::string& curve, const CircuitFacts& facts) {
+  using Fr = typename E::Fr;
+  SCOPED_TRACE(curve + "/" + facts.name);
+  const Proving<E> p(curve, facts.name);
+  const auto& pk = p.key.key();
+
+  // a and b from the zkey's coefficients equal <A_i, w> and <B_i, w> from the
+  // circuit's .r1cs (an independent file), c = a·b equals <C_i, w>, and row
+  // n_constraints + s carries w[s] in a (snarkjs's public-input rows).
+  const auto r1cs = io::R1cs::open(fixture(curve, facts.name, "circuit.r1cs"));
+  const auto& m = r1cs.as<E>();
+  const size_t n = pk.domain_size();
+  std::vector<Fr> a(n), b(n), c(n);
+  p.key.evaluate_abc(p.w, a, b, c);
+  const auto dot = [&](size_t i, int mat) {
+    Fr s = Fr::zero();
+    for (const auto& t : m.lc(i, mat)) s += t.coef * p.w[t.wire];
+    return s;
+  };
+  for (size_t i = 0; i < m.n_constraints(); ++i) {
+    ASSERT_EQ(a[i], dot(i, 0)) << "row " << i;
+    ASSERT_EQ(b[i], dot(i, 1)) << "row " << i;
+    ASSERT_EQ(c[i], dot(i, 2)) << "row " << i;
+  }
+  for (size_t s = 0; s <= pk.n_public(); ++s) {
+    EXPECT_EQ(a[m.n_constraints() + s], p.w[s]);
+    EXPECT_TRUE(b[m.n_constraints() + s].is_zero());
+  }
+  for (size_t i = m.n_constraints() + pk.n_public() + 1; i < n; ++i) ASSERT_TRUE(a[i].is_zero() && b[i].is_zero());
+
+  // Proofs verify; fresh randomness gives a different, equally valid proof.
+  const auto pending = p.start(p.w);
+  EXPECT_EQ(pending.publics, std::vector<Fr>(p.w.begin() + 1, p.w.begin() + 1 + facts.n_public));
+  const auto proof1 = groth16::prove_finish(p.key, pending);
+  const auto proof2 = groth16::prove_finish(p.key, pending);
+  EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, proof1));
+  EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, proof2));
+  EXPECT_NE(proof1, proof2);
+
+  // Fixed randomness is deterministic, and r = s = 0 is still a valid proof
+  // (the randomness hides the witness; it is not what makes the proof valid).
+  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  EXPECT_EQ(groth16::assemble(p.key, pending, zero), groth16::assemble(p.key, pending, zero));
+  EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, groth16::assemble(p.key, pending, zero)));
+
+  // A witness that breaks one constraint is refused, not proved. The last
+  // signal is private in every fixture, and used in some constraint.
+  std::vector<Fr> bad = p.w;
+  bad.back() += Fr::one();
+  EXPECT_THROW(groth16::prove_finish(p.key, p.start(bad)), groth16::ProofError);
+}
+
+TEST(Groth16Prove, Bn128Fixtures) {
+  for (const auto& f : kCircuits) check_fixture<ec::Bn254>("bn128", f);
+}
+TEST(Groth16Prove, Bls12381Fixtures) {
+  for (const auto& f : kCircuits) check_fixture<ec::Bls12_381>("bls12381", f);
+}
+
+TEST(Groth16Prove, WrongLengthsAreRefused) {
+  using E = ec::Bn254;
+  using Fr = E::Fr;
+  const Proving<E> p("bn128", "multiplier");
+  const size_t n = p.key.key().domain_size();
+  std::vector<Fr> a(n), b(n), c(n), short_w(p.w.begin(), p.w.end() - 1), short_a(n - 1);
+  EXPECT_THROW(p.key.evaluate_abc(short_w, a, b, c), std::invalid_argument);
+  EXPECT_THROW(p.key.evaluate_abc(p.w, short_a, b, c), std::invalid_argument);
+  EXPECT_THROW(groth16::prove_start(p.key, std::span<const Fr>(p.w), std::span<Fr>(short_a), std::span<Fr>(b),
+                                    std::span<Fr>(c)),
+               std::invalid_argument);
+}
+
+TEST(Groth16Prove, RandomnessIsFreshAndReduced) {
+  using Fr = ec::Bls12_381::Fr;  // 255 bits: the top-limb mask matters
+  std::vector<Fr> seen;
+  for (int i = 0; i < 64; ++i) {
+    const auto rs = groth16::Randomness<Fr>::draw();
+    EXPECT_NE(rs.r, rs.s);
+    for (const Fr& x : {rs.r, rs.s}) {
+      uint64_t v[Fr::N];
+      x.to_canonical(v);
+      EXPECT_TRUE(Fr::less_than_modulus(v));
+      for (const Fr& y : seen) ASSERT_NE(x, y);
+      seen.push_back(x);
+    }
+  }
+}
+
+template <class C>
+void check_consttime(std::mt19937_64& rng) {
+  using Fr = typename C::Fr;
+  EXPECT_TRUE(ec::mul_consttime(ec::Affine<C>::infinity(), Fr::from_uint(7)).is_inf());
+  const auto g = ec::mul_vartime(ec::generator<C>(), ff::random_element<Fr>(rng)).to_affine();
+  std::vector<Fr> ks = {Fr::zero(), Fr::one(), Fr::from_uint(2), Fr::from_uint(15), Fr::from_uint(16), -Fr::one()};
+  for (int i = 0; i < 20; ++i) ks.push_back(ff::random_element<Fr>(rng));
+  for (const Fr& k : ks) ASSERT_EQ(ec::mul_consttime(g, k), ec::mul_vartime(g, k)) << ff::to_decimal(k);
+}
+
+TEST(ConstTimeMul, MatchesVartimeOnAllGroups) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  check_consttime<ec::bn254::G1>(rng);
+  check_consttime<ec::bn254::G2>(rng);
+  check_consttime<ec::bls12_381::G1>(rng);
+  check_consttime<ec::bls12_381::G2>(rng);
+}
+
+}  // namespace
+}  // namespace cuzk::test
