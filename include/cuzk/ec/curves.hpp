@@ -29,6 +29,13 @@ struct Bls12_381 {
   using G2 = ec::bls12_381::G2;
 };
 
+// f(Bn254{}) or f(Bls12_381{}): runs code templated over the curve bundle for
+// a curve known only at run time (from a file).
+template <class F>
+decltype(auto) visit_curve(Curve c, F&& f) {
+  return c == Curve::bn254 ? f(Bn254{}) : f(Bls12_381{});
+}
+
 // The standard generator of group G, for code templated over the group.
 template <class G>
 Affine<G> generator();

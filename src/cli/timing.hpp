@@ -1,0 +1,32 @@
+// Stage timings of one command, printed to stderr when CUZK_TIMING=1 (the
+// engine's full instrumentation comes with the pipeline).
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace cuzk::cli {
+
+inline bool timing_enabled() {
+  const char* v = std::getenv("CUZK_TIMING");
+  return v && std::strcmp(v, "0") != 0 && *v;
+}
+
+// Seconds since construction or the last lap(); lap(name) also prints it.
+class Stopwatch {
+ public:
+  double lap(const char* stage) {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    if (timing_enabled()) std::fprintf(stderr, "cuzk timing: %-12s %10.3f ms\n", stage, 1e3 * s);
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace cuzk::cli
