@@ -1,0 +1,91 @@
+// The matrices pass: a circuit as groth16::ConstraintMatrices, for the
+// development setup and for tests that check a witness independently of the
+// synthesizer. Not a hot path: each lc's terms are collected, sorted by wire
+// and merged, and zero coefficients dropped, as a .r1cs file would hold them.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "cuzk/circuit/shape.hpp"
+#include "cuzk/groth16/constraints.hpp"
+
+namespace cuzk::circuit {
+
+template <class E>
+class MatrixCS {
+ public:
+  using Fr = typename E::Fr;
+  using Entry = groth16::Term<Fr>;
+
+  struct Lc : LcOps<Lc, Fr> {
+    std::vector<Entry>* out;
+    uint32_t n_public;
+
+    void add(Variable x) { add(Fr::one(), x); }
+    void sub(Variable x) { add(-Fr::one(), x); }
+    void add(const Fr& k, Variable x) { out->push_back({x.wire(n_public), k}); }
+  };
+
+  // The shape pass's result places aux wires after the public ones.
+  explicit MatrixCS(const Shape& shape) : shape_(shape) {
+    m_.n_vars = shape.n_vars;
+    m_.n_public = shape.n_public;
+    m_.starts.reserve(3 * shape.n_constraints + 1);
+  }
+
+  template <class F>
+  Variable alloc_input(const char*, F&&) {
+    return count_.next_input();
+  }
+  template <class F>
+  Variable alloc(const char*, F&&) {
+    return count_.next_aux();
+  }
+  template <class A, class B, class C>
+  void enforce(const char*, const A& a, const B& b, const C& c) {
+    append(a);
+    append(b);
+    append(c);
+    ++count_.constraints;
+  }
+  template <class F>
+  void with_values(F&&) {}
+
+  groth16::ConstraintMatrices<E> finish() && {
+    expect_shape(shape_, count_.shape());
+    return std::move(m_);
+  }
+
+ private:
+  template <class S>
+  void append(const S& s) {
+    scratch_.clear();
+    build(Lc{{}, &scratch_, shape_.n_public}, s);
+    std::sort(scratch_.begin(), scratch_.end(), [](const Entry& x, const Entry& y) { return x.wire < y.wire; });
+    auto& t = m_.terms;
+    const size_t begin = t.size();
+    for (const Entry& e : scratch_) {
+      if (t.size() > begin && t.back().wire == e.wire)
+        t.back().coef += e.coef;
+      else
+        t.push_back(e);
+    }
+    t.erase(std::remove_if(t.begin() + begin, t.end(), [](const Entry& e) { return e.coef.is_zero(); }), t.end());
+    m_.starts.push_back(t.size());
+  }
+
+  Shape shape_;
+  Counter count_;
+  groth16::ConstraintMatrices<E> m_;
+  std::vector<Entry> scratch_;  // one lc's terms, reused
+};
+
+template <Circuit C>
+groth16::ConstraintMatrices<typename C::Curve> constraint_matrices(const C& circuit) {
+  MatrixCS<typename C::Curve> cs(shape_of(circuit));
+  circuit.synthesize(cs);
+  return std::move(cs).finish();
+}
+
+}  // namespace cuzk::circuit

@@ -1,0 +1,91 @@
+// Shared by the circuit tests: gadget-sized circuits from a lambda, a witness
+// run with buffers sized by the rules, and checks of a witness against the
+// constraint matrices that share no code with the witness synthesizer.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/ff/encode.hpp"
+
+namespace cuzk::test {
+
+using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
+
+// A circuit whose synthesize is f(cs), for testing gadgets one at a time.
+template <class E, class F>
+struct LambdaCircuit {
+  using Curve = E;
+  F f;
+  template <class CS>
+  void synthesize(CS& cs) const {
+    f(cs);
+  }
+};
+template <class E, class F>
+LambdaCircuit<E, F> circuit_of(F f) {
+  return {f};
+}
+
+template <class Fr>
+struct Synthesized {
+  circuit::Shape shape;
+  std::vector<Fr> w, a, b, c;
+
+  const Fr& value(circuit::Variable x) const { return w[x.wire(shape.n_public)]; }
+};
+
+template <class C>
+Synthesized<circuit::FrOf<C>> synthesize(const C& c) {
+  Synthesized<circuit::FrOf<C>> s;
+  s.shape = circuit::shape_of(c);
+  const size_t rows = circuit::domain_size_for(s.shape);
+  s.w.resize(s.shape.n_vars);
+  s.a.resize(rows);
+  s.b.resize(rows);
+  s.c.resize(rows);
+  circuit::synthesize_witness(c, s.w, s.a, s.b, s.c);
+  return s;
+}
+
+template <class Fr>
+Fr dot(std::span<const groth16::Term<Fr>> lc, std::span<const Fr> w) {
+  Fr acc = Fr::zero();
+  for (const auto& t : lc) acc += t.coef * w[t.wire];
+  return acc;
+}
+
+// The first constraint that w violates, if any.
+template <class E>
+std::optional<size_t> first_unsatisfied(const groth16::ConstraintMatrices<E>& m, std::span<const typename E::Fr> w) {
+  for (size_t i = 0; i < m.n_constraints(); ++i)
+    if (dot(m.lc(i, 0), w) * dot(m.lc(i, 1), w) != dot(m.lc(i, 2), w)) return i;
+  return std::nullopt;
+}
+
+// a, b, c are A·w, B·w, C·w on the constraint rows, then snarkjs's public
+// rows (a = w[s] for s = 0 ... n_public, b = c = 0), then zero.
+template <class E>
+void expect_abc_layout(const groth16::ConstraintMatrices<E>& m, const Synthesized<typename E::Fr>& s) {
+  using Fr = typename E::Fr;
+  const size_t n = m.n_constraints();
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(s.a[i], dot<Fr>(m.lc(i, 0), s.w)) << "row " << i;
+    ASSERT_EQ(s.b[i], dot<Fr>(m.lc(i, 1), s.w)) << "row " << i;
+    ASSERT_EQ(s.c[i], dot<Fr>(m.lc(i, 2), s.w)) << "row " << i;
+  }
+  for (size_t i = n; i < s.a.size(); ++i) {
+    const size_t k = i - n;
+    ASSERT_EQ(s.a[i], k <= m.n_public ? s.w[k] : Fr::zero()) << "row " << i;
+    ASSERT_TRUE(s.b[i].is_zero() && s.c[i].is_zero()) << "row " << i;
+  }
+}
+
+}  // namespace cuzk::test
