@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "native.hpp"
+
 namespace cuzk::cli {
 
 enum class Backend { automatic, cpu, cuda };
@@ -26,10 +28,27 @@ struct RunOptions {
 Backend resolve_backend(Backend requested);
 const char* backend_name(Backend b);
 
+struct SetupOptions {
+  std::string r1cs;        // a circom .r1cs; when empty, `native` says the circuit
+  NativeCircuit native;
+  std::string zkey, vk;    // outputs; vk may be empty
+  RunOptions run;
+};
+
+struct BenchOptions {
+  NativeCircuit native;
+  RunOptions run;
+  int repeat = 1;
+  std::string json;        // also write the figures here, when set
+};
+
 int prove(const std::string& zkey, const std::string& wtns, const std::string& proof, const std::string& pub,
           const RunOptions& opts);
 int verify(const std::string& vk, const std::string& pub, const std::string& proof);
 int export_vk(const std::string& zkey, const std::string& vk);
 int info(const std::string& file);
+int setup(const SetupOptions& opts);
+int witness(const NativeCircuit& native, const std::string& wtns);
+int bench_prove(const BenchOptions& opts);
 
 }  // namespace cuzk::cli

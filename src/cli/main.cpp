@@ -109,6 +109,54 @@ int main(int argc, char** argv) {
   info->add_option("file", file, "the file")->required();
   info->callback([&] { run = [&] { return cli::info(file); }; });
 
+  // The native example circuits, for setup, witness and bench.
+  const auto add_native_options = [](CLI::App* cmd, cli::NativeCircuit& n) {
+    cmd->add_option("--circuit", n.name, "Native example: partition (mostly 0/1 witness, like Filecoin) or hash-chain")
+        ->check(CLI::IsMember({"partition", "hash-chain"}))
+        ->capture_default_str();
+    cmd->add_option("--curve", n.curve, "bn254 (bn128) or bls12_381 (bls12381)")->capture_default_str();
+    cmd->add_option("--constraints", n.constraints,
+                    "Size: at most this many constraints including the public-input rows, so a power of two is the domain")
+        ->check(CLI::Range(uint64_t{1} << 10, uint64_t{1} << 28))
+        ->capture_default_str();
+    cmd->add_option("--seed", n.seed, "Which witness (the circuit's shape does not depend on it)")->capture_default_str();
+  };
+
+  cli::SetupOptions setup_opts;
+  auto* setup = app.add_subcommand(
+      "setup",
+      "DEVELOPMENT setup, not for production: cuzk setup [<circuit.r1cs> | --circuit C --curve K --constraints N] "
+      "<out.zkey> [--vk vk.json]; the key is snarkjs-compatible");
+  std::vector<std::string> setup_files;
+  setup->add_option("files", setup_files, "[circuit.r1cs] out.zkey")->expected(1, 2)->required();
+  add_native_options(setup, setup_opts.native);
+  setup->add_option("--vk", setup_opts.vk, "Also write the verification_key.json");
+  add_run_options(setup, setup_opts.run);
+  setup->callback([&] {
+    setup_opts.zkey = setup_files.back();
+    if (setup_files.size() == 2) setup_opts.r1cs = setup_files.front();
+    run = [&] { return cli::setup(setup_opts); };
+  });
+
+  cli::NativeCircuit witness_circuit;
+  auto* witness = app.add_subcommand(
+      "witness", "Write a native example circuit's witness: cuzk witness --circuit C --curve K --constraints N <out.wtns>");
+  add_native_options(witness, witness_circuit);
+  witness->add_option("wtns", wtns, "where to write the .wtns")->required();
+  witness->callback([&] { run = [&] { return cli::witness(witness_circuit, wtns); }; });
+
+  auto* bench = app.add_subcommand("bench", "Benchmarks");
+  bench->require_subcommand(1);
+  cli::BenchOptions bench_opts;
+  auto* bench_prove = bench->add_subcommand(
+      "prove", "Time whole proofs of a native example circuit with a development key: a table of stage times");
+  add_native_options(bench_prove, bench_opts.native);
+  add_run_options(bench_prove, bench_opts.run);
+  bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
+      ->check(CLI::Range(1, 1000));
+  bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
+  bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });
+
   auto* selfcheck = app.add_subcommand("selfcheck", "Check field, curve and pairing arithmetic (and the GPU against the CPU)");
   uint64_t seed = std::random_device{}();
   size_t device_n = 1 << 16;
@@ -126,7 +174,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    // CLI11 reports a mistyped command only as "A subcommand is required".
+    const auto extra = app.remaining();
+    if (app.get_subcommands().empty() && !extra.empty() && extra.front()[0] != '-')
+      std::fprintf(stderr, "error: unknown command \"%s\" (cuzk --help lists them)\n", extra.front().c_str());
+    else
+      std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
   try {

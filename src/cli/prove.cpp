@@ -31,13 +31,9 @@ void prove_with(const io::Zkey& zkey, const io::Witness& witness, const std::str
   const auto proof = groth16::prove_finish(key, pending);
   clock.lap("prove_finish");
 
-  io::write_proof_json<E>(proof_path, proof);
-  try {
-    io::write_public_json<E>(public_path, pending.publics);
-  } catch (...) {
-    std::filesystem::remove(proof_path);
-    throw;
-  }
+  const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {
+      {proof_path, io::proof_to_json<E>(proof)}, {public_path, io::public_to_json<E>(pending.publics)}};
+  io::write_json_files(outputs);
 }
 
 }  // namespace
@@ -51,9 +47,15 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   const io::Witness witness = io::read_wtns(wtns_path);
   io::check_witness_matches(zkey, witness);
   clock.lap("read wtns");
-  ec::visit_curve(zkey.curve(), [&](auto curve) {
-    prove_with<decltype(curve)>(zkey, witness, proof_path, public_path, opts, clock);
-  });
+  try {
+    ec::visit_curve(zkey.curve(), [&](auto curve) {
+      prove_with<decltype(curve)>(zkey, witness, proof_path, public_path, opts, clock);
+    });
+  } catch (const groth16::ProofError& e) {
+    // The prover knows no file names; the user needs them to tell which
+    // witness (or key) is wrong.
+    throw groth16::ProofError(wtns_path + " with " + zkey_path + ": " + e.what());
+  }
   return 0;
 }
 

@@ -46,6 +46,10 @@ std::optional<Curve> curve_from_r(std::span<const uint8_t> r) {
 }
 
 std::string prime_to_decimal(std::span<const uint8_t> le) {
+  // Far longer than any supported prime (48 bytes) is not spelled out: the
+  // conversion is quadratic (a zkey whose header claims a 1 MB q took a
+  // minute) and the message must stay a readable line.
+  if (le.size() > 64) return "(a " + std::to_string(le.size()) + "-byte number)";
   std::vector<uint64_t> limbs((le.size() + 7) / 8, 0);
   for (size_t i = 0; i < le.size(); ++i) limbs[i / 8] |= (uint64_t)le[i] << (8 * (i % 8));
   return ff::BigUint::from_limbs(limbs.data(), limbs.size()).to_decimal();

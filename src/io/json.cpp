@@ -84,11 +84,18 @@ template <class F>
 F decimal(const Doc& d, const json& v, const std::string& where, const char* modulus) {
   if (!v.is_string()) d.fail(where, "not a decimal string");
   const std::string& s = v.get_ref<const std::string&>();
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+    d.fail(where, shown(s) + " is not a decimal integer");
+  // from_decimal takes time quadratic in the digits (a 1 MB public.json entry
+  // took over a minute), so a number with more significant digits than F's
+  // limbs hold (10^(20N) > 2^(64N)) is refused before it is parsed.
+  const size_t digits = s.size() - std::min(s.find_first_not_of('0'), s.size());
   ff::BigUint b;
-  if (!ff::BigUint::from_decimal(s, b)) d.fail(where, shown(s) + " is not a decimal integer");
   uint64_t limbs[F::N];
   F out;
-  if (!b.to_limbs(limbs, F::N) || !F::from_canonical(limbs, out)) d.fail(where, "value is not below " + std::string(modulus));
+  if (digits > 20 * F::N || !ff::BigUint::from_decimal(s, b) || !b.to_limbs(limbs, F::N) ||
+      !F::from_canonical(limbs, out))
+    d.fail(where, "value is not below " + std::string(modulus));
   return out;
 }
 
@@ -218,8 +225,10 @@ Curve read_json_curve(const fs::path& path) {
   return *curve;
 }
 
-void write_json_file(const fs::path& path, const ojson& j) {
-  const std::string text = j.dump(1);
+namespace {
+
+// `text` into a new temporary file beside `path`; returns its name.
+std::string write_temporary(const fs::path& path, const std::string& text) {
   std::string tmp = path.string() + ".tmpXXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
@@ -236,11 +245,40 @@ void write_json_file(const fs::path& path, const ojson& j) {
     done += (size_t)n;
   }
   ::fchmod(fd, 0644);
-  if (::close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
     throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(err));
   }
+  return tmp;
+}
+
+}  // namespace
+
+void write_json_files(std::span<const std::pair<fs::path, ojson>> files) {
+  // Every way a write can fail is met before the first rename: a target that
+  // is a directory, then each temporary file written in full. Renames within
+  // a directory do not fail after that, so the files appear together.
+  for (const auto& [path, j] : files)
+    if (fs::is_directory(path)) throw std::runtime_error(path.string() + ": cannot write: it is a directory");
+  std::vector<std::string> temps;
+  try {
+    for (const auto& [path, j] : files) temps.push_back(write_temporary(path, j.dump(1)));
+  } catch (...) {
+    for (const auto& t : temps) ::unlink(t.c_str());
+    throw;
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      const int err = errno;
+      for (size_t k = i; k < temps.size(); ++k) ::unlink(temps[k].c_str());
+      throw std::runtime_error(files[i].first.string() + ": cannot write: " + std::strerror(err));
+    }
+}
+
+void write_json_file(const fs::path& path, const ojson& j) {
+  const std::pair<fs::path, ojson> one[] = {{path, j}};
+  write_json_files(one);
 }
 
 template <class E>

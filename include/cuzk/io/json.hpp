@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +71,9 @@ void write_vk_json(const std::filesystem::path& path, const groth16::VerifyingKe
 // Writes `j` with 1-space indentation, no final newline (as snarkjs), to a temporary file
 // beside `path`, then renames it over `path`.
 void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& j);
+// Several files that must appear together or not at all (proof.json and
+// public.json): every temporary file is written before any is renamed.
+void write_json_files(std::span<const std::pair<std::filesystem::path, nlohmann::ordered_json>> files);
 
 #define CUZK_IO_JSON_EXTERN(E)                                                                         \
   extern template groth16::Proof<E> read_proof_json<E>(const std::filesystem::path&);                  \

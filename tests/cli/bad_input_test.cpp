@@ -1,0 +1,221 @@
+// Bad input to the cuzk program: every failure keeps the contract of DESIGN.md
+// "Interfaces" and src/cli/commands.hpp. The documented exit status (2 for
+// missing, unreadable or malformed input, 1 for a failed write or a witness
+// that does not satisfy the key), exactly one line "error: ..." on stderr that
+// names the file at fault, nothing on stdout, no output or temporary file left
+// behind, and never a crash (cuzk() fails the test on a signal or a timeout).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "cli_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+constexpr int kFailed = 1;    // commands.hpp: the work failed
+constexpr int kBadInput = 2;  // commands.hpp: an input is missing, unreadable or malformed
+
+class BadInput : public ::testing::Test {
+ protected:
+  TempDir in;   // the damaged inputs
+  TempDir out;  // where outputs would go; must look the same after a failure
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+
+  static fs::path good(const std::string& curve, const std::string& file) { return fixture(curve, "multiplier", file); }
+
+  std::vector<std::string> prove(const fs::path& zkey, const fs::path& wtns) const {
+    return {"prove", zkey, wtns, proof, pub};
+  }
+
+  // Runs cuzk and checks the failure contract; `named` are the paths the
+  // message must contain, `text` a distinctive part of it.
+  void expect_failure(const std::vector<std::string>& args, int code, const std::vector<fs::path>& named,
+                      const std::string& text = "") const {
+    std::string command = "cuzk";
+    for (const auto& a : args) command += " " + a;
+    SCOPED_TRACE(command);
+    const auto before = listing(out.path());
+    const ProcessResult r = cuzk(args);
+    EXPECT_EQ(r.exit_code, code) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.err.ends_with("\n")) << r.err;
+    for (const auto& p : named) EXPECT_NE(r.err.find(p.string()), std::string::npos) << "should name " << p << ": " << r.err;
+    EXPECT_NE(r.err.find(text), std::string::npos) << "expected \"" << text << "\" in: " << r.err;
+    EXPECT_EQ(listing(out.path()), before) << "a failed command changed the output directory";
+  }
+};
+
+// The io tests' container damage (empty, truncated at several points, random
+// bytes, wrong magic and version, section sizes that lie, missing), applied to
+// the key of every command that reads one.
+TEST_F(BadInput, DamagedZkey) {
+  for (const char* curve : kCurves) {
+    for (const auto& c : container_cases(good(curve, "circuit.zkey"), "zkey")) {
+      SCOPED_TRACE(std::string(curve) + " " + c.name);
+      const fs::path zkey = in / (std::string(curve) + "_" + c.name + ".zkey");
+      c.make(zkey);
+      expect_failure(prove(zkey, good(curve, "witness.wtns")), kBadInput, {zkey}, c.expect);
+      expect_failure({"export-vk", zkey, out / "vk.json"}, kBadInput, {zkey}, c.expect);
+      // info picks the reader by the magic, so its wording differs for files
+      // that do not start with "zkey".
+      expect_failure({"info", zkey}, kBadInput, {zkey});
+    }
+  }
+}
+
+TEST_F(BadInput, DamagedWitness) {
+  for (const char* curve : kCurves) {
+    for (const auto& c : container_cases(good(curve, "witness.wtns"), "wtns")) {
+      SCOPED_TRACE(std::string(curve) + " " + c.name);
+      const fs::path wtns = in / (std::string(curve) + "_" + c.name + ".wtns");
+      c.make(wtns);
+      expect_failure(prove(good(curve, "circuit.zkey"), wtns), kBadInput, {wtns}, c.expect);
+      expect_failure({"info", wtns}, kBadInput, {wtns});
+    }
+  }
+}
+
+TEST_F(BadInput, WitnessForAnotherKey) {
+  const fs::path bn_key = good("bn128", "circuit.zkey"), bls_key = good("bls12381", "circuit.zkey");
+  const fs::path bn_wtns = good("bn128", "witness.wtns"), bls_wtns = good("bls12381", "witness.wtns");
+  expect_failure(prove(bn_key, bls_wtns), kBadInput, {bls_wtns, bn_key}, "is a bls12381 witness but");
+  expect_failure(prove(bls_key, bn_wtns), kBadInput, {bn_wtns, bls_key}, "is a bn128 witness but");
+  const fs::path other = fixture("bn128", "nopublic", "witness.wtns");
+  expect_failure(prove(bn_key, other), kBadInput, {other, bn_key}, "Invalid witness length. Circuit: 254, witness: 103");
+  // The arguments in the wrong order: the first file is no key.
+  expect_failure(prove(bn_wtns, bn_key), kBadInput, {bn_wtns}, "wrong magic");
+}
+
+// A well-formed witness of the right length whose values break a constraint:
+// the proof fails cuzk's own verification and must not be written.
+TEST_F(BadInput, WitnessThatDoesNotSatisfyTheKey) {
+  for (const char* curve : kCurves) {
+    SCOPED_TRACE(curve);
+    Container w = Container::load(good(curve, "witness.wtns"));
+    w.section(2).data[32] ^= 1;  // signal 1, the output: now out != a * b
+    const fs::path wtns = in / (std::string(curve) + "_unsatisfied.wtns");
+    w.save(wtns);
+    expect_failure(prove(good(curve, "circuit.zkey"), wtns), kFailed, {wtns}, "does not satisfy");
+  }
+}
+
+TEST_F(BadInput, InputThatIsNotAFile) {
+  const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
+  const fs::path dir = in / "a_directory";
+  fs::create_directory(dir);
+  expect_failure(prove(dir, wtns), kBadInput, {dir}, "not a regular file");
+  expect_failure(prove(zkey, dir), kBadInput, {dir}, "not a regular file");
+  expect_failure({"export-vk", dir, out / "vk.json"}, kBadInput, {dir});
+  expect_failure({"info", dir}, kBadInput, {dir});
+}
+
+TEST_F(BadInput, OutputThatCannotBeWritten) {
+  const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
+  const fs::path nowhere = out / "no" / "such" / "dir";
+  expect_failure({"prove", zkey, wtns, nowhere / "proof.json", pub}, kFailed, {nowhere / "proof.json"});
+  // proof.json can be written but public.json cannot: neither may remain.
+  expect_failure({"prove", zkey, wtns, proof, nowhere / "public.json"}, kFailed, {nowhere / "public.json"});
+  const fs::path taken = out / "taken";  // a directory where public.json should go
+  fs::create_directory(taken);
+  expect_failure({"prove", zkey, wtns, proof, taken}, kFailed, {taken});
+  expect_failure({"export-vk", zkey, nowhere / "vk.json"}, kFailed, {nowhere / "vk.json"});
+}
+
+TEST_F(BadInput, OutputInAReadOnlyDirectory) {
+  // root writes into read-only directories regardless of their mode.
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root";
+  const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
+  const fs::path ro = out / "read-only";
+  fs::create_directory(ro);
+  fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+  expect_failure({"prove", zkey, wtns, ro / "proof.json", ro / "public.json"}, kFailed, {ro / "proof.json"});
+  expect_failure({"prove", zkey, wtns, proof, ro / "public.json"}, kFailed, {ro / "public.json"});
+  expect_failure({"export-vk", zkey, ro / "vk.json"}, kFailed, {ro / "vk.json"});
+  EXPECT_TRUE(fs::is_empty(ro));
+  fs::permissions(ro, fs::perms::owner_all);  // so that TempDir can remove it
+}
+
+// verify's three JSON inputs, each damaged in turn while the other two stay
+// valid; info must reject the same files.
+TEST_F(BadInput, MalformedJsonForVerify) {
+  const std::string roles[] = {"vk.json", "public.json", "proof.json"};
+  struct Damage {
+    std::string name;
+    std::function<void(const fs::path& good, const fs::path& bad)> make;
+    std::string expect;  // from verify; info words some of these its own way
+  };
+  const auto text = [](std::string s) {
+    return [s](const fs::path&, const fs::path& bad) { write_bytes(bad, Bytes(s.begin(), s.end())); };
+  };
+  const std::vector<Damage> damages = {
+      {"missing", [](const fs::path&, const fs::path&) {}, "cannot open"},
+      {"empty", text(""), "file is empty"},
+      {"open_brace", text("{"), "invalid JSON"},
+      {"not_json", text("not json"), "invalid JSON"},
+      {"wrong_type", text("[\"1\", {}]"), "not a"},
+      {"cut_in_half", [](const fs::path& g, const fs::path& bad) {
+         const Bytes b = read_bytes(g);
+         write_bytes(bad, Bytes(b.begin(), b.begin() + b.size() / 2));
+       }, "invalid JSON"},
+      {"number_too_big", [](const fs::path& g, const fs::path& bad) {
+         // A field element with over 99 digits: above every modulus.
+         const Bytes b = read_bytes(g);
+         std::string s(b.begin(), b.end());
+         const size_t at = s.find("\"1") + 1;
+         s.insert(at, std::string(99, '9'));
+         write_bytes(bad, Bytes(s.begin(), s.end()));
+       }, "value is not below"},
+  };
+  for (size_t at = 0; at < 3; ++at) {
+    for (const auto& d : damages) {
+      SCOPED_TRACE(roles[at] + " " + d.name);
+      fs::path files[3];
+      for (size_t i = 0; i < 3; ++i) files[i] = good("bn128", roles[i]);
+      const fs::path bad = in / (d.name + "_" + roles[at]);
+      d.make(files[at], bad);
+      files[at] = bad;
+      expect_failure({"verify", files[0], files[1], files[2]}, kBadInput, {bad}, d.expect);
+      expect_failure({"info", bad}, kBadInput, {bad});
+    }
+  }
+}
+
+TEST_F(BadInput, ProofForTheOtherCurve) {
+  const fs::path bn_proof = good("bn128", "proof.json"), bls_proof = good("bls12381", "proof.json");
+  expect_failure({"verify", good("bn128", "vk.json"), good("bn128", "public.json"), bls_proof}, kBadInput, {bls_proof},
+                 "the file is for bls12381, not bn128");
+  expect_failure({"verify", good("bls12381", "vk.json"), good("bls12381", "public.json"), bn_proof}, kBadInput,
+                 {bn_proof}, "the file is for bn128, not bls12381");
+}
+
+TEST(Cli, HelpDocumentsEveryCommand) {
+  const std::pair<std::vector<std::string>, std::vector<std::string>> pages[] = {
+      {{"--help"}, {"prove", "verify", "export-vk", "info"}},
+      {{"prove", "--help"}, {"zkey", "wtns", "proof", "public", "--backend", "--threads"}},
+      {{"verify", "--help"}, {"vk", "public", "proof"}},
+      {{"export-vk", "--help"}, {"zkey", "vk"}},
+      {{"info", "--help"}, {"file"}},
+  };
+  for (const auto& [args, words] : pages) {
+    SCOPED_TRACE(args[0]);
+    const ProcessResult r = cuzk(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& w : words) EXPECT_NE(r.out.find(w), std::string::npos) << "no \"" << w << "\" in:\n" << r.out;
+  }
+}
+
+TEST_F(BadInput, UsageErrors) {
+  const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
+  expect_failure({"frobnicate"}, kBadInput, {}, "unknown command \"frobnicate\"");
+  expect_failure({}, kBadInput, {});
+  expect_failure({"prove", zkey, wtns, proof}, kBadInput, {}, "public");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "gpu"}, kBadInput, {}, "gpu");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--threads", "-1"}, kBadInput, {}, "threads");
+}
+
+}  // namespace
+}  // namespace cuzk::test

@@ -1,0 +1,36 @@
+#include "cli_support.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace cuzk::test {
+
+ProcessResult cuzk(const std::vector<std::string>& args) {
+  // CUZK_TIMING adds stage lines to stderr, which the one-line error contract
+  // does not cover; a developer's shell may have it set.
+  ::unsetenv("CUZK_TIMING");
+  std::vector<std::string> argv{CUZK_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessResult r = run_process(argv, std::chrono::seconds(120));
+  if (!r.exited()) ADD_FAILURE() << describe(argv, r);
+  return r;
+}
+
+ProcessResult snarkjs(const std::vector<std::string>& args) {
+  const fs::path bin = fs::path(CUZK_SOURCE_DIR) / "node_modules" / ".bin" / "snarkjs";
+  if (!fs::exists(bin)) throw std::runtime_error(bin.string() + " is missing; run scripts/setup.sh");
+  std::vector<std::string> argv{bin.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessResult r = run_process(argv, std::chrono::seconds(300));
+  if (!r.exited()) ADD_FAILURE() << describe(argv, r);
+  return r;
+}
+
+std::vector<std::string> listing(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace cuzk::test

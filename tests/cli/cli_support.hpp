@@ -1,0 +1,22 @@
+// Shared by the cli tests: running the cuzk program under test and the snarkjs
+// oracle, plus the io tests' fixtures, TempDir and bad-file tables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../io/io_test_support.hpp"
+#include "subprocess.hpp"
+
+namespace cuzk::test {
+
+// The cuzk binary built with this tree (CUZK_BINARY), run with `args`.
+ProcessResult cuzk(const std::vector<std::string>& args);
+
+// node_modules/.bin/snarkjs of the source tree (scripts/setup.sh installs it).
+ProcessResult snarkjs(const std::vector<std::string>& args);
+
+// The names in `dir`, sorted: what a failed command must leave unchanged.
+std::vector<std::string> listing(const fs::path& dir);
+
+}  // namespace cuzk::test
