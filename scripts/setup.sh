@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang and libclang-rt-dev (compiler-rt's libFuzzer) build the readers' fuzz targets (tests/fuzz).
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libgmp-dev
-          nlohmann-json3-dev libcli11-dev)
+          nlohmann-json3-dev libcli11-dev clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,41 @@
+// io::Zkey::open on arbitrary bytes: a FormatError is the expected answer; any
+// other exception, a sanitizer report, a hang or a huge allocation is a
+// finding. A key that opens must be what the reader promises: every span the
+// size the header gives, readable to its last byte (some live in copies, some
+// in the mapping), every coefficient in range.
+#include <span>
+
+#include "cuzk/io/zkey.hpp"
+#include "harness.hpp"
+
+namespace {
+
+volatile uint8_t sink;
+
+template <class T>
+void touch(std::span<const T> s) {
+  uint8_t acc = 0;
+  for (std::byte b : std::as_bytes(s)) acc ^= (uint8_t)b;
+  sink = acc;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    const auto key = cuzk::io::Zkey::open(cuzk::fuzz::input_file(data, size));
+    const auto& h = key.header();
+    key.visit([&](const auto& pk) {
+      CUZK_FUZZ_REQUIRE(pk.ic.size() == (size_t)h.n_public + 1);
+      CUZK_FUZZ_REQUIRE(pk.a.size() == h.n_vars && pk.b1.size() == h.n_vars && pk.b2.size() == h.n_vars);
+      CUZK_FUZZ_REQUIRE(pk.c.size() == (size_t)h.n_vars - h.n_public - 1);
+      CUZK_FUZZ_REQUIRE(pk.h.size() == h.domain_size);
+      CUZK_FUZZ_REQUIRE(pk.coefs.size() == h.n_coefs);
+      touch(pk.ic), touch(pk.a), touch(pk.b1), touch(pk.b2), touch(pk.c), touch(pk.h);
+      for (const auto& c : pk.coefs)
+        CUZK_FUZZ_REQUIRE(c.matrix <= 1 && c.constraint < h.domain_size && c.signal < h.n_vars);
+    });
+  } catch (const cuzk::io::FormatError&) {
+  }
+  return 0;
+}
