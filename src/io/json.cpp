@@ -1,9 +1,5 @@
 #include "cuzk/io/json.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -15,6 +11,7 @@
 #include "cuzk/ec/ops.hpp"
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/io/atomic_file.hpp"
 
 namespace cuzk::io {
 
@@ -225,55 +222,14 @@ Curve read_json_curve(const fs::path& path) {
   return *curve;
 }
 
-namespace {
-
-// `text` into a new temporary file beside `path`; returns its name.
-std::string write_temporary(const fs::path& path, const std::string& text) {
-  std::string tmp = path.string() + ".tmpXXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(err));
-    }
-    done += (size_t)n;
-  }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(err));
-  }
-  return tmp;
-}
-
-}  // namespace
-
 void write_json_files(std::span<const std::pair<fs::path, ojson>> files) {
-  // Every way a write can fail is met before the first rename: a target that
-  // is a directory, then each temporary file written in full. Renames within
-  // a directory do not fail after that, so the files appear together.
-  for (const auto& [path, j] : files)
-    if (fs::is_directory(path)) throw std::runtime_error(path.string() + ": cannot write: it is a directory");
-  std::vector<std::string> temps;
-  try {
-    for (const auto& [path, j] : files) temps.push_back(write_temporary(path, j.dump(1)));
-  } catch (...) {
-    for (const auto& t : temps) ::unlink(t.c_str());
-    throw;
+  std::vector<AtomicFile> out;
+  out.reserve(files.size());
+  for (const auto& [path, j] : files) {
+    const std::string text = j.dump(1);
+    out.emplace_back(path).write(bytes_of(std::span(text)));
   }
-  for (size_t i = 0; i < files.size(); ++i)
-    if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
-      const int err = errno;
-      for (size_t k = i; k < temps.size(); ++k) ::unlink(temps[k].c_str());
-      throw std::runtime_error(files[i].first.string() + ": cannot write: " + std::strerror(err));
-    }
+  AtomicFile::commit_together(out);
 }
 
 void write_json_file(const fs::path& path, const ojson& j) {

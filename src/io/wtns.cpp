@@ -1,11 +1,6 @@
 #include "cuzk/io/wtns.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cerrno>
-#include <system_error>
+#include "cuzk/io/atomic_file.hpp"
 
 namespace cuzk::io {
 
@@ -56,61 +51,6 @@ Witness read_wtns(const std::filesystem::path& path) {
 
 namespace {
 
-// An open file descriptor that is closed, and a temporary file that is removed,
-// unless the write gets to the end.
-class TempFile {
- public:
-  explicit TempFile(const std::filesystem::path& target) : target_(target) {
-    // O_EXCL on a name of our own (pid + counter) instead of mkstemp, so that the
-    // file gets the usual 0666 & ~umask permissions rather than 0600.
-    static std::atomic<unsigned> counter{0};
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      path_ = target.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd_ >= 0 || errno != EEXIST) break;
-    }
-    if (fd_ < 0) fail("cannot create a temporary file next to it");
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(path_.c_str());
-  }
-
-  void write(const void* data, size_t n) {
-    const char* p = static_cast<const char*>(data);
-    while (n > 0) {
-      const ssize_t k = ::write(fd_, p, n);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) fail("write failed");
-      p += k;
-      n -= (size_t)k;
-    }
-  }
-
-  // fsync before rename: otherwise a crash can leave the new name pointing at
-  // an empty file.
-  void commit() {
-    if (::fsync(fd_) != 0) fail("fsync failed");
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) fail("close failed");
-    if (::rename(path_.c_str(), target_.c_str()) != 0) fail("rename failed");
-    committed_ = true;
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) {
-    throw std::system_error(errno, std::generic_category(), target_.string() + ": " + what);
-  }
-
-  std::filesystem::path target_;
-  std::string path_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
 template <class T>
 void put(std::vector<uint8_t>& out, T v) {
   const size_t at = out.size();
@@ -119,7 +59,7 @@ void put(std::vector<uint8_t>& out, T v) {
 }
 
 template <class Fr>
-void write_values(TempFile& f, const std::vector<Fr>& values) {
+void write_values(AtomicFile& f, const std::vector<Fr>& values) {
   std::vector<uint8_t> buf;
   put<uint32_t>(buf, kHeader);
   put<uint64_t>(buf, 4 + Fr::bytes + 4);
@@ -128,7 +68,7 @@ void write_values(TempFile& f, const std::vector<Fr>& values) {
   put<uint32_t>(buf, (uint32_t)values.size());
   put<uint32_t>(buf, kValues);
   put<uint64_t>(buf, (uint64_t)values.size() * Fr::bytes);
-  f.write(buf.data(), buf.size());
+  f.write(buf);
 
   // Values leave Montgomery form in blocks, so memory stays bounded for any size.
   constexpr size_t kBlock = 1 << 15;
@@ -136,7 +76,7 @@ void write_values(TempFile& f, const std::vector<Fr>& values) {
   for (size_t b = 0; b < values.size(); b += kBlock) {
     const size_t n = std::min(kBlock, values.size() - b);
     for (size_t i = 0; i < n; ++i) values[b + i].to_canonical(&block[i * Fr::N]);
-    f.write(block.data(), n * Fr::bytes);
+    f.write(bytes_of(std::span(block).first(n * Fr::N)));
   }
 }
 
@@ -146,11 +86,11 @@ void write_wtns(const std::filesystem::path& path, const Witness& w) {
   if (w.size() > UINT32_MAX)
     throw std::invalid_argument(path.string() + ": " + std::to_string(w.size()) +
                                 " witness values do not fit the format's u32 count");
-  TempFile f(path);
+  AtomicFile f(path);
   const char magic[4] = {'w', 't', 'n', 's'};
-  f.write(magic, 4);
+  f.write(bytes_of(std::span(magic)));
   const uint32_t head[2] = {kVersion, 2};  // version, nSections
-  f.write(head, sizeof head);
+  f.write(bytes_of(std::span(head)));
   std::visit([&](const auto& values) { write_values(f, values); }, w.values);
   f.commit();
 }
