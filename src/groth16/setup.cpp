@@ -189,14 +189,6 @@ std::array<std::vector<Fr>, 3> qap_at_tau(const ConstraintMatrices<E>& m, std::s
   return uvw;
 }
 
-template <class E>
-std::pair<ec::Affine<typename E::G1>, ec::Affine<typename E::G2>> generators() {
-  if constexpr (E::id == ec::Curve::bn254)
-    return {ec::bn254::g1_generator(), ec::bn254::g2_generator()};
-  else
-    return {ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator()};
-}
-
 }  // namespace
 
 template <class E>
@@ -270,7 +262,8 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   std::vector<Fr> hs(n);
   ratios<Fr>(hs, z_coset * z * (n_fr * g_n * (g_n - Fr::one()) * t.delta).inverse(), g, dom.omega(), t.tau, threads);
 
-  const auto [g1, g2] = generators<E>();
+  const auto g1 = ec::generator<typename E::G1>();
+  const auto g2 = ec::generator<typename E::G2>();
   const FixedBase<typename E::G1> base1(g1, 3 * nv + n, threads);
   const FixedBase<typename E::G2> base2(g2, nv, threads);
   DevKey<E> d;

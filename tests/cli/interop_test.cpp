@@ -143,6 +143,36 @@ TEST_P(Interop, InfoDescribesEveryFileType) {
   }
 }
 
+// A native example through the commands alone: `cuzk setup` and `cuzk witness`
+// make the files, both provers prove, both verifiers accept both proofs.
+TEST(InteropNative, SetupWitnessProveVerifyWithSnarkjs) {
+  for (const char* curve : {"bn254", "bls12_381"}) {
+    SCOPED_TRACE(curve);
+    TempDir dir;
+    const fs::path zkey = dir / "p.zkey", vk = dir / "vk.json", wtns = dir / "p.wtns";
+    const std::vector<std::string> native = {"--circuit", "partition", "--curve", curve, "--constraints", "2048"};
+    auto with = [&](std::vector<std::string> args, const std::vector<std::string>& tail) {
+      args.insert(args.end(), native.begin(), native.end());
+      args.insert(args.end(), tail.begin(), tail.end());
+      return args;
+    };
+    const ProcessResult setup = cuzk(with({"setup"}, {zkey, "--vk", vk}));
+    ASSERT_EQ(setup.exit_code, 0) << setup.err;
+    EXPECT_NE(setup.err.find("NOT FOR PRODUCTION"), std::string::npos) << setup.err;
+    ASSERT_EQ(cuzk(with({"witness"}, {wtns})).exit_code, 0);
+
+    const fs::path proof = dir / "proof.json", pub = dir / "public.json";
+    const ProcessResult ours = cuzk({"prove", zkey, wtns, proof, pub});
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    expect_verdicts(vk, pub, proof, true);
+
+    const fs::path sj_proof = dir / "sj_proof.json", sj_pub = dir / "sj_public.json";
+    const ProcessResult theirs = snarkjs({"groth16", "prove", zkey, wtns, sj_proof, sj_pub});
+    ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
+    expect_verdicts(vk, sj_pub, sj_proof, true);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, Interop, ::testing::Combine(::testing::ValuesIn(kCurves), ::testing::ValuesIn(kCircuits)),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;

@@ -35,14 +35,6 @@ class Setup : public ::testing::Test {};
 using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
 TYPED_TEST_SUITE(Setup, Curves);
 
-template <class E>
-std::pair<ec::Affine<typename E::G1>, ec::Affine<typename E::G2>> generators() {
-  if constexpr (E::id == ec::Curve::bn254)
-    return {ec::bn254::g1_generator(), ec::bn254::g2_generator()};
-  else
-    return {ec::bls12_381::g1_generator(), ec::bls12_381::g2_generator()};
-}
-
 template <class C>
 ec::Affine<C> times(const ec::Affine<C>& p, const typename C::Fr& k) {
   return ec::mul_vartime(p, k).to_affine();
@@ -147,7 +139,8 @@ TYPED_TEST(Setup, PointsAreTheQapAtTau) {
       for (const auto& term : m.lc(c, mat)) uvw[mat][term.wire] += term.coef * lag[c];
   for (size_t s = 0; s <= 2; ++s) uvw[0][s] += lag[13 + s];
 
-  const auto [g1, g2] = generators<E>();
+  const auto g1 = ec::generator<typename E::G1>();
+  const auto g2 = ec::generator<typename E::G2>();
   for (size_t i = 0; i < 12; ++i) {
     SCOPED_TRACE("signal " + std::to_string(i));
     EXPECT_EQ(k.a[i], times(g1, uvw[0][i]));
@@ -210,7 +203,8 @@ TYPED_TEST(Setup, QapIdentityHoldsAtTau) {
   const auto& [A, B, C] = at_tau;
   ASSERT_FALSE((A * B - C).is_zero());
 
-  const auto [g1, g2] = generators<E>();
+  const auto g1 = ec::generator<typename E::G1>();
+  const auto g2 = ec::generator<typename E::G2>();
   const std::span<const Fr> ws(w);
   EXPECT_EQ(msm::msm<G1>(k.a, ws).to_affine(), times(g1, A));
   EXPECT_EQ(msm::msm<G1>(k.b1, ws).to_affine(), times(g1, B));
