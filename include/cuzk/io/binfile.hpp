@@ -43,7 +43,9 @@ using ec::curve_name;
 // little-endian bytes as the files store it; nullopt for any other prime.
 std::optional<Curve> curve_from_q(std::span<const uint8_t> q);
 std::optional<Curve> curve_from_r(std::span<const uint8_t> r);
-// A little-endian prime as decimal, for naming an unsupported one in a message.
+// A little-endian prime as decimal, for naming an unsupported one in a message;
+// beyond 64 bytes only its length ("(a N-byte number)"): the conversion is
+// quadratic, and a lying header must not cost minutes or a megabyte line.
 std::string prime_to_decimal(std::span<const uint8_t> le);
 
 // A read-only memory mapping of a container file with its section index.
