@@ -12,8 +12,9 @@
 
 namespace cuzk::circuit {
 
+// The shape pass's allocation and counting, plus each constraint's terms.
 template <class E>
-class MatrixCS {
+class MatrixCS : public ShapeCS<typename E::Fr> {
  public:
   using Fr = typename E::Fr;
   using Entry = groth16::Term<Fr>;
@@ -34,26 +35,16 @@ class MatrixCS {
     m_.starts.reserve(3 * shape.n_constraints + 1);
   }
 
-  template <class F>
-  Variable alloc_input(const char*, F&&) {
-    return count_.next_input();
-  }
-  template <class F>
-  Variable alloc(const char*, F&&) {
-    return count_.next_aux();
-  }
   template <class A, class B, class C>
-  void enforce(const char*, const A& a, const B& b, const C& c) {
+  void enforce(const char* name, const A& a, const B& b, const C& c) {
     append(a);
     append(b);
     append(c);
-    ++count_.constraints;
+    ShapeCS<Fr>::enforce(name, a, b, c);
   }
-  template <class F>
-  void with_values(F&&) {}
 
   groth16::ConstraintMatrices<E> finish() && {
-    expect_shape(shape_, count_.shape());
+    expect_shape(shape_, this->shape());
     return std::move(m_);
   }
 
@@ -76,7 +67,6 @@ class MatrixCS {
   }
 
   Shape shape_;
-  Counter count_;
   groth16::ConstraintMatrices<E> m_;
   std::vector<Entry> scratch_;  // one lc's terms, reused
 };
