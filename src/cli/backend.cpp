@@ -4,14 +4,6 @@
 
 namespace cuzk::cli {
 
-const char* backend_name(Backend b) {
-  switch (b) {
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-    default: return "auto";
-  }
-}
-
 // The CUDA prover is not part of this build yet (it arrives with the cuda
 // backend's NTT and MSM), so auto means cpu and cuda is refused by name
 // rather than silently run on the CPU.

@@ -16,14 +16,11 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/util/timing.hpp"
 
 namespace cuzk::cli {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -36,34 +33,32 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o) {
   using Fr = typename E::Fr;
   const unsigned threads = o.run.threads ? o.run.threads : std::max(1u, std::thread::hardware_concurrency());
 
-  auto t0 = Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   const auto matrices = circuit::constraint_matrices(circuit);
   const auto dev = groth16::dev_setup(matrices, groth16::ToxicWaste<E>::draw(), o.run.threads);
   const groth16::PreparedKey<E> key(dev.key);
-  const double setup_s = seconds(t0);
+  const double setup_s = seconds_since(t0);
 
   const auto shape = circuit::shape_of(circuit);
   const size_t rows = key.key().domain_size();
   std::vector<Fr> w(shape.n_vars), a(rows), b(rows), c(rows);
   std::map<std::string, std::vector<double>> stages;
   for (int rep = 0; rep < o.repeat; ++rep) {
-    const auto start = Clock::now();
-    t0 = start;
-    circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-    stages["synthesis"].push_back(seconds(t0));
+    const auto start = std::chrono::steady_clock::now();
+    stages["synthesis"].push_back(timed([&] {
+      circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+    }));
     groth16::StartTimes t;
     const auto pending = groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b),
                                               std::span<Fr>(c), o.run.threads, &t);
-    t0 = Clock::now();
-    groth16::prove_finish(key, pending);
-    stages["finish+verify"].push_back(seconds(t0));
+    stages["finish+verify"].push_back(timed([&] { groth16::prove_finish(key, pending); }));
     stages["ntt (h)"].push_back(t.ntt);
     stages["msm A (G1)"].push_back(t.msm_a);
     stages["msm B1 (G1)"].push_back(t.msm_b1);
     stages["msm B2 (G2)"].push_back(t.msm_b2);
     stages["msm C (G1)"].push_back(t.msm_c);
     stages["msm H (G1)"].push_back(t.msm_h);
-    stages["total"].push_back(seconds(start));
+    stages["total"].push_back(seconds_since(start));
   }
   const size_t bits = std::count_if(w.begin(), w.end(), [](const Fr& x) { return x.is_zero() || x.is_one(); });
 

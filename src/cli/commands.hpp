@@ -26,7 +26,6 @@ struct RunOptions {
 // The backend that will run: auto picks CUDA where a GPU and a CUDA prover
 // exist; asking for one that cannot run is an std::invalid_argument.
 Backend resolve_backend(Backend requested);
-const char* backend_name(Backend b);
 
 struct SetupOptions {
   std::string r1cs;        // a circom .r1cs; when empty, `native` says the circuit

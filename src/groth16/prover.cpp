@@ -3,7 +3,6 @@
 #include <sys/random.h>
 
 #include <cerrno>
-#include <chrono>
 #include <string>
 #include <system_error>
 
@@ -13,6 +12,7 @@
 #include "cuzk/msm/pippenger_host.hpp"
 #include "cuzk/poly/ntt.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/timing.hpp"
 
 namespace cuzk::groth16 {
 
@@ -22,17 +22,6 @@ void check_length(const char* what, size_t got, size_t want) {
   if (got != want)
     throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " values; the key needs " +
                                 std::to_string(want));
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-template <class F>
-double timed(F&& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return seconds_since(t0);
 }
 
 }  // namespace
