@@ -1,25 +1,68 @@
 #!/usr/bin/env bash
 # One device call: build for sm_90, run the gpu-labelled tests, then the
-# benchmarks. Logs go to $OUT (the device tool's output folder) or ./gpu-out.
-#   scripts/gpu-check.sh [ctest -R regex]
+# benchmarks. Logs, JSON and the GPU's proofs (for snarkjs to verify elsewhere)
+# are packed into $OUT/gpu-results.tgz ($OUT: the device tool's output folder,
+# which takes few files; ./gpu-out by default); the last lines printed are a
+# summary.
+#   scripts/gpu-check.sh [tests|bench|prove|all] [ctest -R regex]
+#     tests  build, ctest -L gpu, selfcheck
+#     bench  build, NTT and MSM benchmarks (cuzk bench ntt|msm --backend cuda)
+#     prove  build, whole-proof benchmarks at 2^20, 2^22, 2^24 constraints
+#     all    (default) all three
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
+FINAL=${OUT:-$PWD/gpu-out}
+mkdir -p "$FINAL"
+OUT=$(mktemp -d)
+trap 'tar -czf "$FINAL/gpu-results.tgz" -C "$OUT" .' EXIT
+export CUZK_GPU_PROOF_DIR="$OUT/proofs"
+mkdir -p "$CUZK_GPU_PROOF_DIR"
+mode=${1:-all}
 build=build-gpu
 status=0
+summary=()
 
-{ nvidia-smi; nvcc --version; } > "$OUT/machine.txt" 2>&1
+{ nvidia-smi; nvcc --version; nproc; } > "$OUT/machine.txt" 2>&1
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
   > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 start=$(date +%s)
-cmake --build "$build" -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1; }
-echo "build: $(( $(date +%s) - start )) s"
+cmake --build "$build" -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -60; exit 1; }
+summary+=("build: $(( $(date +%s) - start )) s")
+cuzk="$build/src/cuzk"
 
-ctest --test-dir "$build" -L gpu ${1:+-R "$1"} --output-on-failure --timeout 900 2>&1 | tee "$OUT/ctest-gpu.log" | tail -15
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure
+  local name=$1; shift
+  local t0=$(date +%s)
+  "$@" > "$OUT/$name.log" 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] || status=1
+  summary+=("$name: exit $rc, $(( $(date +%s) - t0 )) s")
+  return $rc
+}
 
-"$build/src/cuzk" selfcheck --backend cuda --device-inputs 1048576 2>&1 | tee "$OUT/selfcheck.log" | tail -3 || status=1
-"$build/bench/cuzk_bench_device" --json "$OUT/bench-device.json" 2>&1 | tee "$OUT/bench-device.log" || status=1
-"$build/bench/cuzk_bench_host" --benchmark_min_time=0.1s > "$OUT/bench-host.log" 2>&1 || status=1
+if [[ $mode == tests || $mode == all ]]; then
+  run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} --output-on-failure --timeout 900
+  grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
+  run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
+fi
+if [[ $mode == bench || $mode == all ]]; then
+  for curve in bn254 bls12_381; do
+    run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes 20,21,22,23,24,25,26,27 \
+      --repeat 5 --json "$OUT/ntt-$curve.json"
+    run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group both --log-sizes 20,22,24,26 \
+      --repeat 3 --json "$OUT/msm-$curve.json"
+  done
+fi
+if [[ $mode == prove || $mode == all ]]; then
+  for curve in bn254 bls12_381; do
+    for k in 20 22 24; do
+      run "prove-$curve-$k" "$cuzk" bench prove --backend cuda --curve $curve --circuit partition \
+        --constraints $((1 << k)) --repeat 3 --json "$OUT/prove-$curve-$k.json"
+    done
+  done
+fi
+for f in "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+  [ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
+done
+printf '%s\n' "${summary[@]}"
 exit $status

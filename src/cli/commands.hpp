@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "native.hpp"
 
@@ -20,12 +21,27 @@ enum class Backend { automatic, cpu, cuda };
 // Options every proving command takes.
 struct RunOptions {
   Backend backend = Backend::automatic;
-  unsigned threads = 0;  // 0: every hardware thread
+  unsigned threads = 0;      // 0: every hardware thread
+  std::string gpus = "all";  // --gpus: "all" or device numbers "0,2" (cuda only)
 };
 
-// The backend that will run: auto picks CUDA where a GPU and a CUDA prover
-// exist; asking for one that cannot run is an std::invalid_argument.
+// The backend that will run: auto picks CUDA where this build has it and a GPU
+// is present; asking for cuda where it cannot run is an std::invalid_argument
+// saying why.
 Backend resolve_backend(Backend requested);
+const char* backend_name(Backend resolved);
+
+// Where a proving command runs: the resolved backend and, for cuda, the GPUs
+// that --gpus lists (validated; empty for cpu).
+struct Placement {
+  Backend backend;
+  std::vector<int> gpus;
+};
+Placement resolve_placement(const RunOptions& run);
+#if defined(CUZK_HAVE_CUDA)
+// "GPU 0 (NVIDIA H200)", for tables.
+std::string gpu_label(int gpu);
+#endif
 
 struct SetupOptions {
   std::string r1cs;        // a circom .r1cs; when empty, `native` says the circuit
@@ -41,6 +57,17 @@ struct BenchOptions {
   std::string json;        // also write the figures here, when set
 };
 
+// cuzk bench ntt and cuzk bench msm: one kernel on random inputs per size.
+struct KernelBenchOptions {
+  std::string curve = "bn254";
+  std::string group = "g1";        // msm: g1, g2 or both
+  std::vector<unsigned> log_sizes;
+  RunOptions run;
+  int repeat = 5;
+  uint64_t seed = 1;
+  std::string json;
+};
+
 int prove(const std::string& zkey, const std::string& wtns, const std::string& proof, const std::string& pub,
           const RunOptions& opts);
 int verify(const std::string& vk, const std::string& pub, const std::string& proof);
@@ -49,5 +76,7 @@ int info(const std::string& file);
 int setup(const SetupOptions& opts);
 int witness(const NativeCircuit& native, const std::string& wtns);
 int bench_prove(const BenchOptions& opts);
+int bench_ntt(const KernelBenchOptions& opts);
+int bench_msm(const KernelBenchOptions& opts);
 
 }  // namespace cuzk::cli

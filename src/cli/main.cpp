@@ -13,32 +13,13 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "selfcheck.hpp"
-#if defined(CUZK_HAVE_CUDA)
-#include "cuzk/cuda/runtime.hpp"
-#endif
 
 namespace {
 
 using cuzk::cli::Backend;
 
-bool cuda_available() {
-#if defined(CUZK_HAVE_CUDA)
-  return cuzk::cuda::device_count() > 0;
-#else
-  return false;
-#endif
-}
-
 int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
-  const bool use_cuda = backend == Backend::cuda || (backend == Backend::automatic && cuda_available());
-  if (backend == Backend::cuda && !cuda_available())
-    throw std::invalid_argument(std::string("--backend cuda: no CUDA device") +
-#if defined(CUZK_HAVE_CUDA)
-                                ""
-#else
-                                " (this build has no CUDA backend)"
-#endif
-    );
+  const bool use_cuda = cuzk::cli::resolve_backend(backend) == Backend::cuda;
   std::printf("cuzk selfcheck (seed %llu, backend %s)\n", (unsigned long long)seed, use_cuda ? "cuda" : "cpu");
   int total = 0;
   auto report = [&](const std::string& name, bool ok) {
@@ -63,10 +44,19 @@ void add_backend_option(CLI::App* cmd, Backend& backend) {
       ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
 }
 
-// --backend and --threads, on every command that proves.
+// --backend and --threads, on every command that computes.
 void add_run_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   add_backend_option(cmd, opts.backend);
   cmd->add_option("--threads", opts.threads, "CPU threads (0: all)")->check(CLI::Range(0u, 4096u));
+}
+
+// ... and --gpus, on every command that proves or benchmarks.
+void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
+  add_run_options(cmd, opts);
+  cmd->add_option("--gpus", opts.gpus,
+                  "With the cuda backend, the GPUs to use: all, or device numbers such as 0,2 (prove and bench use "
+                  "the first)")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -89,7 +79,7 @@ int main(int argc, char** argv) {
   prove->add_option("wtns", wtns, "witness (.wtns) for that key")->required();
   prove->add_option("proof", proof, "where to write proof.json")->required();
   prove->add_option("public", pub, "where to write public.json")->required();
-  add_run_options(prove, opts);
+  add_proving_options(prove, opts);
   prove->callback([&] { run = [&] { return cli::prove(zkey, wtns, proof, pub, opts); }; });
 
   auto* verify = app.add_subcommand(
@@ -151,11 +141,46 @@ int main(int argc, char** argv) {
   auto* bench_prove = bench->add_subcommand(
       "prove", "Time whole proofs of a native example circuit with a development key: a table of stage times");
   add_native_options(bench_prove, bench_opts.native);
-  add_run_options(bench_prove, bench_opts.run);
+  add_proving_options(bench_prove, bench_opts.run);
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
   bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });
+
+  // bench ntt and bench msm: one kernel on random inputs, per size.
+  cli::KernelBenchOptions kernel_opts;
+  const auto add_kernel_options = [&](CLI::App* cmd, const char* default_sizes) {
+    cmd->add_option("--curve", kernel_opts.curve, "bn254 (bn128) or bls12_381 (bls12381)")->capture_default_str();
+    cmd->add_option("--log-sizes", kernel_opts.log_sizes, "Sizes as powers of two, comma-separated")
+        ->delimiter(',')
+        ->default_str(default_sizes);
+    add_proving_options(cmd, kernel_opts.run);
+    cmd->add_option("--repeat", kernel_opts.repeat, "Timed runs per row after one warm-up (the table shows medians)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    cmd->add_option("--seed", kernel_opts.seed, "Seed for the random inputs")->capture_default_str();
+    cmd->add_option("--json", kernel_opts.json, "Also write the figures as JSON");
+  };
+  const auto default_log_sizes = [&](std::vector<unsigned> sizes) {
+    if (kernel_opts.log_sizes.empty()) kernel_opts.log_sizes = std::move(sizes);
+  };
+  auto* bench_ntt = bench->add_subcommand(
+      "ntt", "Time the forward, inverse and coset NTTs on random values: cuzk bench ntt [--curve K] [--log-sizes 20,22,24]");
+  add_kernel_options(bench_ntt, "20,22,24");
+  bench_ntt->callback([&] {
+    default_log_sizes({20, 22, 24});
+    run = [&] { return cli::bench_ntt(kernel_opts); };
+  });
+  auto* bench_msm = bench->add_subcommand(
+      "msm", "Time MSMs of random points and scalars: cuzk bench msm [--curve K] [--group g1|g2|both] [--log-sizes 20,22,24,26]");
+  add_kernel_options(bench_msm, "20,22,24,26");
+  bench_msm->add_option("--group", kernel_opts.group, "g1, g2 or both")
+      ->check(CLI::IsMember({"g1", "g2", "both"}))
+      ->capture_default_str();
+  bench_msm->callback([&] {
+    default_log_sizes({20, 22, 24, 26});
+    run = [&] { return cli::bench_msm(kernel_opts); };
+  });
 
   auto* selfcheck = app.add_subcommand("selfcheck", "Check field, curve and pairing arithmetic (and the GPU against the CPU)");
   uint64_t seed = std::random_device{}();

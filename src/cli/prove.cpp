@@ -1,12 +1,15 @@
 // cuzk prove <zkey> <wtns> <proof.json> <public.json>: rapidsnark's positional
 // form, snarkjs's output. The proof is verified before anything is written,
-// and the two files appear together or not at all.
+// and the two files appear together or not at all. Both backends take the
+// same path (provers.hpp); only where w, a, b, c live and who proves differ.
+#include <algorithm>
 #include <filesystem>
 
 #include "commands.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "provers.hpp"
 #include "timing.hpp"
 
 namespace cuzk::cli {
@@ -15,32 +18,34 @@ namespace {
 
 template <class E>
 void prove_with(const io::Zkey& zkey, const io::Witness& witness, const std::string& proof_path,
-                const std::string& public_path, const RunOptions& opts, Stopwatch& clock) {
+                const std::string& public_path, const RunOptions& opts, const Placement& where, Stopwatch& clock) {
   using Fr = typename E::Fr;
   const groth16::PreparedKey<E> key(zkey.as<E>());
-  const auto& w = witness.as<E>();
-  const size_t n = key.key().domain_size();
-  std::vector<Fr> a(n), b(n), c(n);
   clock.lap("prepare");
-  key.evaluate_abc(w, a, b, c, opts.threads);
-  clock.lap("abc");
-  groth16::StartTimes t;
-  const auto pending = groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b),
-                                            std::span<Fr>(c), opts.threads, &t);
-  clock.lap("prove_start");
-  const auto proof = groth16::prove_finish(key, pending);
-  clock.lap("prove_finish");
+  with_prover(key, where, opts.threads, [&](auto& prover) {
+    for (const auto& [stage, s] : prover.setup_times()) report_stage(stage.c_str(), s);
+    const auto& w = witness.as<E>();
+    std::copy(w.begin(), w.end(), prover.w().begin());
+    clock.lap("buffers");
+    key.evaluate_abc(prover.w(), prover.a(), prover.b(), prover.c(), opts.threads);
+    clock.lap("abc");
+    StageTimes stages;
+    const auto proof = prover.prove(stages);
+    for (const auto& [stage, s] : stages) report_stage(stage.c_str(), s);
+    clock.lap("prove");
 
-  const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {
-      {proof_path, io::proof_to_json<E>(proof)}, {public_path, io::public_to_json<E>(pending.publics)}};
-  io::write_json_files(outputs);
+    const auto publics = std::span<const Fr>(w).subspan(1, key.key().n_public());
+    const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {
+        {proof_path, io::proof_to_json<E>(proof)}, {public_path, io::public_to_json<E>(publics)}};
+    io::write_json_files(outputs);
+  });
 }
 
 }  // namespace
 
 int prove(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
           const std::string& public_path, const RunOptions& opts) {
-  resolve_backend(opts.backend);
+  const Placement where = resolve_placement(opts);
   Stopwatch clock;
   const io::Zkey zkey = io::Zkey::open(zkey_path);
   clock.lap("read zkey");
@@ -49,7 +54,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   clock.lap("read wtns");
   try {
     ec::visit_curve(zkey.curve(), [&](auto curve) {
-      prove_with<decltype(curve)>(zkey, witness, proof_path, public_path, opts, clock);
+      prove_with<decltype(curve)>(zkey, witness, proof_path, public_path, opts, where, clock);
     });
   } catch (const groth16::ProofError& e) {
     // The prover knows no file names; the user needs them to tell which

@@ -14,6 +14,11 @@ inline bool timing_enabled() {
   return v && std::strcmp(v, "0") != 0 && *v;
 }
 
+// One CUZK_TIMING line: a stage and its time (when CUZK_TIMING=1).
+inline void report_stage(const char* stage, double seconds) {
+  if (timing_enabled()) std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
+}
+
 // Seconds since construction or the last lap(); lap(name) also prints it.
 class Stopwatch {
  public:
@@ -21,7 +26,7 @@ class Stopwatch {
     const auto now = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(now - last_).count();
     last_ = now;
-    if (timing_enabled()) std::fprintf(stderr, "cuzk timing: %-12s %10.3f ms\n", stage, 1e3 * s);
+    report_stage(stage, s);
     return s;
   }
 

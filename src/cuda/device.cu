@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <sstream>
+
 #include "cuzk/cuda/runtime.hpp"
 
 namespace cuzk::cuda {
@@ -14,6 +17,102 @@ int device_count() {
     return 0;
   }
   return n;
+}
+
+std::vector<int> parse_gpus(const std::string& spec) {
+  const int count = device_count();
+  if (count == 0) throw std::invalid_argument("--gpus: this machine has no CUDA device");
+  std::vector<int> out;
+  if (spec.empty() || spec == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+    return out;
+  }
+  std::stringstream in(spec);
+  for (std::string item; std::getline(in, item, ',');) {
+    size_t used = 0;
+    int d = -1;
+    try {
+      d = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || d < 0)
+      throw std::invalid_argument("--gpus: '" + item + "' is not a device number");
+    if (d >= count)
+      throw std::invalid_argument("--gpus: device " + item + " does not exist (this machine has " +
+                                  std::to_string(count) + ")");
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw std::invalid_argument("--gpus: device " + item + " is listed twice");
+    out.push_back(d);
+  }
+  return out;
+}
+
+DeviceScope::DeviceScope(int device) {
+  CUZK_CUDA_CHECK(cudaGetDevice(&previous_));
+  CUZK_CUDA_CHECK(cudaSetDevice(device));
+}
+
+DeviceScope::~DeviceScope() { cudaSetDevice(previous_); }
+
+size_t free_device_memory() {
+  size_t free = 0, total = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
+Arena::~Arena() { trim(); }
+
+Arena::Block Arena::take(size_t bytes) {
+  constexpr size_t granule = size_t(2) << 20;
+  bytes = std::max(granule, (bytes + granule - 1) / granule * granule);
+  {
+    std::lock_guard lock(mu_);
+    // Best fit, but never a block more than twice the request: handing a 16 GiB
+    // block to a 2 MiB request would starve the next large one.
+    auto it = free_.lower_bound(bytes);
+    if (it != free_.end() && it->first <= 2 * bytes) {
+      Block b(this, it->second, it->first);
+      free_.erase(it);
+      ++counters_.reuses;
+      return b;
+    }
+  }
+  void* p = nullptr;
+  cudaError_t err = cudaMalloc(&p, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    trim();  // free blocks of other sizes may be what is in the way
+    err = cudaMalloc(&p, bytes);
+  }
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw Error("device memory: cannot allocate " + std::to_string(bytes >> 20) + " MiB (" +
+                cudaGetErrorString(err) + ")");
+  }
+  std::lock_guard lock(mu_);
+  ++counters_.allocations;
+  counters_.bytes_held += bytes;
+  return Block(this, p, bytes);
+}
+
+void Arena::give_back(void* p, size_t bytes) {
+  std::lock_guard lock(mu_);
+  free_.emplace(bytes, p);
+}
+
+void Arena::trim() {
+  std::lock_guard lock(mu_);
+  for (auto& [bytes, p] : free_) {
+    cudaFree(p);
+    counters_.bytes_held -= bytes;
+  }
+  free_.clear();
+}
+
+Arena::Counters Arena::counters() const {
+  std::lock_guard lock(mu_);
+  return counters_;
 }
 
 }  // namespace cuzk::cuda

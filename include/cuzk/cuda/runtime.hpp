@@ -6,10 +6,13 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cuzk::cuda {
 
@@ -31,6 +34,26 @@ struct Error : std::runtime_error {
 
 // Number of usable devices; 0 when there is no driver or no GPU (never throws).
 int device_count();
+
+// The GPUs a command may use, from a --gpus value: "all" (or empty) for every
+// device, else a comma-separated list of distinct ordinals ("0,2"). Throws
+// std::invalid_argument naming the bad entry, or when there is no GPU at all.
+std::vector<int> parse_gpus(const std::string& spec);
+
+// Makes `device` current for a scope and restores the previous one after.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
+// Bytes free on the current device right now.
+size_t free_device_memory();
 
 // Device memory from plain cudaMalloc (never managed memory), freed on scope exit.
 template <class T>
@@ -73,9 +96,106 @@ class DeviceBuffer {
   size_t n_ = 0;
 };
 
+// Page-locked host memory (cudaHostAlloc): the only kind of host buffer that
+// crosses PCIe at full speed and lets a copy overlap kernels. Allocation is slow
+// (about half a second per GiB), so such buffers are made once and reused.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t n) : n_(n) {
+    if (n) CUZK_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T), cudaHostAllocPortable));
+  }
+  PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  T* data() const { return ptr_; }
+  size_t size() const { return n_; }
+  std::span<T> span() const { return {ptr_, n_}; }
+
+ private:
+  T* ptr_ = nullptr;
+  size_t n_ = 0;
+};
+
+// Device memory reused across proofs. cudaMalloc and cudaFree synchronise the
+// whole device, so a prover that allocated its scratch per proof would stall
+// the other worker's kernels; an arena keeps released blocks and hands them
+// out again (the smallest free block that is large enough). An arena serves one
+// stream: a block given back while work on that stream may still use it can be
+// handed to the next work on the same stream, which runs after it. Blocks live
+// on the device that is current at take(). Thread-safe.
+class Arena {
+ public:
+  // A block on loan; returns to the arena when destroyed.
+  class Block {
+   public:
+    Block() = default;
+    Block(Block&& o) noexcept
+        : arena_(std::exchange(o.arena_, nullptr)), ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
+    Block& operator=(Block&& o) noexcept {
+      std::swap(arena_, o.arena_);
+      std::swap(ptr_, o.ptr_);
+      std::swap(bytes_, o.bytes_);
+      return *this;
+    }
+    ~Block() {
+      if (arena_) arena_->give_back(ptr_, bytes_);
+    }
+    template <class T>
+    T* as() const {
+      return static_cast<T*>(ptr_);
+    }
+    size_t bytes() const { return bytes_; }
+
+   private:
+    friend class Arena;
+    Block(Arena* a, void* p, size_t b) : arena_(a), ptr_(p), bytes_(b) {}
+    Arena* arena_ = nullptr;
+    void* ptr_ = nullptr;
+    size_t bytes_ = 0;
+  };
+
+  struct Counters {
+    size_t allocations = 0, reuses = 0, bytes_held = 0;
+  };
+
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena();
+
+  // A block of at least `bytes` (rounded up to 2 MiB, so that similar requests
+  // share blocks). Throws cuda::Error when the device is out of memory even
+  // after the arena's free blocks have been returned to it.
+  Block take(size_t bytes);
+  // Returns every free block to the device (blocks on loan stay valid).
+  void trim();
+  Counters counters() const;
+
+ private:
+  void give_back(void* p, size_t bytes);
+  mutable std::mutex mu_;
+  std::multimap<size_t, void*> free_;  // size -> block
+  Counters counters_;
+};
+
 class Stream {
  public:
   Stream() { CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  // A stream on `device` (the current device is left as it was).
+  explicit Stream(int device) {
+    DeviceScope on(device);
+    CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+  }
   ~Stream() { cudaStreamDestroy(s_); }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -89,11 +209,15 @@ class Stream {
 class Event {
  public:
   Event() { CUZK_CUDA_CHECK(cudaEventCreate(&e_)); }
+  explicit Event(unsigned flags) { CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
   ~Event() { cudaEventDestroy(e_); }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   void record(cudaStream_t s) { CUZK_CUDA_CHECK(cudaEventRecord(e_, s)); }
   void sync() const { CUZK_CUDA_CHECK(cudaEventSynchronize(e_)); }
+  // Makes stream `s` wait for this event (no host synchronisation).
+  void wait_in(cudaStream_t s) const { CUZK_CUDA_CHECK(cudaStreamWaitEvent(s, e_, 0)); }
+  operator cudaEvent_t() const { return e_; }
   // Milliseconds from `start` to this event; both must have completed.
   float ms_since(const Event& start) const {
     float ms = 0;

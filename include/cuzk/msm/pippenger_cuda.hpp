@@ -1,0 +1,68 @@
+// Multi-scalar multiplication on the GPU: sum_i k_i P_i for bases and scalars
+// in device memory, G1 and G2 of both curves.
+//
+// Pippenger's bucket method with signed c-bit digits (c chosen from n):
+//   1. one thread per scalar converts it out of Montgomery form, sets aside 0
+//      (skipped) and 1 (summed separately, below), and writes one (bucket,
+//      point) pair per window for the rest;
+//   2. a CUB radix sort orders the pairs by (window, bucket);
+//   3. the sorted list is cut into equal segments, one per thread, each adding
+//      its run of points into XYZZ bucket sums; runs that cross a segment edge
+//      are finished by the same pass over the (much shorter) list of partial
+//      sums, so a bucket that holds millions of points (real witnesses are
+//      skewed) costs no more than as many small ones;
+//   4. per window, segments of buckets are weighted and summed in parallel
+//      (sum_j j·B_j), and the windows are combined with c doublings each on
+//      the host, which also adds the batch-added sum of the points whose scalar
+//      is 1.
+// Scalars of 1 are summed by a parallel tree of additions, not through buckets:
+// a witness with millions of 1s would otherwise pile them all into one bucket.
+// Inputs longer than the scratch memory allows are processed in chunks.
+//
+// Variable time in the scalars, which are the witness and h (hidden by r and s
+// in the proof), never key material.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <span>
+
+#include "cuzk/cuda/runtime.hpp"
+#include "cuzk/ec/point.hpp"
+
+namespace cuzk::msm::cuda {
+
+// The window width for an n-term MSM (exposed for tests and benchmarks).
+unsigned window_bits(size_t n);
+
+// An MSM enqueued on a stream. enqueue() returns at once; wait() blocks until
+// the GPU is done and combines the windows on the host. Scratch comes from the
+// arena and goes back to it when the MSM is waited for (or destroyed).
+template <class C>
+class Msm {
+ public:
+  // d_bases and d_scalars hold n elements each in device memory (scalars in
+  // Montgomery form, as everywhere in cuzk) and must stay valid until wait().
+  // Throws std::invalid_argument for n >= 2^31.
+  static Msm enqueue(const ec::Affine<C>* d_bases, const typename C::Fr* d_scalars, size_t n, cudaStream_t stream,
+                     ::cuzk::cuda::Arena& arena);
+
+  Msm(Msm&&) noexcept;
+  Msm& operator=(Msm&&) noexcept;
+  ~Msm();
+
+  ec::Jacobian<C> wait();
+
+  struct State;  // defined in the .cu
+
+ private:
+  explicit Msm(std::unique_ptr<State> s);
+  std::unique_ptr<State> state_;
+};
+
+// Convenience for tests and benchmarks: uploads host spans, runs, waits.
+template <class C>
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typename C::Fr> scalars);
+
+}  // namespace cuzk::msm::cuda

@@ -1,0 +1,70 @@
+// Number-theoretic transforms on the GPU: the same four transforms as ntt.hpp,
+// bit for bit, on values already in device memory, enqueued on a stream.
+//
+// A transform of 2^k points runs as ceil(k / 10) passes; each pass loads 2^10
+// (or fewer) points into shared memory and does up to ten radix-2 stages there,
+// so a 2^24 transform reads and writes device memory three times instead of 24
+// and is bound by its multiplies. The forward transform is decimation in time
+// (bit-reversed in, natural out) and the inverse decimation in frequency
+// (natural in, bit-reversed out): the Groth16 quotient chains inverse then
+// forward with no bit-reversal between them, and the coset powers and 1/n are
+// applied inside the last inverse pass (coset_evaluations below). The natural-
+// order functions add one bit-reversal pass.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
+#include "cuzk/poly/domain.hpp"
+
+namespace cuzk::poly::cuda {
+
+// A domain's tables resident on the current device: every twiddle ω^j and
+// ω^-j for j < n/2, and the coset powers g^i/n in two levels. About 32·n bytes
+// (512 MiB at 2^24). Made once per domain and reused by every proof.
+template <class Fr>
+class DeviceDomain {
+ public:
+  explicit DeviceDomain(const Domain<Fr>& domain);
+  ~DeviceDomain();
+  DeviceDomain(const DeviceDomain&) = delete;
+  DeviceDomain& operator=(const DeviceDomain&) = delete;
+
+  const Domain<Fr>& host() const { return domain_; }
+  unsigned log_size() const { return domain_.log_size(); }
+  size_t size() const { return domain_.size(); }
+
+  struct Tables;  // device pointers, defined in the .cu
+  const Tables& tables() const { return *tables_; }
+
+ private:
+  Domain<Fr> domain_;
+  std::unique_ptr<Tables> tables_;
+};
+
+// In place on d_values (domain.size() elements in device memory), natural order
+// in and out, as the host functions in ntt.hpp. The coset functions use the
+// domain's coset shift (snarkjs's), which is the only coset the prover needs.
+template <class Fr>
+void ntt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+template <class Fr>
+void intt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+template <class Fr>
+void coset_ntt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+template <class Fr>
+void coset_intt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+
+// Evaluations on the domain -> evaluations on the coset, both in natural order:
+// coset_ntt(intt(values)) with no bit-reversal pass (the Groth16 quotient's step
+// for each of a, b and c).
+template <class Fr>
+void coset_evaluations(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+
+// h[i] = a[i]·b[i] − c[i] in place in a.
+template <class Fr>
+void quotient_pointwise(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t stream);
+
+}  // namespace cuzk::poly::cuda

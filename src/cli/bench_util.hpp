@@ -1,0 +1,86 @@
+// What the cuzk bench commands share: medians, the repeat loop, the printed
+// table and the optional JSON file.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cuzk/io/json.hpp"
+
+namespace cuzk::cli {
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// f() once to warm up, then `repeat` more times; the median of what f returns.
+template <class F>
+double warm_median(int repeat, F&& f) {
+  f();
+  std::vector<double> v;
+  for (int i = 0; i < repeat; ++i) v.push_back(f());
+  return median(std::move(v));
+}
+
+inline void check_repeat(int repeat) {
+  if (repeat < 1) throw std::invalid_argument("--repeat must be at least 1");
+}
+
+// The threads a --threads value means (0: all).
+inline unsigned thread_count(unsigned requested) {
+  return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// One column of a table: the row key it shows, its heading and width, and the
+// decimals of a floating-point value. Strings are left-aligned, numbers right;
+// a row without the key (or with null) shows "-".
+struct Column {
+  const char* key;
+  const char* heading;
+  int width;
+  int decimals = 1;
+};
+
+// rows: an array of objects; printed two spaces in, one line per row.
+inline void print_table(const nlohmann::ordered_json& rows, std::initializer_list<Column> columns) {
+  const auto is_text = [&](const Column& c) {
+    for (const auto& r : rows)
+      if (r.contains(c.key) && !r[c.key].is_null()) return r[c.key].is_string();
+    return false;
+  };
+  std::string line = " ";
+  for (const Column& c : columns) {
+    char cell[128];
+    std::snprintf(cell, sizeof cell, is_text(c) ? " %-*s" : " %*s", c.width, c.heading);
+    line += cell;
+  }
+  std::printf("%s\n", line.c_str());
+  for (const auto& r : rows) {
+    line = " ";
+    for (const Column& c : columns) {
+      char cell[128];
+      const auto v = r.contains(c.key) ? r[c.key] : nlohmann::ordered_json();
+      if (v.is_string()) std::snprintf(cell, sizeof cell, " %-*s", c.width, v.get<std::string>().c_str());
+      else if (v.is_number_integer()) std::snprintf(cell, sizeof cell, " %*lld", c.width, v.get<long long>());
+      else if (v.is_number()) std::snprintf(cell, sizeof cell, " %*.*f", c.width, c.decimals, v.get<double>());
+      else std::snprintf(cell, sizeof cell, " %*s", c.width, "-");
+      line += cell;
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+// Writes the figures to `path` when one was given (--json).
+inline void write_json_if(const std::string& path, const nlohmann::ordered_json& j) {
+  if (!path.empty()) io::write_json_file(path, j);
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,155 @@
+// The backends as the proving commands (prove, bench prove) drive them. Each
+// owns the host buffers a proof reads, w (n_vars values) and a, b, c
+// (domain_size each, consumed by the proof), which the caller fills from a
+// .wtns or by synthesis, and proves from them, reporting its stage times.
+// with_prover picks one for a Placement, so that each command has one path.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/util/timing.hpp"
+#if defined(CUZK_HAVE_CUDA)
+#include "cuzk/groth16/prover_cuda.hpp"
+#endif
+
+namespace cuzk::cli {
+
+// Named stage times in seconds, in the order the stages ran.
+using StageTimes = std::vector<std::pair<std::string, double>>;
+
+template <class E>
+class CpuProver {
+ public:
+  using Fr = typename E::Fr;
+
+  CpuProver(const groth16::PreparedKey<E>& key, unsigned threads)
+      : key_(key),
+        threads_(threads),
+        w_(key.key().n_vars()),
+        a_(key.key().domain_size()),
+        b_(a_.size()),
+        c_(a_.size()) {}
+
+  std::string device() const { return "cpu"; }
+  // Whether the first proof pays one-off costs, so that a benchmark should
+  // run one untimed.
+  static constexpr bool first_proof_is_slower = false;
+  // One-off costs of making the prover, beyond its buffers: none on the CPU.
+  const StageTimes& setup_times() const { return setup_; }
+
+  std::span<Fr> w() { return w_; }
+  std::span<Fr> a() { return a_; }
+  std::span<Fr> b() { return b_; }
+  std::span<Fr> c() { return c_; }
+
+  groth16::Proof<E> prove(StageTimes& times) {
+    groth16::StartTimes t;
+    const auto pending = groth16::prove_start(key_, std::span<const Fr>(w_), std::span<Fr>(a_), std::span<Fr>(b_),
+                                              std::span<Fr>(c_), threads_, &t);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto proof = groth16::prove_finish(key_, pending);
+    times = {{"ntt (h)", t.ntt},         {"msm A (G1)", t.msm_a}, {"msm B1 (G1)", t.msm_b1},
+             {"msm B2 (G2)", t.msm_b2}, {"msm C (G1)", t.msm_c}, {"msm H (G1)", t.msm_h},
+             {"finish+verify", seconds_since(t0)}};
+    return proof;
+  }
+
+ private:
+  const groth16::PreparedKey<E>& key_;
+  unsigned threads_;
+  StageTimes setup_;
+  std::vector<Fr> w_, a_, b_, c_;
+};
+
+#if defined(CUZK_HAVE_CUDA)
+// The key resident on one GPU (uploaded by the constructor, reported as
+// "key upload" in setup_times) and w, a, b, c in pinned host memory, so that
+// every proof moves only the witness and a, b, c, at PCIe speed.
+template <class E>
+class CudaProver {
+ public:
+  using Fr = typename E::Fr;
+
+  CudaProver(const groth16::PreparedKey<E>& key, int gpu) : gpu_(gpu) {
+    ::cuzk::cuda::DeviceScope on(gpu);
+    auto t0 = std::chrono::steady_clock::now();
+    const size_t n = key.key().domain_size();
+    w_ = ::cuzk::cuda::PinnedBuffer<Fr>(key.key().n_vars());
+    a_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
+    b_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
+    c_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
+    setup_.emplace_back("pinned alloc", seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    key_ = std::make_unique<groth16::cuda::DeviceKey<E>>(key, gpu);
+    CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+    setup_.emplace_back("key upload", seconds_since(t0));
+    worker_ = std::make_unique<groth16::cuda::Worker>(gpu);
+  }
+
+  std::string device() const { return gpu_label(gpu_); }
+  // The worker's arena allocates its device scratch during the first proof.
+  static constexpr bool first_proof_is_slower = true;
+  const StageTimes& setup_times() const { return setup_; }
+  size_t key_bytes() const { return key_->bytes(); }
+
+  std::span<Fr> w() { return w_.span(); }
+  std::span<Fr> a() { return a_.span(); }
+  std::span<Fr> b() { return b_.span(); }
+  std::span<Fr> c() { return c_.span(); }
+
+  // "enqueue" is prove_start's wall time on the host; "wait+finish+verify"
+  // prove_finish's, which waits for the GPU; the rest are GPU event times.
+  groth16::Proof<E> prove(StageTimes& times) {
+    ::cuzk::cuda::DeviceScope on(gpu_);
+    auto t0 = std::chrono::steady_clock::now();
+    auto pending = groth16::cuda::prove_start<E>(*key_, *worker_, std::span<const Fr>(w_.span()),
+                                                 std::span<const Fr>(a_.span()), std::span<const Fr>(b_.span()),
+                                                 std::span<const Fr>(c_.span()));
+    const double enqueue = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    groth16::cuda::GpuTimes g;
+    auto proof = groth16::cuda::prove_finish(*key_, pending, &g);
+    times = {{"enqueue", enqueue},
+             {"upload", g.upload},
+             {"ntt (h)", g.ntt},
+             {"msm A (G1)", g.msm_a},
+             {"msm B1 (G1)", g.msm_b1},
+             {"msm B2 (G2)", g.msm_b2},
+             {"msm C (G1)", g.msm_c},
+             {"msm H (G1)", g.msm_h},
+             {"gpu total", g.total},
+             {"wait+finish+verify", seconds_since(t0)}};
+    return proof;
+  }
+
+ private:
+  int gpu_;
+  StageTimes setup_;
+  ::cuzk::cuda::PinnedBuffer<Fr> w_, a_, b_, c_;
+  std::unique_ptr<groth16::cuda::DeviceKey<E>> key_;
+  std::unique_ptr<groth16::cuda::Worker> worker_;
+};
+#endif
+
+// f(prover) with the prover for `where` (the first of its GPUs, for cuda).
+template <class E, class F>
+decltype(auto) with_prover(const groth16::PreparedKey<E>& key, [[maybe_unused]] const Placement& where,
+                           unsigned threads, F&& f) {
+#if defined(CUZK_HAVE_CUDA)
+  if (where.backend == Backend::cuda) {
+    CudaProver<E> prover(key, where.gpus.front());
+    return f(prover);
+  }
+#endif
+  CpuProver<E> prover(key, threads);
+  return f(prover);
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,40 @@
+#include <cub/device/device_radix_sort.cuh>
+
+#include "pippenger_cuda.cuh"
+
+namespace cuzk::msm::cuda {
+
+unsigned window_bits(size_t n) {
+  // Per window: one bucket addition per term, and about three full additions
+  // per bucket to weight and sum them. Windows number ceil(257 / c) (the digit
+  // offset needs bits + 2). c stays within [6, 20]: the bucket sums run in
+  // segments of 32, and beyond 2^19 buckets per window they outgrow the
+  // savings (and the sort keys their 24 bits).
+  unsigned best = 6;
+  double best_cost = 0;
+  for (unsigned c = 6; c <= 20; ++c) {
+    const double windows = (257.0 + c - 1) / c;
+    const double cost = windows * ((double)n + 3.0 * (double)(size_t(1) << (c - 1)));
+    if (c == 6 || cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
+namespace detail {
+
+size_t sort_pairs(void* temp, size_t temp_bytes, uint32_t* keys, uint32_t* keys_out, uint32_t* vals,
+                  uint32_t* vals_out, size_t n, unsigned key_bits, cudaStream_t stream) {
+  // DoubleBuffer lets the sort ping-pong between the two buffers instead of
+  // needing a third; when it ends in the input buffer, one copy moves it.
+  cub::DoubleBuffer<uint32_t> k(keys, keys_out), v(vals, vals_out);
+  CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k, v, n, 0, (int)key_bits, stream));
+  if (temp && k.selector == 0) {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(keys_out, keys, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(vals_out, vals, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream));
+  }
+  return temp_bytes;
+}
+
+}  // namespace detail
+
+}  // namespace cuzk::msm::cuda

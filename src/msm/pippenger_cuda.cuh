@@ -1,0 +1,417 @@
+// Device Pippenger (see pippenger_cuda.hpp for the method). Included once per
+// group by the pippenger_cuda_<curve>_<group>.cu files, so the four groups
+// compile in parallel.
+#pragma once
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/msm/pippenger_cuda.hpp"
+
+namespace cuzk::msm::cuda {
+
+using ::cuzk::cuda::Arena;
+using ::cuzk::cuda::DeviceScope;
+using ::cuzk::cuda::PinnedBuffer;
+
+namespace detail {
+
+// Entries of the sorted list a level-0 thread adds up, and the fan-in of the
+// later levels and of the tree sums.
+constexpr unsigned kSegment = 256;
+constexpr unsigned kPartialSegment = 16;
+constexpr unsigned kBucketSegment = 32;
+constexpr unsigned kOnesSegment = 64;
+constexpr unsigned kThreads = 128;
+
+// The largest chunk of scalars processed at once; larger MSMs (and smaller
+// ones on a card short of memory) run in chunks whose window sums are added.
+constexpr size_t kMaxChunk = size_t(1) << 25;
+
+inline unsigned blocks_for(size_t threads) { return (unsigned)std::max<size_t>(1, (threads + kThreads - 1) / kThreads); }
+
+// Windows of c bits with the digit offset below: W·c >= bits + 2.
+template <class Fr>
+unsigned windows_for(unsigned c) {
+  return (Fr::bits + 2 + c - 1) / c;
+}
+
+// Signed digits by an offset, as on the host (pippenger_host.cpp): with
+// K = sum_w 2^(c-1) 2^(wc), the c-bit windows u_w of k + K give
+// k = sum_w (u_w − 2^(c-1)) 2^(wc). Digit d becomes key w·B + |d| − 1 (B =
+// 2^(c-1) buckets per window) with the sign in the value's top bit; d = 0 gets
+// the key W·B, which sorts after every bucket and is skipped.
+template <class Fr>
+__global__ void digits_kernel(const Fr* scalars, size_t n, unsigned c, unsigned windows, uint32_t* keys,
+                              uint32_t* vals) {
+  constexpr size_t words = 2 * Fr::N + 2;
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t buckets = 1u << (c - 1), skip = windows * buckets;
+  const Fr s = scalars[i];
+  // 0 and 1 take no digits (1 is summed apart); compared in Montgomery form.
+  if (s.is_zero() || s == Fr::one()) {
+    for (unsigned w = 0; w < windows; ++w) keys[w * n + i] = skip;
+    return;
+  }
+  uint64_t limbs[Fr::N];
+  s.to_canonical(limbs);
+  uint32_t k[words] = {};
+#pragma unroll
+  for (size_t j = 0; j < Fr::N; ++j) {
+    k[2 * j] = (uint32_t)limbs[j];
+    k[2 * j + 1] = (uint32_t)(limbs[j] >> 32);
+  }
+  uint64_t carry = 0;
+#pragma unroll
+  for (size_t j = 0; j < words; ++j) {
+    uint32_t off = 0;
+    for (unsigned w = 0; w < windows; ++w) {
+      const unsigned bit = w * c + c - 1;
+      if (bit / 32 == j) off |= 1u << (bit % 32);
+    }
+    const uint64_t x = (uint64_t)k[j] + off + carry;
+    k[j] = (uint32_t)x;
+    carry = x >> 32;
+  }
+  for (unsigned w = 0; w < windows; ++w) {
+    const unsigned bit = w * c, word = bit / 32, off = bit % 32;
+    uint64_t v = k[word] >> off;
+    if (word + 1 < words) v |= (uint64_t)k[word + 1] << (32 - off);
+    const int d = (int)(v & ((1u << c) - 1)) - (int)buckets;
+    keys[w * n + i] = d == 0 ? skip : w * buckets + (uint32_t)(d < 0 ? -d : d) - 1;
+    vals[w * n + i] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
+  }
+}
+
+// A sum of one run of equal keys, handed to the next level.
+template <class C>
+struct Partial {
+  uint32_t key;
+  ec::Xyzz<C> sum;
+};
+
+// One thread's share of the segmented bucket sums: entries [begin, end) of a
+// list sorted by key. A run of one key that lies wholly inside the segment (not
+// its first, not its last) is a complete bucket and is stored; the first and
+// last runs may continue in the neighbouring segments, so they go to the
+// partial list (two per thread, keys still in order) for the next level, which
+// is the same pass over a list shorter by the segment length. On the last
+// level (one thread) every run is complete. Entries with the skip key are
+// passed over: on level 0 they sort last, later ones come from empty segments.
+// key(p) reads entry p's key, add(acc, p) adds entry p into acc.
+template <class C, class Key, class Add>
+__device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key key, Add add, ec::Xyzz<C>* buckets,
+                                   Partial<C>* partials, size_t t, bool last_level) {
+  using Xyzz = ec::Xyzz<C>;
+  Partial<C> head{skip, Xyzz::infinity()};
+  bool have_head = false;
+  uint32_t cur = skip;
+  Xyzz acc = Xyzz::infinity();
+  for (size_t p = begin; p < end; ++p) {
+    const uint32_t k = key(p);
+    if (k == skip) continue;
+    if (k != cur) {
+      if (cur != skip) {
+        if (!have_head && !last_level)
+          head = {cur, acc};
+        else
+          buckets[cur] = acc;
+        have_head = true;
+      }
+      cur = k;
+      acc = Xyzz::infinity();
+    }
+    add(acc, p);
+  }
+  if (last_level) {
+    if (cur != skip) buckets[cur] = acc;
+    return;
+  }
+  if (!have_head) {  // one run (or none): it is the head, and there is no tail
+    head = {cur, acc};
+    cur = skip;
+    acc = Xyzz::infinity();
+  }
+  partials[2 * t] = head;
+  partials[2 * t + 1] = {cur, acc};
+}
+
+// Level 0: the sorted (key, signed point index) list.
+template <class C>
+__global__ void accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
+                                         const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
+                                         bool last_level) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t begin = t * kSegment;
+  if (begin >= total) return;
+  accumulate_segment<C>(
+      begin, std::min(total, begin + kSegment), skip, [&](size_t p) { return keys[p]; },
+      [&](ec::Xyzz<C>& acc, size_t p) {
+        const uint32_t v = vals[p];
+        const ec::Affine<C> b = bases[v & 0x7fffffffu];
+        acc = acc.add(v >> 31 ? -b : b);
+      },
+      buckets, partials, t, last_level);
+}
+
+// Levels 1 and up: the partial list of the level before.
+template <class C>
+__global__ void accumulate_partials_kernel(const Partial<C>* in, size_t total, uint32_t skip, ec::Xyzz<C>* buckets,
+                                           Partial<C>* out, bool last_level) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t begin = t * kPartialSegment;
+  if (begin >= total) return;
+  accumulate_segment<C>(
+      begin, std::min(total, begin + kPartialSegment), skip, [&](size_t p) { return in[p].key; },
+      [&](ec::Xyzz<C>& acc, size_t p) { acc = acc.add(in[p].sum); }, buckets, out, t, last_level);
+}
+
+// sum_{j in segment} (j + 1)·B_j for one segment of one window's buckets, as
+// T + s·R with a running sum from the top: T = sum (j − s + 1) B_j, R = sum B_j
+// (s = the segment's first index).
+template <class C>
+__global__ void bucket_segments_kernel(const ec::Xyzz<C>* buckets, unsigned windows, uint32_t per_window,
+                                       ec::Xyzz<C>* out) {
+  using Xyzz = ec::Xyzz<C>;
+  const uint32_t segments = per_window / kBucketSegment;
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t)windows * segments) return;
+  const size_t w = t / segments, seg = t % segments;
+  const Xyzz* b = buckets + w * per_window + seg * kBucketSegment;
+  Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
+  for (int j = kBucketSegment - 1; j >= 0; --j) {
+    running = running.add(b[j]);
+    sum = sum.add(running);
+  }
+  // + s·R, s = seg·kBucketSegment, by double-and-add from the top bit.
+  const uint32_t s = (uint32_t)seg * kBucketSegment;
+  Xyzz m = Xyzz::infinity();
+  for (int bit = 31; bit >= 0; --bit) {
+    m = m.dbl();
+    if ((s >> bit) & 1) m = m.add(running);
+  }
+  out[t] = sum.add(m);
+}
+
+// out[g·out_len + q] = sum of in[g·len + q·fan .. g·len + min(len, (q+1)·fan)).
+template <class C>
+__global__ void sum_groups_kernel(const ec::Xyzz<C>* in, size_t groups, size_t len, unsigned fan, ec::Xyzz<C>* out) {
+  const size_t out_len = (len + fan - 1) / fan;
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * out_len) return;
+  const size_t g = t / out_len, q = t % out_len;
+  const size_t b = q * fan, e = std::min(len, b + fan);
+  ec::Xyzz<C> acc = ec::Xyzz<C>::infinity();
+  for (size_t i = b; i < e; ++i) acc = acc.add(in[g * len + i]);
+  out[t] = acc;
+}
+
+// Batch addition of the points whose scalar is 1, kOnesSegment per thread.
+template <class C>
+__global__ void ones_kernel(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, ec::Xyzz<C>* out) {
+  using Fr = typename C::Fr;
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t b = t * kOnesSegment;
+  if (b >= n) return;
+  const size_t e = std::min(n, b + kOnesSegment);
+  ec::Xyzz<C> acc = ec::Xyzz<C>::infinity();
+  for (size_t i = b; i < e; ++i)
+    if (scalars[i] == Fr::one()) acc = acc.add(bases[i]);
+  out[t] = acc;
+}
+
+// Tree-sums `groups` rows of `len` points in place (ping-ponging with `spare`)
+// down to one point per group; returns where the sums are (groups of 1).
+template <class C>
+ec::Xyzz<C>* sum_groups(ec::Xyzz<C>* data, ec::Xyzz<C>* spare, size_t groups, size_t len, cudaStream_t stream) {
+  constexpr unsigned fan = 32;
+  while (len > 1) {
+    const size_t out_len = (len + fan - 1) / fan;
+    sum_groups_kernel<C><<<blocks_for(groups * out_len), kThreads, 0, stream>>>(data, groups, len, fan, spare);
+    CUZK_CUDA_CHECK_LAUNCH();
+    std::swap(data, spare);
+    len = out_len;
+  }
+  return data;
+}
+
+// Sorts n (key, value) pairs by the low key_bits of the key into keys_out and
+// vals_out, with CUB's radix sort; the inputs serve as its second buffer and
+// are overwritten. temp = nullptr returns the temporary storage it needs. One
+// instantiation for all four groups (pippenger_cuda.cu).
+size_t sort_pairs(void* temp, size_t temp_bytes, uint32_t* keys, uint32_t* keys_out, uint32_t* vals,
+                  uint32_t* vals_out, size_t n, unsigned key_bits, cudaStream_t stream);
+
+// Sizes of one chunk's scratch, in bytes, for a chunk of n scalars.
+template <class C>
+struct Plan {
+  using Xyzz = ec::Xyzz<C>;
+  using Fr = typename C::Fr;
+  size_t n;
+  unsigned c, windows;
+  uint32_t buckets;  // per window
+  size_t entries, level0_partials, sort_temp = 0;
+  unsigned key_bits;
+
+  Plan(size_t n_, unsigned c_) : n(n_), c(c_), windows(windows_for<Fr>(c_)), buckets(1u << (c_ - 1)) {
+    entries = (size_t)windows * n;
+    level0_partials = 2 * ((entries + kSegment - 1) / kSegment);
+    key_bits = 1;
+    while ((size_t(1) << key_bits) <= (size_t)windows * buckets) ++key_bits;
+  }
+  size_t ones_partials() const { return (n + kOnesSegment - 1) / kOnesSegment; }
+  size_t bucket_sums() const { return (size_t)windows * (buckets / kBucketSegment); }
+  // Everything but the sort's temporary storage.
+  size_t bytes() const {
+    return 4 * entries * sizeof(uint32_t) + (size_t)windows * buckets * sizeof(Xyzz) +
+           2 * level0_partials * sizeof(Partial<C>) + 2 * std::max(bucket_sums(), ones_partials()) * sizeof(Xyzz);
+  }
+};
+
+}  // namespace detail
+
+template <class C>
+struct Msm<C>::State {
+  using Xyzz = ec::Xyzz<C>;
+  unsigned c = 0, windows = 0;
+  size_t chunks = 0;
+  // Per chunk: the window sums, then the sum of the points whose scalar is 1.
+  PinnedBuffer<Xyzz> results;
+  ::cuzk::cuda::Event done{cudaEventDisableTiming};
+  bool waited = false;
+};
+
+template <class C>
+Msm<C>::Msm(std::unique_ptr<State> s) : state_(std::move(s)) {}
+template <class C>
+Msm<C>::Msm(Msm&&) noexcept = default;
+template <class C>
+Msm<C>& Msm<C>::operator=(Msm&&) noexcept = default;
+template <class C>
+Msm<C>::~Msm() {
+  // The GPU may still write into the pinned results: wait before freeing them.
+  if (state_ && !state_->waited) cudaEventSynchronize(state_->done);
+}
+
+template <class C>
+Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, cudaStream_t stream,
+                       Arena& arena) {
+  using namespace detail;
+  using Xyzz = ec::Xyzz<C>;
+  if (n >= (size_t(1) << 31))
+    throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
+  auto st = std::make_unique<State>();
+  // Chunk so the scratch fits in half of what the device has free now.
+  size_t chunk = std::min(std::max<size_t>(n, 1), kMaxChunk);
+  const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
+  while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
+  st->chunks = std::max<size_t>(1, (n + chunk - 1) / chunk);
+  chunk = (std::max<size_t>(n, 1) + st->chunks - 1) / st->chunks;  // even chunks
+  Plan<C> plan(chunk, window_bits(chunk));
+  st->c = plan.c;
+  st->windows = plan.windows;
+  st->results = PinnedBuffer<Xyzz>(st->chunks * (plan.windows + 1));
+
+  plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
+  // Blocks go back to the arena when this function returns: the arena serves
+  // one stream, so whatever takes them next runs after this MSM.
+  auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
+  auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
+  auto sort_temp = arena.take(plan.sort_temp);
+  auto buckets = arena.take((size_t)plan.windows * plan.buckets * sizeof(Xyzz));
+  auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
+  const size_t sums_len = std::max(plan.bucket_sums(), plan.ones_partials());
+  auto sums = arena.take(2 * sums_len * sizeof(Xyzz));
+
+  const uint32_t skip = plan.windows * plan.buckets;
+  for (size_t ch = 0; ch < st->chunks; ++ch) {
+    const size_t b = ch * chunk, m = std::min(n, b + chunk) - std::min(n, b);
+    Xyzz* out = st->results.data() + ch * (plan.windows + 1);
+    if (m == 0) {  // n = 0: every sum is the point at infinity
+      for (unsigned w = 0; w <= plan.windows; ++w) out[w] = Xyzz::infinity();
+      continue;
+    }
+    const size_t entries = (size_t)plan.windows * m;
+    uint32_t* k0 = keys.as<uint32_t>();
+    uint32_t* v0 = vals.as<uint32_t>();
+    digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(scalars + b, m, plan.c, plan.windows, k0, v0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    uint32_t* keys_out = k0 + plan.entries;
+    uint32_t* vals_out = v0 + plan.entries;
+    sort_pairs(sort_temp.as<void>(), plan.sort_temp, k0, keys_out, v0, vals_out, entries, plan.key_bits, stream);
+
+    Xyzz* bk = buckets.as<Xyzz>();
+    CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
+    Partial<C>* pa = parts.as<Partial<C>>();
+    Partial<C>* pb = pa + plan.level0_partials;
+    size_t threads = (entries + kSegment - 1) / kSegment;
+    const bool single = threads == 1;
+    accumulate_points_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(
+        keys_out, vals_out, entries, skip, bases + b, bk, pa, single);
+    CUZK_CUDA_CHECK_LAUNCH();
+    for (size_t len = single ? 0 : 2 * threads; len > 0;) {
+      threads = (len + kPartialSegment - 1) / kPartialSegment;
+      const bool last = threads == 1;
+      accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
+      CUZK_CUDA_CHECK_LAUNCH();
+      std::swap(pa, pb);
+      len = last ? 0 : 2 * threads;
+    }
+
+    Xyzz* s0 = sums.as<Xyzz>();
+    Xyzz* s1 = s0 + sums_len;
+    bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
+                                                                                       plan.buckets, s0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(out, window_sums, plan.windows * sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+
+    ones_kernel<C><<<blocks_for(plan.ones_partials()), kThreads, 0, stream>>>(bases + b, scalars + b, m, s0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    const Xyzz* ones = sum_groups<C>(s0, s1, 1, (m + kOnesSegment - 1) / kOnesSegment, stream);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(out + plan.windows, ones, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+  }
+  st->done.record(stream);
+  return Msm(std::move(st));
+}
+
+template <class C>
+ec::Jacobian<C> Msm<C>::wait() {
+  using Xyzz = ec::Xyzz<C>;
+  if (!state_ || state_->waited) throw std::logic_error("msm: wait() called twice");
+  state_->done.sync();
+  state_->waited = true;
+  const State& s = *state_;
+  Xyzz acc = Xyzz::infinity();
+  for (unsigned w = s.windows; w-- > 0;) {
+    for (unsigned i = 0; i < s.c; ++i) acc = acc.dbl();
+    for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.data()[ch * (s.windows + 1) + w]);
+  }
+  for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.data()[ch * (s.windows + 1) + s.windows]);
+  return acc.to_jacobian();
+}
+
+template <class C>
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typename C::Fr> scalars) {
+  using Fr = typename C::Fr;
+  if (bases.size() != scalars.size())
+    throw std::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
+                                std::to_string(scalars.size()) + " scalars");
+  ::cuzk::cuda::DeviceBuffer<ec::Affine<C>> db(bases.size());
+  ::cuzk::cuda::DeviceBuffer<Fr> ds(scalars.size());
+  ::cuzk::cuda::Stream stream;
+  db.upload(bases, stream);
+  ds.upload(scalars, stream);
+  Arena arena;
+  auto job = Msm<C>::enqueue(db.data(), ds.data(), bases.size(), stream, arena);
+  return job.wait();
+}
+
+#define CUZK_MSM_CUDA_INSTANTIATE(C) \
+  template class Msm<C>;             \
+  template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>, std::span<const C::Fr>);
+
+}  // namespace cuzk::msm::cuda

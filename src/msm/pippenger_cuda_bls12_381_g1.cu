@@ -1,0 +1,6 @@
+#include "cuzk/ec/bls12_381.hpp"
+#include "pippenger_cuda.cuh"
+
+namespace cuzk::msm::cuda {
+CUZK_MSM_CUDA_INSTANTIATE(ec::bls12_381::G1)
+}  // namespace cuzk::msm::cuda

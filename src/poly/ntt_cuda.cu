@@ -1,0 +1,264 @@
+// Device NTT: shared-memory passes of up to ten radix-2 stages (see ntt_cuda.hpp).
+//
+// A pass over stages [t_lo, t_lo + S) touches index bits t_lo .. t_lo+S-1 only,
+// so the 2^S points that share the other bits form an independent sub-transform:
+// one block loads them into shared memory, runs the S stages there and writes
+// them back. Points are 32 bytes, a whole memory sector, so the strided loads of
+// the upper passes waste no bandwidth.
+//
+// Twiddles: stage t (half-size h = 2^t) needs ω_{2h}^j = ω_n^(j·n/2h), read from
+// one table of ω_n^j, j < n/2, per direction; stages with few distinct twiddles
+// hit in cache. Coset powers c·g^i are a product of two small tables (low and
+// high 10 bits of i), one multiplication per point, paid once per transform.
+#include <algorithm>
+#include <vector>
+
+#include "cuzk/cuda/map.cuh"
+#include "cuzk/cuda/runtime.hpp"
+#include "cuzk/poly/ntt_cuda.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk::poly::cuda {
+
+using ::cuzk::cuda::DeviceBuffer;
+
+namespace {
+
+constexpr unsigned kMaxPassStages = 10;
+constexpr unsigned kPowLowBits = 10;
+
+// factor(i) = lo[i mod 2^10] · hi[i >> 10] = c·g^i.
+template <class Fr>
+struct PowTable {
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
+  __device__ __forceinline__ Fr at(size_t i) const {
+    return lo[i & ((size_t(1) << kPowLowBits) - 1)] * hi[i >> kPowLowBits];
+  }
+};
+
+__device__ __forceinline__ size_t reverse_index(size_t i, unsigned bits) {
+  return bits ? (size_t)(__brevll((unsigned long long)i) >> (64 - bits)) : 0;
+}
+
+// One pass of S stages; Dit: Cooley–Tukey stages t_lo upwards (bit-reversed in,
+// natural out); otherwise Gentleman–Sande stages downwards (natural in,
+// bit-reversed out). With `scale` set, the point written to position p is
+// multiplied by scale.at(rev(p)): the coset shift, applied to the coefficient
+// that position holds after an inverse transform's last pass.
+template <class Fr, bool Dit>
+__global__ void __launch_bounds__(1 << (kMaxPassStages - 1))
+    pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
+  extern __shared__ uint4 shared_raw[];
+  Fr* s = reinterpret_cast<Fr*>(shared_raw);
+  const size_t low = blockIdx.x & ((size_t(1) << t_lo) - 1);
+  const size_t high = (size_t)blockIdx.x >> t_lo;
+  const unsigned half = 1u << (stages - 1);
+  const unsigned k = threadIdx.x;
+  auto global = [&](unsigned l) { return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low; };
+
+  s[k] = x[global(k)];
+  s[k + half] = x[global(k + half)];
+  for (unsigned step = 0; step < stages; ++step) {
+    const unsigned u = Dit ? step : stages - 1 - step;
+    __syncthreads();
+    const unsigned mask = (1u << u) - 1;
+    const unsigned i0 = ((k >> u) << (u + 1)) | (k & mask), i1 = i0 + (1u << u);
+    const size_t j = ((size_t)(k & mask) << t_lo) | low;
+    const Fr w = tw[j << (log_n - (t_lo + u) - 1)];
+    const Fr a = s[i0], b = s[i1];
+    if (Dit) {
+      const Fr t = b * w;
+      s[i0] = a + t;
+      s[i1] = a - t;
+    } else {
+      s[i0] = a + b;
+      s[i1] = (a - b) * w;
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (unsigned l = k, i = 0; i < 2; ++i, l += half) {
+    const size_t g = global(l);
+    x[g] = scale.lo ? s[l] * scale.at(reverse_index(g, log_n)) : s[l];
+  }
+}
+
+// x[i] <-> x[rev(i)], each point multiplied by scale.at(its index before the
+// swap) when ScaleSource, or after it otherwise.
+template <class Fr, bool ScaleSource>
+__global__ void bit_reverse_kernel(Fr* x, unsigned log_n, PowTable<Fr> scale) {
+  const size_t n = size_t(1) << log_n;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const size_t j = reverse_index(i, log_n);
+    if (j < i) continue;
+    const Fr xi = x[i], xj = x[j];
+    if (!scale.lo) {
+      x[i] = xj;
+      x[j] = xi;
+    } else if (ScaleSource) {
+      x[i] = xj * scale.at(j);
+      if (j != i) x[j] = xi * scale.at(i);
+    } else {
+      x[i] = xj * scale.at(i);
+      if (j != i) x[j] = xi * scale.at(j);
+    }
+  }
+}
+
+unsigned grid_for(size_t n, unsigned threads) {
+  int dev = 0, sms = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return (unsigned)std::max<size_t>(1, std::min<size_t>((n + threads - 1) / threads, (size_t)sms * 32));
+}
+
+template <class Fr>
+std::vector<Fr> powers(const Fr& base, const Fr& first, size_t count) {
+  std::vector<Fr> out(count);
+  parallel_chunks(count, [&](size_t b, size_t e, size_t) {
+    uint64_t exp[1] = {b};
+    Fr p = first * base.pow(exp, 1);
+    for (size_t i = b; i < e; ++i, p *= base) out[i] = p;
+  });
+  return out;
+}
+
+}  // namespace
+
+template <class Fr>
+struct DeviceDomain<Fr>::Tables {
+  DeviceBuffer<Fr> twiddles[2];  // [0] ω^j, [1] ω^-j, j < n/2
+  // Power tables (lo, hi) for: coset g^i; g^i/n; g^-i/n; 1/n.
+  DeviceBuffer<Fr> pow_lo[4], pow_hi[4];
+  enum Kind { kCoset, kCosetOverN, kInvCosetOverN, kOverN };
+  PowTable<Fr> pow(Kind k) const { return {pow_lo[k].data(), pow_hi[k].data()}; }
+};
+
+template <class Fr>
+DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain) : domain_(domain), tables_(std::make_unique<Tables>()) {
+  const size_t n = domain.size();
+  const size_t half = std::max<size_t>(1, n / 2);
+  for (int d = 0; d < 2; ++d) {
+    const auto tw = powers(d ? domain.omega_inv() : domain.omega(), Fr::one(), half);
+    tables_->twiddles[d] = DeviceBuffer<Fr>(half);
+    tables_->twiddles[d].upload(tw);
+  }
+  const Fr g = domain.coset_shift(), gi = domain.coset_shift_inv(), ni = domain.size_inv();
+  const struct {
+    Fr base, scale;
+  } kinds[4] = {{g, Fr::one()}, {g, ni}, {gi, ni}, {Fr::one(), ni}};
+  const size_t lo_n = size_t(1) << kPowLowBits, hi_n = (n >> kPowLowBits) + 1;
+  for (int k = 0; k < 4; ++k) {
+    const auto lo = powers(kinds[k].base, Fr::one(), lo_n);
+    uint64_t e[1] = {lo_n};
+    const auto hi = powers(kinds[k].base.pow(e, 1), kinds[k].scale, hi_n);
+    tables_->pow_lo[k] = DeviceBuffer<Fr>(lo_n);
+    tables_->pow_hi[k] = DeviceBuffer<Fr>(hi_n);
+    tables_->pow_lo[k].upload(lo);
+    tables_->pow_hi[k].upload(hi);
+  }
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // the uploads read host vectors that die here
+}
+
+template <class Fr>
+DeviceDomain<Fr>::~DeviceDomain() = default;
+
+namespace {
+
+// All stages of one transform direction, split into near-equal passes; the
+// last pass of a DIF run may scale its output (see pass_kernel).
+template <class Fr, bool Dit>
+void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream) {
+  const unsigned log_n = d.log_size();
+  if (log_n == 0) return;
+  const unsigned passes = (log_n + kMaxPassStages - 1) / kMaxPassStages;
+  const Fr* tw = d.tables().twiddles[direction].data();
+  unsigned done = 0;
+  for (unsigned p = 0; p < passes; ++p) {
+    const unsigned stages = (log_n - done) / (passes - p);
+    // DIT runs stages upwards from 0, DIF downwards from log_n - 1.
+    const unsigned t_lo = Dit ? done : log_n - done - stages;
+    const bool last = p + 1 == passes;
+    const unsigned threads = 1u << (stages - 1);
+    const size_t blocks = (size_t(1) << log_n) >> stages;
+    pass_kernel<Fr, Dit><<<(unsigned)blocks, threads, sizeof(Fr) << stages, stream>>>(
+        x, tw, log_n, t_lo, stages, last ? last_scale : PowTable<Fr>{});
+    CUZK_CUDA_CHECK_LAUNCH();
+    done += stages;
+  }
+}
+
+template <class Fr, bool ScaleSource>
+void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStream_t stream) {
+  constexpr unsigned threads = 256;
+  bit_reverse_kernel<Fr, ScaleSource><<<grid_for(d.size(), threads), threads, 0, stream>>>(x, d.log_size(), scale);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <class Fr>
+void ntt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
+  bit_reverse<Fr, true>(d, x, {}, stream);
+  run_passes<Fr, true>(d, x, 0, {}, stream);
+}
+
+template <class Fr>
+void coset_ntt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
+  using T = typename DeviceDomain<Fr>::Tables;
+  bit_reverse<Fr, true>(d, x, d.tables().pow(T::kCoset), stream);
+  run_passes<Fr, true>(d, x, 0, {}, stream);
+}
+
+template <class Fr>
+void intt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
+  using T = typename DeviceDomain<Fr>::Tables;
+  run_passes<Fr, false>(d, x, 1, {}, stream);
+  bit_reverse<Fr, false>(d, x, d.tables().pow(T::kOverN), stream);
+}
+
+template <class Fr>
+void coset_intt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
+  using T = typename DeviceDomain<Fr>::Tables;
+  run_passes<Fr, false>(d, x, 1, {}, stream);
+  bit_reverse<Fr, false>(d, x, d.tables().pow(T::kInvCosetOverN), stream);
+}
+
+template <class Fr>
+void coset_evaluations(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
+  using T = typename DeviceDomain<Fr>::Tables;
+  const auto scale = d.tables().pow(T::kCosetOverN);
+  if (d.log_size() == 0) {
+    bit_reverse<Fr, false>(d, x, scale, stream);  // one point: just the scale
+    return;
+  }
+  run_passes<Fr, false>(d, x, 1, scale, stream);
+  run_passes<Fr, true>(d, x, 0, {}, stream);
+}
+
+namespace {
+template <class Fr>
+struct QuotientOp {
+  __device__ Fr operator()(const Fr& a, const Fr& b, const Fr& c) const { return a * b - c; }
+};
+}  // namespace
+
+template <class Fr>
+void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t stream) {
+  ::cuzk::cuda::launch_map(stream, a, n, QuotientOp<Fr>{}, static_cast<const Fr*>(a), b, c);
+}
+
+#define CUZK_NTT_CUDA_INSTANTIATE(Fr)                                              \
+  template class DeviceDomain<Fr>;                                                 \
+  template void ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);               \
+  template void intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);              \
+  template void coset_ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);         \
+  template void coset_intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);        \
+  template void coset_evaluations<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t); \
+  template void quotient_pointwise<Fr>(Fr*, const Fr*, const Fr*, size_t, cudaStream_t);
+CUZK_NTT_CUDA_INSTANTIATE(ff::bn254::Fr)
+CUZK_NTT_CUDA_INSTANTIATE(ff::bls12_381::Fr)
+
+}  // namespace cuzk::poly::cuda

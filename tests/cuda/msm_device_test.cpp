@@ -1,0 +1,271 @@
+// The device MSM against the host MSM (msm/pippenger_host.hpp), as points, on
+// G1 and G2 of both curves: random inputs at sizes from 1 to 2^20, and the
+// shapes that stress the bucket method's special paths (zeros skipped, ones
+// summed apart, huge and skewed buckets, a bucket that holds every point,
+// negated digits, infinity and repeats among the bases). Then the asynchronous
+// interface: two MSMs in flight on one stream waited in reverse order, scratch
+// reused from the arena, an MSM dropped without waiting, the size limit.
+//
+// Replay a failure with CUZK_TEST_SEED=<the printed seed>.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/cuda/runtime.hpp"
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/ec/random_points.hpp"
+#include "cuzk/ff/encode.hpp"
+#include "cuzk/msm/pippenger_cuda.hpp"
+#include "cuzk/msm/pippenger_host.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+template <class C_, size_t LargeN>
+struct Group {
+  using C = C_;
+  static constexpr size_t large_n = LargeN;  // 0: no 2^20 cases (G2: the host side is slow)
+};
+using Groups = ::testing::Types<Group<ec::bn254::G1, size_t(1) << 20>, Group<ec::bn254::G2, 0>,
+                                Group<ec::bls12_381::G1, size_t(1) << 20>, Group<ec::bls12_381::G2, 0>>;
+
+constexpr size_t kShapeN = (size_t(1) << 16) + 3;  // not a power of two
+
+template <class T>
+struct DeviceMsm : ::testing::Test {
+  using C = typename T::C;
+  using Fr = typename C::Fr;
+  using A = ec::Affine<C>;
+  using J = ec::Jacobian<C>;
+
+  std::mt19937_64 rng = test_rng();
+
+  std::vector<A> points(size_t n) { return ec::random_points<C>(n, ec::generator<C>(), rng()); }
+  std::vector<Fr> scalars(size_t n) { return ff::random_elements<Fr>(n, rng()); }
+  size_t below(size_t m) { return std::uniform_int_distribution<size_t>(0, m - 1)(rng); }
+
+  // ~45% zeros, ~45% ones, the rest full-width: a Filecoin-like witness.
+  std::vector<Fr> witness_like(size_t n) {
+    auto k = scalars(n);
+    for (auto& x : k) {
+      const size_t u = below(100);
+      if (u < 45) x = Fr::zero();
+      else if (u < 90) x = Fr::one();
+    }
+    return k;
+  }
+
+  static J host(const std::vector<A>& p, const std::vector<Fr>& k) { return msm::msm<C>(p, k, 0); }
+
+  void expect_matches(const std::vector<A>& p, const std::vector<Fr>& k, const std::string& what) {
+    const J want = host(p, k);
+    const J got = msm::cuda::msm<C>(p, k);
+    EXPECT_TRUE(got == want) << what << ", n = " << p.size();
+    EXPECT_TRUE(got.on_curve()) << what << ", n = " << p.size();
+  }
+};
+TYPED_TEST_SUITE(DeviceMsm, Groups);
+
+TYPED_TEST(DeviceMsm, RandomInputsAtManySizes) {
+  SEED_TRACE();
+  std::vector<size_t> sizes{1, 2, 3, 1000, 4097, kShapeN};
+  if (TypeParam::large_n) sizes.push_back(TypeParam::large_n);
+  for (size_t n : sizes) this->expect_matches(this->points(n), this->scalars(n), "random");
+}
+
+TYPED_TEST(DeviceMsm, ScalarShapes) {
+  SEED_TRACE();
+  using Fr = typename TestFixture::Fr;
+  const size_t n = kShapeN;
+  const auto p = this->points(n);
+
+  {
+    const std::vector<Fr> zeros(n, Fr::zero());
+    const auto got = msm::cuda::msm<typename TestFixture::C>(p, zeros);
+    EXPECT_TRUE(got.is_inf()) << "all zeros";
+    this->expect_matches(p, zeros, "all zeros");
+  }
+  this->expect_matches(p, std::vector<Fr>(n, Fr::one()), "all ones");
+  this->expect_matches(p, std::vector<Fr>(n, -Fr::one()), "all r-1");
+  this->expect_matches(p, this->witness_like(n), "45% zeros, 45% ones, 10% full");
+
+  std::vector<Fr> small(n);  // 15 buckets of ~4400 points each, in one window
+  for (auto& x : small) x = Fr::from_uint(2 + this->below(15));
+  this->expect_matches(p, small, "small scalars 2..16");
+
+  std::vector<Fr> skewed(n);  // most points in the bucket of 2, a tail elsewhere
+  for (auto& x : skewed) x = Fr::from_uint(this->below(10) < 9 ? 2 : 2 + this->below(1 << 12));
+  this->expect_matches(p, skewed, "skewed small scalars");
+
+  const Fr one_value = this->scalars(1)[0];
+  this->expect_matches(p, std::vector<Fr>(n, one_value), "one full scalar repeated");
+  this->expect_matches(p, std::vector<Fr>(n, Fr::from_uint(3)), "the scalar 3 repeated");
+
+  std::vector<Fr> near_r(n);  // r-1, r-2, ...: every signed digit negative
+  for (size_t i = 0; i < n; ++i) near_r[i] = -Fr::from_uint(1 + this->below(1000));
+  this->expect_matches(p, near_r, "scalars just below r");
+
+  std::vector<Fr> pow2(Fr::bits);  // one bit set: carries through the signed digits
+  pow2[0] = Fr::one();
+  for (size_t j = 1; j < pow2.size(); ++j) pow2[j] = pow2[j - 1].dbl();
+  std::vector<Fr> bits(n);
+  for (size_t i = 0; i < n; ++i) bits[i] = pow2[i % pow2.size()];
+  this->expect_matches(p, bits, "powers of two");
+
+  std::vector<Fr> all_ones_bits(n);  // 2^j - 1: long runs of set bits
+  for (size_t i = 0; i < n; ++i) all_ones_bits[i] = pow2[1 + i % (pow2.size() - 1)] - Fr::one();
+  this->expect_matches(p, all_ones_bits, "2^j - 1");
+}
+
+TYPED_TEST(DeviceMsm, BaseShapes) {
+  SEED_TRACE();
+  using Fr = typename TestFixture::Fr;
+  using A = typename TestFixture::A;
+  const size_t n = kShapeN;  // odd
+  const auto p = this->points(n);
+  const auto k = this->scalars(n);
+  const std::vector<Fr> ones(n, Fr::one());
+  const auto mixed = this->witness_like(n);
+
+  std::vector<A> with_inf = p;
+  for (size_t i = 0; i < n; i += 5) with_inf[i] = A::infinity();
+  with_inf.back() = A::infinity();
+  this->expect_matches(with_inf, k, "infinity among the bases, random scalars");
+  this->expect_matches(with_inf, ones, "infinity among the bases, ones");
+  this->expect_matches(with_inf, mixed, "infinity among the bases, witness-like scalars");
+  {
+    const std::vector<A> all_inf(n, A::infinity());
+    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(all_inf, k).is_inf()) << "every base infinity";
+  }
+
+  const std::vector<A> same(n, p[0]);  // one point many times: doublings, not additions
+  this->expect_matches(same, k, "one base repeated, random scalars");
+  this->expect_matches(same, ones, "one base repeated, ones");
+  this->expect_matches(same, mixed, "one base repeated, witness-like scalars");
+  this->expect_matches(same, std::vector<Fr>(n, Fr::from_uint(7)), "one base repeated, one scalar");
+
+  std::vector<A> few(n);  // 3 distinct points over and over
+  for (size_t i = 0; i < n; ++i) few[i] = p[i % 3];
+  this->expect_matches(few, mixed, "three bases repeated");
+
+  std::vector<A> pm = p;  // P, -P, P', -P', ...
+  for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
+  this->expect_matches(pm, k, "P and -P, random scalars");
+  this->expect_matches(pm, ones, "P and -P, ones");
+  this->expect_matches(pm, std::vector<Fr>(n, k[0]), "P and -P, one scalar");
+  {
+    std::vector<A> even(pm.begin(), pm.end() - 1);  // every pair cancels
+    const std::vector<Fr> s(even.size(), k[1]);
+    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(even, s).is_inf()) << "pairs that cancel";
+    const std::vector<Fr> o(even.size(), Fr::one());
+    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(even, o).is_inf()) << "pairs that cancel, ones";
+  }
+  std::vector<A> pm_same(n);  // P and -P of one point, alternately
+  for (size_t i = 0; i < n; ++i) pm_same[i] = i % 2 ? -p[0] : p[0];
+  this->expect_matches(pm_same, ones, "P and -P of one point, ones");
+  this->expect_matches(pm_same, mixed, "P and -P of one point, witness-like scalars");
+}
+
+TYPED_TEST(DeviceMsm, TinyInputs) {
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  using Fr = typename TestFixture::Fr;
+  using A = typename TestFixture::A;
+  using J = typename TestFixture::J;
+  const auto p = this->points(2);
+  const Fr full = this->scalars(1)[0];
+  for (const Fr& s : {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_uint(2), full})
+    this->expect_matches({p[0]}, {s}, "one term, scalar " + ff::to_decimal(s));
+  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0]}, std::vector<Fr>{Fr::one()}) == J::from(p[0]));
+  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{A::infinity()}, std::vector<Fr>{full}).is_inf());
+  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0], -p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}).is_inf());
+  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0], p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}) ==
+              J::from(p[0]).dbl());
+  this->expect_matches({p[0], p[1]}, {full, -full}, "two terms, k and -k");
+}
+
+// Witness-shaped and one-bucket inputs at 2^20 (G1 only).
+TYPED_TEST(DeviceMsm, LargeSkewedInputs) {
+  if (!TypeParam::large_n) GTEST_SKIP() << "G1 only";
+  SEED_TRACE();
+  using Fr = typename TestFixture::Fr;
+  const size_t n = TypeParam::large_n + 1;
+  const auto p = this->points(n);
+  this->expect_matches(p, this->witness_like(n), "witness-like scalars");
+  this->expect_matches(p, std::vector<Fr>(n, this->scalars(1)[0]), "one full scalar repeated");
+  std::vector<Fr> small(n);
+  for (auto& x : small) x = Fr::from_uint(2 + this->below(15));
+  this->expect_matches(p, small, "small scalars 2..16");
+}
+
+// Device inputs for Msm::enqueue.
+template <class C>
+struct OnDevice {
+  cuda::DeviceBuffer<ec::Affine<C>> bases;
+  cuda::DeviceBuffer<typename C::Fr> scalars;
+  OnDevice(const std::vector<ec::Affine<C>>& p, const std::vector<typename C::Fr>& k, cudaStream_t s)
+      : bases(p.size()), scalars(k.size()) {
+    bases.upload(std::span<const ec::Affine<C>>(p), s);
+    scalars.upload(std::span<const typename C::Fr>(k), s);
+  }
+};
+
+TYPED_TEST(DeviceMsm, TwoInFlightOnOneStreamWaitedInReverse) {
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  const auto p1 = this->points(4097), p2 = this->points(kShapeN);
+  const auto k1 = this->scalars(4097), k2 = this->witness_like(kShapeN);
+  const OnDevice<C> d1(p1, k1, stream), d2(p2, k2, stream);
+  auto m1 = msm::cuda::Msm<C>::enqueue(d1.bases.data(), d1.scalars.data(), p1.size(), stream, arena);
+  auto m2 = msm::cuda::Msm<C>::enqueue(d2.bases.data(), d2.scalars.data(), p2.size(), stream, arena);
+  const auto r2 = m2.wait();
+  const auto r1 = m1.wait();
+  EXPECT_TRUE(r1 == TestFixture::host(p1, k1)) << "first MSM";
+  EXPECT_TRUE(r2 == TestFixture::host(p2, k2)) << "second MSM";
+}
+
+TYPED_TEST(DeviceMsm, ArenaIsReusedOnARepeat) {
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  const auto p = this->points(kShapeN);
+  const auto k = this->witness_like(kShapeN);
+  const auto want = TestFixture::host(p, k);
+  const OnDevice<C> d(p, k, stream);
+
+  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  const auto first = arena.counters();
+  EXPECT_GT(first.allocations, 0u) << "the MSM took no scratch from the arena";
+  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  const auto second = arena.counters();
+  EXPECT_GT(second.reuses, first.reuses);
+  EXPECT_EQ(second.allocations, first.allocations) << "the same MSM again allocated more";
+
+  // An MSM destroyed without wait() still returns its scratch, and the next
+  // one on the stream is unharmed.
+  { auto dropped = msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena); }
+  const auto third = arena.counters();
+  EXPECT_GT(third.reuses, second.reuses);
+  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  EXPECT_EQ(arena.counters().allocations, first.allocations);
+}
+
+TYPED_TEST(DeviceMsm, RefusesTwoTo31Terms) {
+  using C = typename TestFixture::C;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  EXPECT_THROW(msm::cuda::Msm<C>::enqueue(nullptr, nullptr, size_t(1) << 31, stream, arena), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::test

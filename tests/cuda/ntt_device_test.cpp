@@ -1,0 +1,159 @@
+// The device NTTs against the host ones (poly/ntt.hpp), bit for bit, on both
+// curves' Fr: every log size from 1 to 24, then 25 and 26, each on fresh random
+// input; and the quotient's pointwise step against a host loop.
+//
+// Per size the host computes y = ntt(x) and z = coset_ntt(x, g) for random x
+// (g = the domain's coset shift). Both are bijections of x, so y and z are
+// uniformly random too, and every device result has an exact host value:
+//   ntt(x) = y,  intt(y) = x,  coset_ntt(x) = z,  coset_intt(z) = x,
+//   coset_evaluations(y) = coset_ntt(intt(y)) = z.
+// That is two host transforms a size instead of six, which keeps 2^26 cheap.
+//
+// Replay a failure with CUZK_TEST_SEED=<the printed seed>.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/cuda/runtime.hpp"
+#include "cuzk/ff/encode.hpp"
+#include "cuzk/poly/domain.hpp"
+#include "cuzk/poly/ntt.hpp"
+#include "cuzk/poly/ntt_cuda.hpp"
+#include "device_test_util.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+struct Bn254 {
+  static constexpr const char* name = "bn254";
+  using Fr = ff::bn254::Fr;
+};
+struct Bls12 {
+  static constexpr const char* name = "bls12_381";
+  using Fr = ff::bls12_381::Fr;
+};
+struct FieldNames {
+  template <class T>
+  static std::string GetName(int) {
+    return T::name;
+  }
+};
+
+template <class T>
+struct DeviceNtt : ::testing::Test {};
+using Fields = ::testing::Types<Bn254, Bls12>;
+TYPED_TEST_SUITE(DeviceNtt, Fields, FieldNames);
+
+template <class Fr>
+void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream) {
+  SCOPED_TRACE("log size " + std::to_string(k));
+  const poly::Domain<Fr> host(k);
+  const poly::cuda::DeviceDomain<Fr> dev(host);
+  ASSERT_EQ(dev.log_size(), k);
+  ASSERT_EQ(dev.size(), host.size());
+  const size_t n = host.size();
+  const Fr g = host.coset_shift();
+
+  const std::vector<Fr> x = ff::random_elements<Fr>(n, seed);
+  std::vector<Fr> y = x, z = x;
+  poly::ntt(host, std::span<Fr>(y), 0);
+  poly::coset_ntt(host, std::span<Fr>(z), g, 0);
+  if (k <= 16) {  // the identities above, on the host
+    std::vector<Fr> back = y;
+    poly::intt(host, std::span<Fr>(back), 0);
+    ASSERT_TRUE(same_values(back, x)) << "host intt(ntt(x)) != x";
+  }
+
+  cuda::DeviceBuffer<Fr> buf(n);
+  const auto run = [&](const std::vector<Fr>& in, void (*op)(const poly::cuda::DeviceDomain<Fr>&, Fr*, cudaStream_t)) {
+    return through_device(buf, in, stream, [&](Fr* d, cudaStream_t s) { op(dev, d, s); });
+  };
+  EXPECT_TRUE(same_values(run(x, &poly::cuda::ntt<Fr>), y)) << "ntt";
+  EXPECT_TRUE(same_values(run(y, &poly::cuda::intt<Fr>), x)) << "intt";
+  EXPECT_TRUE(same_values(run(x, &poly::cuda::coset_ntt<Fr>), z)) << "coset_ntt";
+  EXPECT_TRUE(same_values(run(z, &poly::cuda::coset_intt<Fr>), x)) << "coset_intt";
+  EXPECT_TRUE(same_values(run(y, &poly::cuda::coset_evaluations<Fr>), z)) << "coset_evaluations";
+}
+
+TYPED_TEST(DeviceNtt, EveryLogSizeFrom1To24) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  for (unsigned k = 1; k <= 24; ++k) check_log_size<typename TypeParam::Fr>(k, rng(), stream);
+}
+
+TYPED_TEST(DeviceNtt, LogSizes25And26) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  for (unsigned k : {25u, 26u}) check_log_size<typename TypeParam::Fr>(k, rng(), stream);
+}
+
+// Two domains alive at once, their transforms interleaved on one stream and
+// chained on the device without a host round trip in between.
+TYPED_TEST(DeviceNtt, DomainsInterleaveOnOneStream) {
+  SEED_TRACE();
+  using Fr = typename TypeParam::Fr;
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  const poly::Domain<Fr> h10(10), h13(13);
+  const poly::cuda::DeviceDomain<Fr> d10(h10), d13(h13);
+  const auto x10 = ff::random_elements<Fr>(h10.size(), rng()), x13 = ff::random_elements<Fr>(h13.size(), rng());
+  cuda::DeviceBuffer<Fr> b10(h10.size()), b13(h13.size());
+  b10.upload(std::span<const Fr>(x10), stream);
+  b13.upload(std::span<const Fr>(x13), stream);
+  poly::cuda::ntt(d10, b10.data(), stream);
+  poly::cuda::intt(d13, b13.data(), stream);
+  poly::cuda::coset_ntt(d13, b13.data(), stream);
+  poly::cuda::intt(d10, b10.data(), stream);
+  std::vector<Fr> got10(h10.size()), got13(h13.size());
+  b10.download(std::span<Fr>(got10), stream);
+  b13.download(std::span<Fr>(got13), stream);
+
+  std::vector<Fr> want13 = x13;
+  poly::intt(h13, std::span<Fr>(want13), 0);
+  poly::coset_ntt(h13, std::span<Fr>(want13), h13.coset_shift(), 0);
+  EXPECT_TRUE(same_values(got10, x10)) << "intt(ntt(x)) on 2^10";
+  EXPECT_TRUE(same_values(got13, want13)) << "coset_ntt(intt(x)) on 2^13";
+}
+
+// h[i] = a[i]·b[i] − c[i] in a; b and c untouched. 0, 1 and −1 planted.
+TYPED_TEST(DeviceNtt, QuotientPointwiseMatchesHostLoop) {
+  SEED_TRACE();
+  using Fr = typename TypeParam::Fr;
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  for (size_t n : {size_t(1), size_t(2), size_t(1000), size_t(1) << 16, (size_t(1) << 22) + 7}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto a = ff::random_elements<Fr>(n, rng()), b = ff::random_elements<Fr>(n, rng()),
+         c = ff::random_elements<Fr>(n, rng());
+    const Fr edge[] = {Fr::zero(), Fr::one(), -Fr::one()};
+    for (size_t i = 0; i < n; i += 97) {
+      a[i] = edge[(i / 97) % 3];
+      b[i] = edge[(i / 291) % 3];
+      c[i] = edge[(i / 873) % 3];
+    }
+    std::vector<Fr> want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = a[i] * b[i] - c[i];
+
+    cuda::DeviceBuffer<Fr> da(n), db(n), dc(n);
+    da.upload(std::span<const Fr>(a), stream);
+    db.upload(std::span<const Fr>(b), stream);
+    dc.upload(std::span<const Fr>(c), stream);
+    poly::cuda::quotient_pointwise<Fr>(da.data(), db.data(), dc.data(), n, stream);
+    std::vector<Fr> got(n), b_after(n), c_after(n);
+    da.download(std::span<Fr>(got), stream);
+    db.download(std::span<Fr>(b_after), stream);
+    dc.download(std::span<Fr>(c_after), stream);
+    EXPECT_TRUE(same_values(got, want)) << "h";
+    EXPECT_TRUE(same_values(b_after, b)) << "b changed";
+    EXPECT_TRUE(same_values(c_after, c)) << "c changed";
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::test

@@ -1,0 +1,305 @@
+// The GPU prover against the CPU prover: for the same inputs the five MSM
+// results are the same points, so for the same r and s the proofs are the same
+// bytes, and they verify. On the circom/snarkjs fixtures of both curves and on
+// native circuits (HashChain, Partition) up to 2^20 constraints; two workers
+// in flight on one key; a worker reused; bad witnesses and lengths refused.
+//
+// With CUZK_GPU_PROOF_DIR set, each fixture's GPU proof is also written there
+// as <curve>/<circuit>/{proof,public,verification_key}.json, for
+// `snarkjs groth16 verify` on another machine; unset, nothing is written.
+//
+// Replay a failure with CUZK_TEST_SEED=<the printed seed> (the seed only
+// drives the choice of native witnesses; r, s and the toxic waste are drawn
+// from the OS, and every check holds for any of them).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "../io/io_test_support.hpp"
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/examples/partition.hpp"
+#include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/cuda/runtime.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/prover_cuda.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "cuzk/io/zkey.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+namespace gpu = groth16::cuda;
+
+// The five MSM results and the public signals, GPU against CPU.
+template <class E>
+void expect_same_pending(const groth16::PendingProof<E>& got, const groth16::PendingProof<E>& want) {
+  EXPECT_TRUE(got.a == want.a) << "MSM A";
+  EXPECT_TRUE(got.b1 == want.b1) << "MSM B1";
+  EXPECT_TRUE(got.b2 == want.b2) << "MSM B2";
+  EXPECT_TRUE(got.c == want.c) << "MSM C";
+  EXPECT_TRUE(got.h == want.h) << "MSM H";
+  EXPECT_TRUE(got.publics == want.publics) << "public signals";
+}
+
+template <class E>
+struct Both {
+  groth16::PendingProof<E> gpu, cpu;
+};
+
+// The CPU's prove_start on copies of a, b, c (it consumes them).
+template <class E>
+groth16::PendingProof<E> cpu_start(const groth16::PreparedKey<E>& key, std::span<const typename E::Fr> w,
+                                   std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
+                                   std::span<const typename E::Fr> c) {
+  using Fr = typename E::Fr;
+  std::vector<Fr> ca(a.begin(), a.end()), cb(b.begin(), b.end()), cc(c.begin(), c.end());
+  return groth16::prove_start(key, w, std::span<Fr>(ca), std::span<Fr>(cb), std::span<Fr>(cc));
+}
+
+// Enqueues the GPU proof, runs the CPU one while it is in flight, then waits.
+template <class E>
+Both<E> prove_both(const gpu::DeviceKey<E>& key, gpu::Worker& worker, std::span<const typename E::Fr> w,
+                   std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
+                   std::span<const typename E::Fr> c) {
+  auto pending = gpu::prove_start(key, worker, w, a, b, c);
+  auto cpu = cpu_start(key.prepared(), w, a, b, c);
+  gpu::GpuTimes times;
+  auto got = pending.wait(&times);
+  EXPECT_GT(times.total, 0.0) << "no GPU time recorded";
+  return {std::move(got), std::move(cpu)};
+}
+
+// For each r, s: the same proof from both, byte for byte, and it verifies.
+template <class E>
+void expect_same_proofs(const groth16::PreparedKey<E>& key, const Both<E>& p,
+                        const groth16::Randomness<typename E::Fr>& drawn) {
+  using Fr = typename E::Fr;
+  expect_same_pending(p.gpu, p.cpu);
+  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  for (const auto* rs : {&drawn, &zero}) {
+    SCOPED_TRACE(rs == &zero ? "r = s = 0" : "drawn r, s");
+    const auto from_gpu = groth16::assemble(key, p.gpu, *rs);
+    const auto from_cpu = groth16::assemble(key, p.cpu, *rs);
+    EXPECT_TRUE(from_gpu == from_cpu) << "proofs differ";
+    EXPECT_EQ(io::proof_to_json<E>(from_gpu).dump(), io::proof_to_json<E>(from_cpu).dump());
+    EXPECT_TRUE(groth16::verify<E>(key.vk(), p.gpu.publics, from_gpu)) << "the GPU proof does not verify";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// snarkjs fixtures
+
+template <class E>
+struct Fixture {
+  using Fr = typename E::Fr;
+  io::Zkey zkey;
+  groth16::PreparedKey<E> key;
+  std::vector<Fr> w;
+
+  Fixture(const std::string& curve, const std::string& circuit)
+      : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
+        key(zkey.as<E>()),
+        w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
+
+  struct Abc {
+    std::vector<Fr> a, b, c;
+  };
+  Abc abc(const std::vector<Fr>& witness) const {
+    const size_t n = key.key().domain_size();
+    Abc r{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+    key.evaluate_abc(witness, r.a, r.b, r.c);
+    return r;
+  }
+};
+
+std::optional<fs::path> proof_dir_from_env() {
+  const char* d = std::getenv("CUZK_GPU_PROOF_DIR");
+  if (!d || !*d) return std::nullopt;
+  return fs::path(d);
+}
+
+// proof.json, public.json and verification_key.json under dir/curve/circuit,
+// read back to check that they say what was proved.
+template <class E>
+void write_proof_files(const fs::path& dir, const std::string& curve, const std::string& circuit,
+                       const groth16::PreparedKey<E>& key, const groth16::Proof<E>& proof,
+                       const std::vector<typename E::Fr>& publics) {
+  const fs::path d = dir / curve / circuit;
+  fs::create_directories(d);
+  io::write_proof_json<E>(d / "proof.json", proof);
+  io::write_public_json<E>(d / "public.json", publics);
+  io::write_vk_json<E>(d / "verification_key.json", key.vk());
+  EXPECT_TRUE(io::read_proof_json<E>(d / "proof.json") == proof);
+  EXPECT_TRUE(io::read_public_json<E>(d / "public.json") == publics);
+}
+
+template <class E>
+void check_fixture(const std::string& curve, const CircuitFacts& facts, const std::optional<fs::path>& out_dir) {
+  using Fr = typename E::Fr;
+  SCOPED_TRACE(curve + "/" + facts.name);
+  const Fixture<E> f(curve, facts.name);
+  const gpu::DeviceKey<E> key(f.key, 0);
+  EXPECT_EQ(&key.prepared(), &f.key);
+  EXPECT_EQ(key.device(), 0);
+  EXPECT_GT(key.bytes(), 0u);
+  gpu::Worker worker(0);
+  ASSERT_EQ(worker.device(), 0);
+
+  const auto abc = f.abc(f.w);
+  const std::span<const Fr> w(f.w), a(abc.a), b(abc.b), c(abc.c);
+  const auto drawn = groth16::Randomness<Fr>::draw();
+  const auto both = prove_both(key, worker, w, a, b, c);
+  EXPECT_EQ(both.gpu.publics, std::vector<Fr>(f.w.begin() + 1, f.w.begin() + 1 + facts.n_public));
+  expect_same_proofs(f.key, both, drawn);
+
+  // The GPU path's prove_finish: fresh r and s, verified.
+  auto pending = gpu::prove_start(key, worker, w, a, b, c);
+  const auto proof = gpu::prove_finish(key, pending);
+  EXPECT_TRUE(groth16::verify<E>(f.key.vk(), both.gpu.publics, proof));
+  if (out_dir) write_proof_files<E>(*out_dir, curve, facts.name, f.key, proof, both.gpu.publics);
+
+  // A witness that breaks a constraint is refused (the last signal is private
+  // and used in every fixture), as are wrong lengths.
+  std::vector<Fr> bad = f.w;
+  bad.back() += Fr::one();
+  const auto bad_abc = f.abc(bad);
+  auto bad_pending = gpu::prove_start(key, worker, std::span<const Fr>(bad), std::span<const Fr>(bad_abc.a),
+                                      std::span<const Fr>(bad_abc.b), std::span<const Fr>(bad_abc.c));
+  EXPECT_THROW(gpu::prove_finish(key, bad_pending), groth16::ProofError);
+  EXPECT_THROW(gpu::prove_start(key, worker, w.first(w.size() - 1), a, b, c), std::invalid_argument);
+  EXPECT_THROW(gpu::prove_start(key, worker, w, a.first(a.size() - 1), b, c), std::invalid_argument);
+  EXPECT_THROW(gpu::prove_start(key, worker, w, a, b, c.first(c.size() - 1)), std::invalid_argument);
+
+  // The worker is still good after all that.
+  expect_same_proofs(f.key, prove_both(key, worker, w, a, b, c), drawn);
+}
+
+TEST(GpuProve, Bn128FixturesMatchCpu) {
+  for (const auto& f : kCircuits) check_fixture<ec::Bn254>("bn128", f, proof_dir_from_env());
+}
+TEST(GpuProve, Bls12381FixturesMatchCpu) {
+  for (const auto& f : kCircuits) check_fixture<ec::Bls12_381>("bls12381", f, proof_dir_from_env());
+}
+
+// What CUZK_GPU_PROOF_DIR asks for, into a temporary directory.
+TEST(GpuProve, ProofFilesAreWrittenWhenAsked) {
+  const TempDir dir;
+  check_fixture<ec::Bn254>("bn128", kCircuits[0], dir.path());
+  for (const char* file : {"proof.json", "public.json", "verification_key.json"})
+    EXPECT_TRUE(fs::is_regular_file(dir.path() / "bn128" / kCircuits[0].name / file)) << file;
+}
+
+// ---------------------------------------------------------------------------
+// Native circuits
+
+// A circuit's witness and a, b, c in pinned memory, as the engine keeps them.
+template <class E>
+struct PinnedInputs {
+  using Fr = typename E::Fr;
+  cuda::PinnedBuffer<Fr> w, a, b, c;
+
+  template <class Circuit>
+  explicit PinnedInputs(const Circuit& circuit)
+      : w(circuit::shape_of(circuit).n_vars),
+        a(circuit::domain_size_for(circuit::shape_of(circuit))),
+        b(a.size()),
+        c(a.size()) {
+    circuit::synthesize_witness(circuit, w.span(), a.span(), b.span(), c.span());
+  }
+  std::span<const Fr> cw() const { return w.span(); }
+  std::span<const Fr> ca() const { return a.span(); }
+  std::span<const Fr> cb() const { return b.span(); }
+  std::span<const Fr> cc() const { return c.span(); }
+};
+
+// Two witnesses of one circuit shape: both in flight at once on two workers
+// (waited in reverse order), then the second again on the first worker.
+template <class E, class Circuit>
+void check_native(const Circuit& first, const Circuit& second) {
+  using Fr = typename E::Fr;
+  const auto dev = groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw());
+  const groth16::PreparedKey<E> prepared(dev.key);
+  ASSERT_EQ(prepared.key().domain_size(), circuit::domain_size_for(circuit::shape_of(first)));
+  const gpu::DeviceKey<E> key(prepared, 0);
+  gpu::Worker w1(0), w2(0);
+  const PinnedInputs<E> in1(first), in2(second);
+  const auto drawn = groth16::Randomness<Fr>::draw();
+
+  auto p1 = gpu::prove_start(key, w1, in1.cw(), in1.ca(), in1.cb(), in1.cc());
+  auto p2 = gpu::prove_start(key, w2, in2.cw(), in2.ca(), in2.cb(), in2.cc());
+  const auto cpu1 = cpu_start(prepared, in1.cw(), in1.ca(), in1.cb(), in1.cc());
+  const auto cpu2 = cpu_start(prepared, in2.cw(), in2.ca(), in2.cb(), in2.cc());
+  const Both<E> both2{p2.wait(), cpu2};
+  const Both<E> both1{p1.wait(), cpu1};
+  {
+    SCOPED_TRACE("first witness");
+    expect_same_proofs(prepared, both1, drawn);
+  }
+  {
+    SCOPED_TRACE("second witness, second worker");
+    expect_same_proofs(prepared, both2, drawn);
+  }
+  ASSERT_NE(both1.gpu.publics, both2.gpu.publics) << "the two witnesses should differ";
+
+  // The first worker again, on the other witness: its arena hands back the
+  // first proof's scratch, and nothing of that proof leaks into this one.
+  const auto before = w1.arena().counters();
+  {
+    SCOPED_TRACE("second witness, first worker reused");
+    auto p = gpu::prove_start(key, w1, in2.cw(), in2.ca(), in2.cb(), in2.cc());
+    const auto proof = gpu::prove_finish(key, p);
+    EXPECT_TRUE(groth16::verify<E>(prepared.vk(), both2.gpu.publics, proof));
+    EXPECT_FALSE(groth16::verify<E>(prepared.vk(), both1.gpu.publics, proof));
+  }
+  EXPECT_GT(w1.arena().counters().reuses, before.reuses);
+}
+
+template <class E>
+struct NativeGpuProof : ::testing::Test {};
+using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
+TYPED_TEST_SUITE(NativeGpuProof, Curves);
+
+TYPED_TEST(NativeGpuProof, HashChain) {
+  SEED_TRACE();
+  using E = TypeParam;
+  auto rng = test_rng();
+  for (uint64_t n : {uint64_t(1) << 10, uint64_t(1) << 16}) {
+    SCOPED_TRACE("2^" + std::to_string(std::countr_zero(n)) + " constraints");
+    const uint64_t s = rng() >> 1;
+    check_native<E>(circuit::HashChain<E>::for_constraints(n, s), circuit::HashChain<E>::for_constraints(n, s + 1));
+  }
+}
+
+TYPED_TEST(NativeGpuProof, Partition) {
+  SEED_TRACE();
+  using E = TypeParam;
+  auto rng = test_rng();
+  for (uint64_t n : {uint64_t(1) << 10, uint64_t(1) << 16}) {
+    SCOPED_TRACE("2^" + std::to_string(std::countr_zero(n)) + " constraints");
+    const uint64_t s = rng() >> 1;
+    check_native<E>(circuit::Partition<E>::for_constraints(n, s), circuit::Partition<E>::for_constraints(n, s + 1));
+  }
+}
+
+TEST(NativeGpuProofLarge, PartitionBn254At2To20) {
+  SEED_TRACE();
+  using E = ec::Bn254;
+  auto rng = test_rng();
+  const uint64_t s = rng() >> 1;
+  check_native<E>(circuit::Partition<E>::for_constraints(1 << 20, s),
+                  circuit::Partition<E>::for_constraints(1 << 20, s + 1));
+}
+
+}  // namespace
+}  // namespace cuzk::test
