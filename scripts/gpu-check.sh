@@ -48,7 +48,7 @@ fi
 if [[ $mode == bench || $mode == all ]]; then
   for curve in bn254 bls12_381; do
     run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes 20,21,22,23,24,25,26,27 \
-      --repeat 5 --json "$OUT/ntt-$curve.json"
+      --repeat 3 --json "$OUT/ntt-$curve.json"
     run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group both --log-sizes 20,22,24,26 \
       --repeat 3 --json "$OUT/msm-$curve.json"
   done
