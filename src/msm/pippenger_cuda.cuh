@@ -101,28 +101,17 @@ struct Partial {
 // is the same pass over a list shorter by the segment length. On the last
 // level (one thread) every run is complete. Entries with the skip key are
 // passed over: on level 0 they sort last, later ones come from empty segments.
-// key(p) reads entry p's key and load(p) its point (affine on level 0, XYZZ
-// after); the next entry's point is loaded before the current one is added,
-// so the random gather's latency hides behind the addition.
-template <class C, class Key, class Load>
-__device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key key, Load load, ec::Xyzz<C>* buckets,
+// key(p) reads entry p's key, add(acc, p) adds entry p into acc.
+template <class C, class Key, class Add>
+__device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key key, Add add, ec::Xyzz<C>* buckets,
                                    Partial<C>* partials, size_t t, bool last_level) {
   using Xyzz = ec::Xyzz<C>;
-  using Item = decltype(load(begin));
   Partial<C> head{skip, Xyzz::infinity()};
   bool have_head = false;
   uint32_t cur = skip;
   Xyzz acc = Xyzz::infinity();
-  uint32_t next_key = key(begin);
-  Item next{};
-  if (next_key != skip) next = load(begin);
   for (size_t p = begin; p < end; ++p) {
-    const uint32_t k = next_key;
-    const Item item = next;
-    if (p + 1 < end) {
-      next_key = key(p + 1);
-      if (next_key != skip) next = load(p + 1);
-    }
+    const uint32_t k = key(p);
     if (k == skip) continue;
     if (k != cur) {
       if (cur != skip) {
@@ -135,7 +124,7 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
       cur = k;
       acc = Xyzz::infinity();
     }
-    acc = acc.add(item);
+    add(acc, p);
   }
   if (last_level) {
     if (cur != skip) buckets[cur] = acc;
@@ -150,18 +139,9 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
   partials[2 * t + 1] = {cur, acc};
 }
 
-// Level 0: the sorted (key, signed point index) list. This kernel is most of an
-// MSM and its point additions are chains of dependent multiplications, so it
-// needs warps in flight: for 256-bit fields the register budget is capped so
-// that three blocks fit on a multiprocessor (the compiler would otherwise take
-// over 200 registers and fit two).
+// Level 0: the sorted (key, signed point index) list.
 template <class C>
-constexpr int accumulate_min_blocks() {
-  return sizeof(typename C::F) <= 32 ? 3 : 1;
-}
-
-template <class C>
-__global__ void __launch_bounds__(kThreads, accumulate_min_blocks<C>()) accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
+__global__ void accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
                                          const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
                                          bool last_level) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -169,10 +149,10 @@ __global__ void __launch_bounds__(kThreads, accumulate_min_blocks<C>()) accumula
   if (begin >= total) return;
   accumulate_segment<C>(
       begin, std::min(total, begin + kSegment), skip, [&](size_t p) { return keys[p]; },
-      [&](size_t p) {
+      [&](ec::Xyzz<C>& acc, size_t p) {
         const uint32_t v = vals[p];
         const ec::Affine<C> b = bases[v & 0x7fffffffu];
-        return v >> 31 ? -b : b;
+        acc = acc.add(v >> 31 ? -b : b);
       },
       buckets, partials, t, last_level);
 }
@@ -186,7 +166,7 @@ __global__ void accumulate_partials_kernel(const Partial<C>* in, size_t total, u
   if (begin >= total) return;
   accumulate_segment<C>(
       begin, std::min(total, begin + kPartialSegment), skip, [&](size_t p) { return in[p].key; },
-      [&](size_t p) { return in[p].sum; }, buckets, out, t, last_level);
+      [&](ec::Xyzz<C>& acc, size_t p) { acc = acc.add(in[p].sum); }, buckets, out, t, last_level);
 }
 
 // sum_{j in segment} (j + 1)·B_j for one segment of one window's buckets, as
