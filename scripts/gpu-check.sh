@@ -6,7 +6,8 @@
 # summary.
 #   scripts/gpu-check.sh [tests|bench|prove|all] [ctest -R regex]
 #     tests  build, ctest -L gpu, selfcheck
-#     bench  build, NTT and MSM benchmarks (cuzk bench ntt|msm --backend cuda)
+#     bench  build, field/curve arithmetic rates (cuzk_bench_device), NTT and MSM
+#            benchmarks (cuzk bench ntt|msm --backend cuda)
 #     prove  build, whole-proof benchmarks at 2^20, 2^22, 2^24 constraints
 #     all    (default) all three
 set -uo pipefail
@@ -46,6 +47,7 @@ if [[ $mode == tests || $mode == all ]]; then
   run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
 fi
 if [[ $mode == bench || $mode == all ]]; then
+  run bench-device "$build/bench/cuzk_bench_device" --json "$OUT/bench-device.json"
   for curve in bn254 bls12_381; do
     run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes 20,21,22,23,24,25,26,27 \
       --repeat 3 --json "$OUT/ntt-$curve.json"
