@@ -23,30 +23,16 @@
 #include "cuzk/poly/ntt.hpp"
 #include "cuzk/poly/ntt_cuda.hpp"
 #include "device_test_util.hpp"
+#include "scalar_fields.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
 namespace {
 
-struct Bn254 {
-  static constexpr const char* name = "bn254";
-  using Fr = ff::bn254::Fr;
-};
-struct Bls12 {
-  static constexpr const char* name = "bls12_381";
-  using Fr = ff::bls12_381::Fr;
-};
-struct FieldNames {
-  template <class T>
-  static std::string GetName(int) {
-    return T::name;
-  }
-};
 
 template <class T>
 struct DeviceNtt : ::testing::Test {};
-using Fields = ::testing::Types<Bn254, Bls12>;
-TYPED_TEST_SUITE(DeviceNtt, Fields, FieldNames);
+TYPED_TEST_SUITE(DeviceNtt, ScalarFields, ScalarFieldNames);
 
 template <class Fr>
 void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream) {

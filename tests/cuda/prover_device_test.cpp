@@ -270,26 +270,25 @@ struct NativeGpuProof : ::testing::Test {};
 using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
 TYPED_TEST_SUITE(NativeGpuProof, Curves);
 
-TYPED_TEST(NativeGpuProof, HashChain) {
-  SEED_TRACE();
-  using E = TypeParam;
+// Each circuit at 2^10 and 2^16 constraints, two witnesses of random seeds.
+template <class E, template <class> class Circuit>
+void check_native_sizes() {
   auto rng = test_rng();
   for (uint64_t n : {uint64_t(1) << 10, uint64_t(1) << 16}) {
     SCOPED_TRACE("2^" + std::to_string(std::countr_zero(n)) + " constraints");
     const uint64_t s = rng() >> 1;
-    check_native<E>(circuit::HashChain<E>::for_constraints(n, s), circuit::HashChain<E>::for_constraints(n, s + 1));
+    check_native<E>(Circuit<E>::for_constraints(n, s), Circuit<E>::for_constraints(n, s + 1));
   }
+}
+
+TYPED_TEST(NativeGpuProof, HashChain) {
+  SEED_TRACE();
+  check_native_sizes<TypeParam, circuit::HashChain>();
 }
 
 TYPED_TEST(NativeGpuProof, Partition) {
   SEED_TRACE();
-  using E = TypeParam;
-  auto rng = test_rng();
-  for (uint64_t n : {uint64_t(1) << 10, uint64_t(1) << 16}) {
-    SCOPED_TRACE("2^" + std::to_string(std::countr_zero(n)) + " constraints");
-    const uint64_t s = rng() >> 1;
-    check_native<E>(circuit::Partition<E>::for_constraints(n, s), circuit::Partition<E>::for_constraints(n, s + 1));
-  }
+  check_native_sizes<TypeParam, circuit::Partition>();
 }
 
 TEST(NativeGpuProofLarge, PartitionBn254At2To20) {

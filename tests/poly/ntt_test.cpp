@@ -19,26 +19,13 @@
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/poly/ntt.hpp"
 #include "noble.hpp"
+#include "scalar_fields.hpp"
 
 namespace cuzk {
 namespace {
 
 using poly::Domain;
 
-struct Bn254 {
-  static constexpr const char* name = "bn254";
-  using Fr = ff::bn254::Fr;
-};
-struct Bls12 {
-  static constexpr const char* name = "bls12_381";
-  using Fr = ff::bls12_381::Fr;
-};
-struct CurveNames {
-  template <class T>
-  static std::string GetName(int) {
-    return T::name;
-  }
-};
 
 template <class F>
 F pow_u64(const F& x, uint64_t e) {
@@ -132,8 +119,7 @@ class NttTest : public ::testing::Test {
   std::mt19937_64 rng_;
 };
 
-using Fields = ::testing::Types<Bn254, Bls12>;
-TYPED_TEST_SUITE(NttTest, Fields, CurveNames);
+TYPED_TEST_SUITE(NttTest, test::ScalarFields, test::ScalarFieldNames);
 
 // ---------------------------------------------------------------------------
 // Domains
