@@ -195,7 +195,8 @@ TEST_F(BadInput, ProofForTheOtherCurve) {
 TEST(Cli, HelpDocumentsEveryCommand) {
   const std::pair<std::vector<std::string>, std::vector<std::string>> pages[] = {
       {{"--help"}, {"prove", "verify", "export-vk", "info"}},
-      {{"prove", "--help"}, {"zkey", "wtns", "proof", "public", "--backend", "--threads"}},
+      {{"prove", "--help"}, {"zkey", "wtns", "proof", "public", "--backend", "--threads", "--gpus"}},
+      {{"bench", "--help"}, {"prove", "ntt", "msm"}},
       {{"verify", "--help"}, {"vk", "public", "proof"}},
       {{"export-vk", "--help"}, {"zkey", "vk"}},
       {{"info", "--help"}, {"file"}},
@@ -215,6 +216,10 @@ TEST_F(BadInput, UsageErrors) {
   expect_failure({"prove", zkey, wtns, proof}, kBadInput, {}, "public");
   expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "gpu"}, kBadInput, {}, "gpu");
   expect_failure({"prove", zkey, wtns, proof, pub, "--threads", "-1"}, kBadInput, {}, "threads");
+  // No GPU (CI): "--backend cuda: no CUDA device"; a GPU machine: "--gpus:
+  // device 99 does not exist". Either way a usage error, and nothing written.
+  expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "cuda", "--gpus", "99"}, kBadInput, {});
+  expect_failure({"bench", "msm", "--backend", "cuda", "--gpus", "0,x"}, kBadInput, {});
 }
 
 }  // namespace
