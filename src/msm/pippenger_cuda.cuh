@@ -298,14 +298,14 @@ Msm<C>::~Msm() {
 
 template <class C>
 Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, cudaStream_t stream,
-                       Arena& arena) {
+                       Arena& arena, size_t max_chunk) {
   using namespace detail;
   using Xyzz = ec::Xyzz<C>;
   if (n >= (size_t(1) << 31))
     throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
   auto st = std::make_unique<State>();
   // Chunk so the scratch fits in half of what the device has free now.
-  size_t chunk = std::min(std::max<size_t>(n, 1), kMaxChunk);
+  size_t chunk = std::min(std::max<size_t>(n, 1), max_chunk ? max_chunk : kMaxChunk);
   const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
   while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
   st->chunks = std::max<size_t>(1, (n + chunk - 1) / chunk);

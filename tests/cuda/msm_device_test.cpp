@@ -233,6 +233,26 @@ TYPED_TEST(DeviceMsm, TwoInFlightOnOneStreamWaitedInReverse) {
   EXPECT_TRUE(r2 == TestFixture::host(p2, k2)) << "second MSM";
 }
 
+// Inputs split into chunks (as MSMs over 2^25 terms, or on a card short of
+// memory, are): the window sums of the chunks must add up, including a short
+// last chunk.
+TYPED_TEST(DeviceMsm, ChunkedMatchesHost) {
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  const size_t n = 3 * 4096 + 5;
+  const auto p = this->points(n);
+  for (const auto& k : {this->scalars(n), this->witness_like(n)}) {
+    const OnDevice<C> d(p, k, stream);
+    for (size_t max_chunk : {size_t(4096), size_t(5000)}) {
+      SCOPED_TRACE("chunks of at most " + std::to_string(max_chunk));
+      auto job = msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), n, stream, arena, max_chunk);
+      EXPECT_TRUE(job.wait() == TestFixture::host(p, k));
+    }
+  }
+}
+
 TYPED_TEST(DeviceMsm, ArenaIsReusedOnARepeat) {
   SEED_TRACE();
   using C = typename TestFixture::C;

@@ -44,9 +44,11 @@ class Msm {
  public:
   // d_bases and d_scalars hold n elements each in device memory (scalars in
   // Montgomery form, as everywhere in cuzk) and must stay valid until wait().
-  // Throws std::invalid_argument for n >= 2^31.
+  // Throws std::invalid_argument for n >= 2^31. max_chunk (0: 2^25) caps
+  // the scalars processed at once; fewer are taken when the device is short
+  // of memory. Tests lower it to exercise the chunked path on small inputs.
   static Msm enqueue(const ec::Affine<C>* d_bases, const typename C::Fr* d_scalars, size_t n, cudaStream_t stream,
-                     ::cuzk::cuda::Arena& arena);
+                     ::cuzk::cuda::Arena& arena, size_t max_chunk = 0);
 
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;
