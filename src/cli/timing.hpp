@@ -4,15 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+
+#include "cuzk/engine/trace.hpp"
 
 namespace cuzk::cli {
 
-inline bool timing_enabled() {
-  const char* v = std::getenv("CUZK_TIMING");
-  return v && std::strcmp(v, "0") != 0 && *v;
-}
+inline bool timing_enabled() { return engine::Recorder::timing_requested(); }
 
 // One CUZK_TIMING line: a stage and its time (when CUZK_TIMING=1).
 inline void report_stage(const char* stage, double seconds) {

@@ -1,0 +1,126 @@
+// Instrumentation for the proving pipeline (DESIGN.md, "Instrumentation"):
+// every stage of every partition is a span on a track (a GPU worker, its copy
+// stream, a synthesis thread, the finalizer). From the spans come
+//   - CUZK_TIMING=1 lines on stderr, one per span as it ends;
+//   - a Chrome trace-event file (--trace FILE) that opens in Perfetto, with one
+//     named thread per track;
+//   - the summary every run ends with: per-stage count, median and p95, GPU
+//     busy %, upload GB/s, lock wait and hold.
+// Recording is one short critical section per span (a few per partition, each
+// partition tens of milliseconds or more), far under 1% of proof time.
+#pragma once
+
+#include <chrono>
+#include <compare>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cuzk::engine {
+
+enum class Stage : uint8_t {
+  synthesis,
+  upload,
+  ntt,
+  msm_a,
+  msm_b1,
+  msm_b2,
+  msm_c,
+  msm_h,
+  lock_wait,
+  lock_held,
+  finish,
+  verify,
+};
+inline constexpr size_t kStageCount = 12;
+
+const char* stage_name(Stage s);
+// The stages that keep a GPU's multiprocessors busy: what "GPU busy" counts.
+bool is_kernel_stage(Stage s);
+
+struct Track {
+  enum class Kind : uint8_t { worker, copy, synthesis, finalizer };
+  Kind kind = Kind::worker;
+  int gpu = -1;   // the GPU of a worker or copy track; -1 for CPU-side tracks
+  int index = 0;  // worker or thread number
+  friend auto operator<=>(const Track&, const Track&) = default;
+};
+// "GPU 0 worker 1", "GPU 0 copy 1", "synthesis 3", "finalizer 0".
+std::string track_name(const Track& t);
+
+struct Span {
+  Stage stage = Stage::synthesis;
+  Track track;
+  uint32_t job = 0, partition = 0;
+  double start = 0, end = 0;  // seconds since the recorder's epoch
+  uint64_t bytes = 0;         // bytes moved, for uploads
+};
+
+class Recorder {
+ public:
+  // log_lines: print a CUZK_TIMING line for every span as it is recorded.
+  explicit Recorder(bool log_lines = timing_requested());
+
+  // CUZK_TIMING is set to something other than "" or "0".
+  static bool timing_requested();
+
+  // Seconds since the recorder was made: the time base of every span.
+  double now() const;
+  // Thread-safe. Throws std::invalid_argument for a span that ends before it starts.
+  void record(const Span& span);
+  std::vector<Span> spans() const;
+
+  // Records [construction, destruction) as one span.
+  class Scope {
+   public:
+    Scope(Recorder& r, Span span) : r_(r), span_(span) { span_.start = r.now(); }
+    ~Scope() {
+      span_.end = r_.now();
+      r_.record(span_);
+    }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Recorder& r_;
+    Span span_;
+  };
+
+ private:
+  const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+  const bool log_lines_;
+  mutable std::mutex mu_;
+  std::vector<Span> spans_;
+};
+
+// The spans as Chrome trace events: "X" (complete) events in microseconds, one
+// thread (tid) per track in track order, each named by a thread_name metadata
+// event; job, partition and bytes go in args.
+nlohmann::ordered_json chrome_trace(std::span<const Span> spans);
+
+struct StageSummary {
+  Stage stage;
+  size_t count = 0;
+  double median = 0, p95 = 0, total = 0;  // seconds
+};
+
+struct Summary {
+  std::vector<StageSummary> stages;  // the stages that occurred, in Stage order
+  double wall = 0;                   // first start to last end, seconds
+  // Per GPU, the share of the wall time during which at least one kernel stage
+  // ran on it (overlapping spans count once), averaged over the GPUs seen; 0
+  // when no GPU appears.
+  double gpu_busy = 0;
+  double upload_gbps = 0;               // upload bytes over upload time; 0 without uploads
+  double lock_wait = 0, lock_held = 0;  // totals, seconds
+};
+
+Summary summarize(std::span<const Span> spans);
+// A few lines for the end of a run: the stage table, then busy %, GB/s, lock.
+std::string format_summary(const Summary& s);
+
+}  // namespace cuzk::engine
