@@ -1,0 +1,115 @@
+// Host buffers for the hot path, allocated once and reused (DESIGN.md, "Pinned
+// host memory only"). Pinned memory costs about half a second per GiB to
+// allocate and the driver serialises those calls, so a pipeline that allocated
+// per partition would stall its own GPU; the pool keeps every buffer it has
+// made and hands it out again.
+//
+// Requests are rounded up to a size class (2^k or 3·2^(k-1) bytes, at least
+// 1 MiB: at most a third wasted), and a free buffer of the class is reused.
+// The pool holds at most `budget` bytes, leased and free together. When a new
+// buffer would exceed it, free buffers of other classes are released first,
+// and if that is not enough the caller waits until a lease comes back: that is
+// the pipeline's backpressure, so synthesis never runs ahead of memory.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+namespace cuzk::engine {
+
+// Where the pool's buffers come from: pinned (cudaHostAlloc) on the GPU path,
+// ordinary heap memory for the CPU backend and for `--pageable` comparisons.
+class HostMemory {
+ public:
+  virtual ~HostMemory() = default;
+  virtual void* allocate(size_t bytes) = 0;  // throws on failure
+  virtual void release(void* p, size_t bytes) = 0;
+  virtual const char* name() const = 0;
+};
+
+// 64-byte aligned heap memory.
+std::unique_ptr<HostMemory> pageable_memory();
+
+class PoolCancelled : public std::runtime_error {
+ public:
+  PoolCancelled() : std::runtime_error("the buffer pool was shut down while waiting for memory") {}
+};
+
+class BufferPool {
+ public:
+  // A buffer on loan; returns to the pool when destroyed.
+  class Lease {
+   public:
+    Lease() = default;
+    Lease(Lease&& o) noexcept
+        : pool_(std::exchange(o.pool_, nullptr)), data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_) {}
+    Lease& operator=(Lease&& o) noexcept {
+      std::swap(pool_, o.pool_);
+      std::swap(data_, o.data_);
+      std::swap(bytes_, o.bytes_);
+      return *this;
+    }
+    ~Lease() {
+      if (pool_) pool_->give_back(data_, bytes_);
+    }
+    void* data() const { return data_; }
+    template <class T>
+    T* as() const {
+      return static_cast<T*>(data_);
+    }
+    size_t bytes() const { return bytes_; }  // the size class, at least what was asked
+
+   private:
+    friend class BufferPool;
+    Lease(BufferPool* p, void* d, size_t b) : pool_(p), data_(d), bytes_(b) {}
+    BufferPool* pool_ = nullptr;
+    void* data_ = nullptr;
+    size_t bytes_ = 0;
+  };
+
+  struct Counters {
+    size_t allocations = 0;  // buffers made
+    size_t reuses = 0;       // leases served by a kept buffer
+    size_t releases = 0;     // kept buffers freed to make room for another class
+    size_t waits = 0;        // acquisitions that had to wait for a lease to return
+    size_t bytes_held = 0;   // leased and free together, <= budget
+    size_t bytes_leased = 0;
+  };
+
+  BufferPool(std::unique_ptr<HostMemory> memory, size_t budget_bytes);
+  // Every lease must have been returned.
+  ~BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+
+  // The size class a request of `bytes` is served from.
+  static size_t size_class(size_t bytes);
+
+  // A buffer of at least `bytes`, waiting for leases to return while the budget
+  // is used up. Throws std::invalid_argument when the size class alone exceeds
+  // the budget, and PoolCancelled once cancel() has been called.
+  Lease acquire(size_t bytes);
+  // Wakes every waiter with PoolCancelled, and makes later acquire() throw it.
+  void cancel();
+
+  Counters counters() const;
+  const char* memory_name() const { return memory_->name(); }
+
+ private:
+  void give_back(void* p, size_t bytes);
+
+  std::unique_ptr<HostMemory> memory_;
+  const size_t budget_;
+  mutable std::mutex mu_;
+  std::condition_variable returned_;
+  std::multimap<size_t, void*> free_;  // size class -> buffer
+  Counters counters_;
+  bool cancelled_ = false;
+};
+
+}  // namespace cuzk::engine

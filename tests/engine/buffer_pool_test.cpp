@@ -1,0 +1,161 @@
+// The host buffer pool: size classes, reuse in steady state, the budget as
+// backpressure, cancellation, failure, and a concurrent run that must balance.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <optional>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "cuzk/engine/buffer_pool.hpp"
+#include "seed.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+constexpr size_t MiB = size_t(1) << 20;
+
+// What the memory below has handed out; it outlives the pool that owns the memory.
+struct Counts {
+  std::atomic<long> outstanding{0}, allocations{0};
+  std::atomic<bool> fail{false};
+};
+
+// Heap memory that counts what it hands out, and can be told to fail.
+struct CountingMemory final : HostMemory {
+  std::shared_ptr<Counts> counts;
+  explicit CountingMemory(std::shared_ptr<Counts> c) : counts(std::move(c)) {}
+  void* allocate(size_t bytes) override {
+    if (counts->fail) throw std::bad_alloc();
+    ++counts->outstanding, ++counts->allocations;
+    return ::operator new(bytes);
+  }
+  void release(void* p, size_t) override {
+    --counts->outstanding;
+    ::operator delete(p);
+  }
+  const char* name() const override { return "counting"; }
+};
+
+struct Pool {
+  std::shared_ptr<Counts> memory = std::make_shared<Counts>();
+  std::unique_ptr<BufferPool> pool;
+  explicit Pool(size_t budget) : pool(std::make_unique<BufferPool>(std::make_unique<CountingMemory>(memory), budget)) {}
+};
+
+TEST(BufferPool, SizeClasses) {
+  EXPECT_EQ(BufferPool::size_class(1), MiB);
+  EXPECT_EQ(BufferPool::size_class(MiB), MiB);
+  EXPECT_EQ(BufferPool::size_class(MiB + 1), 3 * MiB / 2);
+  EXPECT_EQ(BufferPool::size_class(3 * MiB / 2), 3 * MiB / 2);
+  EXPECT_EQ(BufferPool::size_class(3 * MiB / 2 + 1), 2 * MiB);
+  EXPECT_EQ(BufferPool::size_class(3 * MiB), 3 * MiB);
+  EXPECT_EQ(BufferPool::size_class(3 * MiB + 1), 4 * MiB);
+  std::mt19937_64 rng(test::test_seed());
+  for (int i = 0; i < 10000; ++i) {
+    const size_t n = MiB + rng() % (size_t(1) << 34);
+    const size_t c = BufferPool::size_class(n);
+    ASSERT_GE(c, n);
+    ASSERT_LT((double)(c - n), (double)c / 3 + 1) << n;  // at most a third wasted
+  }
+}
+
+TEST(BufferPool, SteadyStateAllocatesNothing) {
+  Pool p(64 * MiB);
+  const size_t sizes[] = {5 * MiB, 12 * MiB, 12 * MiB, 700 * 1024};
+  for (int round = 0; round < 10; ++round) {
+    std::vector<BufferPool::Lease> leases;
+    for (size_t s : sizes) {
+      leases.push_back(p.pool->acquire(s));
+      ASSERT_GE(leases.back().bytes(), s);
+      std::memset(leases.back().data(), round, s);  // the memory is really there
+    }
+  }
+  const auto c = p.pool->counters();
+  EXPECT_EQ(c.allocations, 4u);
+  EXPECT_EQ(c.reuses, 36u);
+  EXPECT_EQ(c.waits, 0u);
+  EXPECT_EQ(c.bytes_leased, 0u);
+  EXPECT_EQ(p.memory->allocations, 4);
+}
+
+TEST(BufferPool, WaitsForALeaseWhenTheBudgetIsUsed) {
+  Pool p(8 * MiB);
+  auto a = p.pool->acquire(4 * MiB);
+  std::optional<BufferPool::Lease> b = p.pool->acquire(4 * MiB);
+  auto third = std::async(std::launch::async, [&] { return p.pool->acquire(4 * MiB); });
+  EXPECT_EQ(third.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout) << "should wait";
+  b.reset();
+  ASSERT_EQ(third.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  const auto lease = third.get();
+  const auto c = p.pool->counters();
+  EXPECT_EQ(c.waits, 1u);
+  EXPECT_EQ(c.allocations, 2u);
+  EXPECT_EQ(c.reuses, 1u);
+  EXPECT_LE(c.bytes_held, 8 * MiB);
+}
+
+TEST(BufferPool, FreesOtherClassesToMakeRoom) {
+  Pool p(4 * MiB);
+  { auto small = p.pool->acquire(2 * MiB); }
+  auto big = p.pool->acquire(4 * MiB);
+  const auto c = p.pool->counters();
+  EXPECT_EQ(c.releases, 1u);
+  EXPECT_EQ(c.allocations, 2u);
+  EXPECT_EQ(c.bytes_held, 4 * MiB);
+  EXPECT_EQ(p.memory->outstanding, 1);
+}
+
+TEST(BufferPool, CancelWakesWaiters) {
+  Pool p(4 * MiB);
+  auto held = p.pool->acquire(4 * MiB);
+  auto waiter = std::async(std::launch::async, [&] { return p.pool->acquire(MiB); });
+  EXPECT_EQ(waiter.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  p.pool->cancel();
+  EXPECT_THROW(waiter.get(), PoolCancelled);
+  EXPECT_THROW(p.pool->acquire(MiB), PoolCancelled);
+}
+
+TEST(BufferPool, RefusesWhatCanNeverFitAndSurvivesFailure) {
+  Pool p(8 * MiB);
+  EXPECT_THROW(p.pool->acquire(9 * MiB), std::invalid_argument);
+  p.memory->fail = true;
+  EXPECT_THROW(p.pool->acquire(MiB), std::bad_alloc);
+  auto c = p.pool->counters();
+  EXPECT_EQ(c.bytes_held, 0u);
+  EXPECT_EQ(c.allocations, 0u);
+  p.memory->fail = false;
+  auto ok = p.pool->acquire(8 * MiB);  // the failed attempt left its budget behind
+  EXPECT_EQ(p.pool->counters().bytes_held, 8 * MiB);
+}
+
+TEST(BufferPool, ConcurrentUseBalances) {
+  Pool p(32 * MiB);
+  std::atomic<bool> over_budget{false};
+  std::vector<std::thread> threads;
+  const uint64_t seed = test::test_seed();
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(seed + t);
+      for (int i = 0; i < 200; ++i) {
+        auto lease = p.pool->acquire(MiB + rng() % (6 * MiB));
+        static_cast<volatile char*>(lease.data())[0] = 1;
+        if (p.pool->counters().bytes_held > 32 * MiB) over_budget = true;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_FALSE(over_budget);
+  const auto c = p.pool->counters();
+  EXPECT_EQ(c.bytes_leased, 0u);
+  EXPECT_EQ(c.allocations + c.reuses, 1600u);
+  EXPECT_EQ(p.memory->outstanding, (long)c.allocations - (long)c.releases);
+  p.pool.reset();
+  EXPECT_EQ(p.memory->outstanding, 0) << "the pool must free what it kept";
+}
+
+}  // namespace
+}  // namespace cuzk::engine
