@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/util/lease.hpp"
+
 namespace cuzk::cuda {
 
 struct Error : std::runtime_error {
@@ -136,33 +138,7 @@ class PinnedBuffer {
 class Arena {
  public:
   // A block on loan; returns to the arena when destroyed.
-  class Block {
-   public:
-    Block() = default;
-    Block(Block&& o) noexcept
-        : arena_(std::exchange(o.arena_, nullptr)), ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
-    Block& operator=(Block&& o) noexcept {
-      std::swap(arena_, o.arena_);
-      std::swap(ptr_, o.ptr_);
-      std::swap(bytes_, o.bytes_);
-      return *this;
-    }
-    ~Block() {
-      if (arena_) arena_->give_back(ptr_, bytes_);
-    }
-    template <class T>
-    T* as() const {
-      return static_cast<T*>(ptr_);
-    }
-    size_t bytes() const { return bytes_; }
-
-   private:
-    friend class Arena;
-    Block(Arena* a, void* p, size_t b) : arena_(a), ptr_(p), bytes_(b) {}
-    Arena* arena_ = nullptr;
-    void* ptr_ = nullptr;
-    size_t bytes_ = 0;
-  };
+  using Block = Lease<Arena>;
 
   struct Counters {
     size_t allocations = 0, reuses = 0, bytes_held = 0;
@@ -182,6 +158,7 @@ class Arena {
   Counters counters() const;
 
  private:
+  friend class Lease<Arena>;
   void give_back(void* p, size_t bytes);
   mutable std::mutex mu_;
   std::multimap<size_t, void*> free_;  // size -> block

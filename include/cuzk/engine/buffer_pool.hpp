@@ -20,6 +20,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cuzk/util/lease.hpp"
+
 namespace cuzk::engine {
 
 // Where the pool's buffers come from: pinned (cudaHostAlloc) on the GPU path,
@@ -43,34 +45,7 @@ class PoolCancelled : public std::runtime_error {
 class BufferPool {
  public:
   // A buffer on loan; returns to the pool when destroyed.
-  class Lease {
-   public:
-    Lease() = default;
-    Lease(Lease&& o) noexcept
-        : pool_(std::exchange(o.pool_, nullptr)), data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_) {}
-    Lease& operator=(Lease&& o) noexcept {
-      std::swap(pool_, o.pool_);
-      std::swap(data_, o.data_);
-      std::swap(bytes_, o.bytes_);
-      return *this;
-    }
-    ~Lease() {
-      if (pool_) pool_->give_back(data_, bytes_);
-    }
-    void* data() const { return data_; }
-    template <class T>
-    T* as() const {
-      return static_cast<T*>(data_);
-    }
-    size_t bytes() const { return bytes_; }  // the size class, at least what was asked
-
-   private:
-    friend class BufferPool;
-    Lease(BufferPool* p, void* d, size_t b) : pool_(p), data_(d), bytes_(b) {}
-    BufferPool* pool_ = nullptr;
-    void* data_ = nullptr;
-    size_t bytes_ = 0;
-  };
+  using Lease = ::cuzk::Lease<BufferPool>;
 
   struct Counters {
     size_t allocations = 0;  // buffers made
@@ -101,6 +76,7 @@ class BufferPool {
   const char* memory_name() const { return memory_->name(); }
 
  private:
+  friend class ::cuzk::Lease<BufferPool>;
   void give_back(void* p, size_t bytes);
 
   std::unique_ptr<HostMemory> memory_;
