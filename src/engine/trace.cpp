@@ -57,7 +57,7 @@ bool is_kernel_stage(Stage s) {
 }
 
 std::string track_name(const Track& t) {
-  const std::string gpu = "GPU " + std::to_string(t.gpu) + " ";
+  const std::string gpu = t.gpu < 0 ? "CPU " : "GPU " + std::to_string(t.gpu) + " ";
   switch (t.kind) {
     case Track::Kind::worker: return gpu + "worker " + std::to_string(t.index);
     case Track::Kind::copy: return gpu + "copy " + std::to_string(t.index);
@@ -130,7 +130,7 @@ Summary summarize(std::span<const Span> spans) {
     last = std::max(last, s.end);
     const double d = s.end - s.start;
     durations[(size_t)s.stage].push_back(d);
-    if (is_kernel_stage(s.stage)) kernels[s.track.gpu].emplace_back(s.start, s.end);
+    if (is_kernel_stage(s.stage) && s.track.gpu >= 0) kernels[s.track.gpu].emplace_back(s.start, s.end);
     if (s.stage == Stage::upload) upload_s += d, upload_bytes += s.bytes;
     if (s.stage == Stage::lock_wait) out.lock_wait += d;
     if (s.stage == Stage::lock_held) out.lock_held += d;

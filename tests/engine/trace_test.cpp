@@ -30,6 +30,7 @@ TEST(Trace, NamesAreDistinct) {
   for (size_t i = 0; i < kStageCount; ++i) names.insert(stage_name((Stage)i));
   EXPECT_EQ(names.size(), kStageCount);
   EXPECT_EQ(track_name({Kind::worker, 0, 1}), "GPU 0 worker 1");
+  EXPECT_EQ(track_name({Kind::worker, -1, 2}), "CPU worker 2");
   EXPECT_EQ(track_name({Kind::copy, 2, 0}), "GPU 2 copy 0");
   EXPECT_EQ(track_name({Kind::synthesis, -1, 3}), "synthesis 3");
   EXPECT_EQ(track_name({Kind::finalizer, -1, 0}), "finalizer 0");
@@ -142,13 +143,15 @@ TEST(Trace, EmptyAndCpuOnlyRuns) {
   const Summary empty = summarize({});
   EXPECT_TRUE(empty.stages.empty());
   EXPECT_EQ(empty.gpu_busy, 0);
+  // CPU workers' stages are not GPU time.
   const std::vector<Span> cpu = {span(Stage::synthesis, {Kind::synthesis, -1, 0}, 1, 2),
+                                 span(Stage::msm_h, {Kind::worker, -1, 0}, 1, 2),
                                  span(Stage::verify, {Kind::finalizer, -1, 0}, 2, 3)};
   const Summary s = summarize(cpu);
   EXPECT_DOUBLE_EQ(s.wall, 2.0);
   EXPECT_EQ(s.gpu_busy, 0);
   EXPECT_EQ(s.upload_gbps, 0);
-  EXPECT_EQ(s.stages.size(), 2u);
+  EXPECT_EQ(s.stages.size(), 3u);
 }
 
 }  // namespace

@@ -45,11 +45,11 @@ bool is_kernel_stage(Stage s);
 struct Track {
   enum class Kind : uint8_t { worker, copy, synthesis, finalizer };
   Kind kind = Kind::worker;
-  int gpu = -1;   // the GPU of a worker or copy track; -1 for CPU-side tracks
+  int gpu = -1;   // the GPU of a worker or copy track; -1 for CPU-side tracks and CPU workers
   int index = 0;  // worker or thread number
   friend auto operator<=>(const Track&, const Track&) = default;
 };
-// "GPU 0 worker 1", "GPU 0 copy 1", "synthesis 3", "finalizer 0".
+// "GPU 0 worker 1", "CPU worker 0", "GPU 0 copy 1", "synthesis 3", "finalizer 0".
 std::string track_name(const Track& t);
 
 struct Span {

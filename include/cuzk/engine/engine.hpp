@@ -1,0 +1,106 @@
+// The proving pipeline (DESIGN.md, "The GPU data path"; issue 5), here with
+// the CPU backend's workers: jobs of K partitions each flow through
+//
+//   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizer (prove_finish)
+//
+// A synthesis thread takes the next partition, leases one host buffer for its
+// witness and a/b/c from the pool (waiting while the pool's budget is used up:
+// the backpressure that keeps synthesis from running ahead of the provers),
+// and fills it. A worker runs prove_start, which consumes a/b/c, and returns
+// the buffer at once; the finalizer draws r and s, assembles and verifies, so
+// the worker is free for the next partition. Each stage is a span in the
+// Recorder. A partition that fails (an unsatisfied witness, a proof that does
+// not verify) fails alone, with its message; the others go on.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/engine/buffer_pool.hpp"
+#include "cuzk/engine/trace.hpp"
+#include "cuzk/groth16/prover.hpp"
+
+namespace cuzk::engine {
+
+// One partition's witness source: writes w (n_vars values) and a, b, c
+// (domain_size each) into the spans it is given.
+template <class E>
+using Synthesize = std::function<void(std::span<typename E::Fr> w, std::span<typename E::Fr> a,
+                                      std::span<typename E::Fr> b, std::span<typename E::Fr> c)>;
+
+template <class E>
+struct PartitionResult {
+  uint32_t job = 0, partition = 0;
+  std::optional<groth16::Proof<E>> proof;  // set when the partition was proved and verified
+  std::vector<typename E::Fr> publics;
+  std::string error;  // why there is no proof
+};
+
+struct EngineOptions {
+  unsigned synthesis_threads = 2;
+  unsigned workers = 1;         // partitions proved at once
+  unsigned prover_threads = 0;  // threads of one prove_start (0: all)
+  size_t host_budget = size_t(1) << 30;  // bytes of witness and a/b/c buffers
+};
+
+template <class E>
+class Engine {
+ public:
+  using Fr = typename E::Fr;
+
+  Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<HostMemory> memory = pageable_memory());
+  // shutdown(), then waits for the threads.
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Queues every partition of a job proved with `key` (which must outlive the
+  // job). The future holds one result per partition, in partition order, once
+  // all of them are done. Throws std::logic_error after shutdown().
+  std::future<std::vector<PartitionResult<E>>> submit(const groth16::PreparedKey<E>& key,
+                                                      std::vector<Synthesize<E>> partitions);
+
+  // Stops taking work: partitions not yet started fail with "cancelled",
+  // those in flight finish, every job's future becomes ready, and every
+  // buffer returns to the pool.
+  void shutdown();
+
+  BufferPool::Counters pool_counters() const { return pool_.counters(); }
+
+ private:
+  struct Job;
+  struct Task;
+  struct Ready;
+  struct Pending;
+
+  void synthesis_loop(int index);
+  void worker_loop(int index);
+  void finalizer_loop();
+  void complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics,
+                std::string error);
+
+  EngineOptions options_;
+  Recorder& recorder_;
+  BufferPool pool_;
+  uint32_t next_job_ = 0;
+  std::mutex mu_;
+  std::condition_variable work_;  // any queue changed, or stopping
+  std::deque<Task> tasks_;
+  std::deque<Ready> ready_;
+  std::deque<Pending> pending_;
+  size_t synthesizing_ = 0, proving_ = 0;
+  bool stopping_ = false;
+  std::vector<std::jthread> threads_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,239 @@
+#include "cuzk/engine/engine.hpp"
+
+#include "cuzk/ec/curves.hpp"
+
+namespace cuzk::engine {
+
+template <class E>
+struct Engine<E>::Job {
+  uint32_t id = 0;
+  const groth16::PreparedKey<E>* key = nullptr;
+  std::vector<Synthesize<E>> sources;
+  std::mutex mu;
+  std::vector<PartitionResult<E>> results;
+  size_t remaining = 0;
+  std::promise<std::vector<PartitionResult<E>>> done;
+};
+
+template <class E>
+struct Engine<E>::Task {
+  std::shared_ptr<Job> job;
+  uint32_t partition = 0;
+};
+
+template <class E>
+struct Engine<E>::Ready {
+  Task task;
+  BufferPool::Lease buffer;  // w, then a, b, c
+};
+
+template <class E>
+struct Engine<E>::Pending {
+  Task task;
+  groth16::PendingProof<E> proof;
+};
+
+namespace {
+
+Span make_span(Stage stage, Track track, uint32_t job, uint32_t partition, double start, double end) {
+  Span s;
+  s.stage = stage;
+  s.track = track;
+  s.job = job;
+  s.partition = partition;
+  s.start = start;
+  s.end = end;
+  return s;
+}
+
+constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
+
+}  // namespace
+
+template <class E>
+Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<HostMemory> memory)
+    : options_(options), recorder_(recorder), pool_(std::move(memory), options.host_budget) {
+  if (options_.synthesis_threads == 0 || options_.workers == 0)
+    throw std::invalid_argument("the engine needs at least one synthesis thread and one worker");
+  for (unsigned i = 0; i < options_.synthesis_threads; ++i) threads_.emplace_back([this, i] { synthesis_loop((int)i); });
+  for (unsigned i = 0; i < options_.workers; ++i) threads_.emplace_back([this, i] { worker_loop((int)i); });
+  threads_.emplace_back([this] { finalizer_loop(); });
+}
+
+template <class E>
+Engine<E>::~Engine() {
+  shutdown();
+  threads_.clear();  // joins, while every member they use still exists
+}
+
+template <class E>
+std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(const groth16::PreparedKey<E>& key,
+                                                               std::vector<Synthesize<E>> partitions) {
+  auto job = std::make_shared<Job>();
+  job->key = &key;
+  job->sources = std::move(partitions);
+  job->remaining = job->sources.size();
+  auto future = job->done.get_future();
+  std::lock_guard lock(mu_);
+  if (stopping_) throw std::logic_error("the engine has been shut down");
+  job->id = next_job_++;
+  job->results.resize(job->sources.size());
+  for (uint32_t p = 0; p < job->results.size(); ++p) {
+    job->results[p].job = job->id;
+    job->results[p].partition = p;
+    tasks_.push_back({job, p});
+  }
+  if (job->sources.empty()) job->done.set_value({});
+  work_.notify_all();
+  return future;
+}
+
+template <class E>
+void Engine<E>::complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof,
+                         std::vector<Fr> publics, std::string error) {
+  bool last;
+  {
+    std::lock_guard lock(job.mu);
+    auto& r = job.results[partition];
+    r.proof = std::move(proof);
+    r.publics = std::move(publics);
+    r.error = std::move(error);
+    last = --job.remaining == 0;
+  }
+  if (last) job.done.set_value(std::move(job.results));
+}
+
+template <class E>
+void Engine<E>::synthesis_loop(int index) {
+  const Track track{Track::Kind::synthesis, -1, index};
+  for (;;) {
+    Task t;
+    {
+      std::unique_lock lock(mu_);
+      work_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      if (stopping_) return;  // shutdown() cancels what is left
+      t = std::move(tasks_.front());
+      tasks_.pop_front();
+      ++synthesizing_;
+    }
+    std::optional<Ready> ready;
+    std::string error;
+    try {
+      const auto& key = t.job->key->key();
+      const size_t n = key.n_vars(), rows = key.domain_size();
+      BufferPool::Lease buffer = pool_.acquire((n + 3 * rows) * sizeof(Fr));
+      Fr* base = buffer.as<Fr>();
+      const double start = recorder_.now();
+      t.job->sources[t.partition](std::span<Fr>(base, n), std::span<Fr>(base + n, rows),
+                                  std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows));
+      recorder_.record(make_span(Stage::synthesis, track, t.job->id, t.partition, start, recorder_.now()));
+      ready = Ready{t, std::move(buffer)};
+    } catch (const PoolCancelled&) {
+      error = kCancelled;
+    } catch (const std::exception& e) {
+      error = std::string("synthesis: ") + e.what();
+    }
+    std::unique_lock lock(mu_);
+    --synthesizing_;
+    if (ready && !stopping_) {
+      ready_.push_back(std::move(*ready));
+      work_.notify_all();
+      continue;
+    }
+    work_.notify_all();
+    lock.unlock();
+    complete(*t.job, t.partition, std::nullopt, {}, ready ? kCancelled : error);
+  }
+}
+
+template <class E>
+void Engine<E>::worker_loop(int index) {
+  const Track track{Track::Kind::worker, -1, index};
+  for (;;) {
+    std::optional<Ready> r;
+    {
+      std::unique_lock lock(mu_);
+      work_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
+      if (stopping_) return;
+      r.emplace(std::move(ready_.front()));
+      ready_.pop_front();
+      ++proving_;
+    }
+    const Task t = r->task;
+    const auto& key = t.job->key->key();
+    const size_t n = key.n_vars(), rows = key.domain_size();
+    Fr* base = r->buffer.template as<Fr>();
+    std::optional<groth16::PendingProof<E>> proof;
+    std::string error;
+    try {
+      groth16::StartTimes st;
+      double at = recorder_.now();
+      proof = groth16::prove_start(*t.job->key, std::span<const Fr>(base, n), std::span<Fr>(base + n, rows),
+                                   std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows),
+                                   options_.prover_threads, &st);
+      // The CPU backend runs its stages one after another: lay them end to end.
+      const std::pair<Stage, double> stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a},
+                                                 {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},
+                                                 {Stage::msm_c, st.msm_c},   {Stage::msm_h, st.msm_h}};
+      for (const auto& [stage, seconds] : stages) {
+        recorder_.record(make_span(stage, track, t.job->id, t.partition, at, at + seconds));
+        at += seconds;
+      }
+    } catch (const std::exception& e) {
+      error = std::string("prove: ") + e.what();
+    }
+    r.reset();  // a, b, c are consumed: the buffer goes back before the proof is finished
+    std::unique_lock lock(mu_);
+    --proving_;
+    if (proof) pending_.push_back({t, std::move(*proof)});
+    work_.notify_all();
+    lock.unlock();
+    if (!proof) complete(*t.job, t.partition, std::nullopt, {}, error);
+  }
+}
+
+template <class E>
+void Engine<E>::finalizer_loop() {
+  const Track track{Track::Kind::finalizer, -1, 0};
+  for (;;) {
+    std::optional<Pending> p;
+    {
+      std::unique_lock lock(mu_);
+      work_.wait(lock, [&] { return !pending_.empty() || (stopping_ && proving_ == 0); });
+      if (pending_.empty()) return;
+      p.emplace(std::move(pending_.front()));
+      pending_.pop_front();
+    }
+    const Task& t = p->task;
+    const double start = recorder_.now();
+    try {
+      auto proof = groth16::prove_finish(*t.job->key, p->proof);
+      recorder_.record(make_span(Stage::finish, track, t.job->id, t.partition, start, recorder_.now()));
+      complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), "");
+    } catch (const std::exception& e) {
+      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), std::string("finish: ") + e.what());
+    }
+  }
+}
+
+template <class E>
+void Engine<E>::shutdown() {
+  std::deque<Task> cancelled;
+  std::deque<Ready> unproved;
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    cancelled.swap(tasks_);
+    unproved.swap(ready_);
+    work_.notify_all();
+  }
+  pool_.cancel();
+  for (Task& t : cancelled) complete(*t.job, t.partition, std::nullopt, {}, kCancelled);
+  for (Ready& r : unproved) complete(*r.task.job, r.task.partition, std::nullopt, {}, kCancelled);
+}
+
+template class Engine<ec::Bn254>;
+template class Engine<ec::Bls12_381>;
+
+}  // namespace cuzk::engine

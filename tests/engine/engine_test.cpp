@@ -1,0 +1,194 @@
+// The pipeline with CPU workers: many partitions of several jobs (two keys at
+// once) come back verified and in their places; a bad partition fails alone;
+// shutdown drains with every buffer back; the pool stops allocating once warm;
+// the recorder sees every stage on the expected tracks.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/examples/partition.hpp"
+#include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/tamper.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using E = ec::Bn254;
+using Fr = E::Fr;
+
+// A development key for a circuit, and partitions that synthesize seeds of it.
+template <class C>
+struct Keyed {
+  groth16::DevKey<E> dev;
+  groth16::PreparedKey<E> key;
+  explicit Keyed(const C& shape_of)
+      : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
+
+  template <class Make>
+  static Synthesize<E> source(Make make) {
+    return [make](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      circuit::synthesize_witness(make(), w, a, b, c);
+    };
+  }
+};
+
+using Chain = circuit::HashChain<E>;
+using Part = circuit::Partition<E>;
+
+void expect_verified(const Keyed<Chain>& k, const PartitionResult<E>& r) {
+  ASSERT_TRUE(r.proof) << "job " << r.job << " partition " << r.partition << ": " << r.error;
+  EXPECT_TRUE(groth16::verify<E>(k.key.vk(), r.publics, *r.proof));
+}
+
+TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  Keyed<Part> part(Part::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, 2, 1, size_t(64) << 20}, recorder);
+
+  std::vector<std::future<std::vector<PartitionResult<E>>>> jobs;
+  for (int j = 0; j < 3; ++j) {
+    std::vector<Synthesize<E>> parts;
+    for (uint64_t p = 0; p < 5; ++p) {
+      const uint64_t seed = 100 * j + p;
+      parts.push_back(j % 2 ? Keyed<Part>::source([seed] { return Part::for_constraints(1 << 10, seed); })
+                            : Keyed<Chain>::source([seed] { return Chain::for_constraints(1 << 10, seed); }));
+    }
+    jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
+  }
+  std::set<std::string> all_publics;  // the publics' bytes: Fr has no order
+  for (int j = 0; j < 3; ++j) {
+    const auto results = jobs[j].get();
+    ASSERT_EQ(results.size(), 5u);
+    for (uint32_t p = 0; p < 5; ++p) {
+      const auto& r = results[p];
+      EXPECT_EQ(r.job, (uint32_t)j);
+      EXPECT_EQ(r.partition, p);
+      ASSERT_TRUE(r.proof) << r.error;
+      const auto& vk = j % 2 ? part.key.vk() : chain.key.vk();
+      EXPECT_TRUE(groth16::verify<E>(vk, r.publics, *r.proof)) << "job " << j << " partition " << p;
+      // The right witness's publics: synthesize it again and compare.
+      const uint64_t seed = 100 * j + p;
+      const size_t n = j % 2 ? part.key.key().n_vars() : chain.key.key().n_vars();
+      const size_t rows = j % 2 ? part.key.key().domain_size() : chain.key.key().domain_size();
+      std::vector<Fr> w(n), a(rows), b(rows), c(rows);
+      if (j % 2)
+        circuit::synthesize_witness(Part::for_constraints(1 << 10, seed), std::span<Fr>(w), std::span<Fr>(a),
+                                    std::span<Fr>(b), std::span<Fr>(c));
+      else
+        circuit::synthesize_witness(Chain::for_constraints(1 << 10, seed), std::span<Fr>(w), std::span<Fr>(a),
+                                    std::span<Fr>(b), std::span<Fr>(c));
+      EXPECT_EQ(r.publics, std::vector<Fr>(w.begin() + 1, w.begin() + 1 + r.publics.size()));
+      all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
+    }
+  }
+  EXPECT_EQ(all_publics.size(), 15u) << "every partition proved its own witness";
+
+  // Every stage of every partition was recorded, on CPU tracks.
+  const auto spans = recorder.spans();
+  std::map<Stage, size_t> count;
+  for (const Span& s : spans) ++count[s.stage];
+  for (Stage s : {Stage::synthesis, Stage::ntt, Stage::msm_a, Stage::msm_b1, Stage::msm_b2, Stage::msm_c, Stage::msm_h,
+                  Stage::finish})
+    EXPECT_EQ(count[s], 15u) << stage_name(s);
+  const auto trace = nlohmann::json::parse(chrome_trace(spans).dump());
+  std::set<std::string> tracks;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "M") tracks.insert(e["args"]["name"].get<std::string>());
+  EXPECT_TRUE(tracks.count("finalizer 0"));
+  EXPECT_TRUE(tracks.count("CPU worker 0") || tracks.count("CPU worker 1"));
+  EXPECT_TRUE(tracks.count("synthesis 0") || tracks.count("synthesis 1"));
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+}
+
+TEST(Engine, ABadPartitionFailsAlone) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, 1, 1, size_t(64) << 20}, recorder);
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 6; ++p) {
+    if (p == 2)  // a witness generator bug: one wrong value, caught by synthesis
+      parts.push_back(Keyed<Chain>::source([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }));
+    else if (p == 4)  // a source that throws
+      parts.push_back([](auto, auto, auto, auto) { throw std::runtime_error("witness file unreadable"); });
+    else
+      parts.push_back(Keyed<Chain>::source([p] { return Chain::for_constraints(1 << 10, p); }));
+  }
+  const auto results = engine.submit(chain.key, std::move(parts)).get();
+  ASSERT_EQ(results.size(), 6u);
+  for (uint32_t p = 0; p < 6; ++p) {
+    if (p == 2 || p == 4) {
+      EXPECT_FALSE(results[p].proof);
+      EXPECT_EQ(results[p].error.rfind("synthesis: ", 0), 0u) << results[p].error;
+    } else {
+      expect_verified(chain, results[p]);
+    }
+  }
+  EXPECT_NE(results[4].error.find("witness file unreadable"), std::string::npos);
+}
+
+TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
+  Recorder recorder(false);
+  auto engine = std::make_unique<Engine<E>>(EngineOptions{1, 1, 1, size_t(8) << 20}, recorder);
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 40; ++p)
+    parts.push_back(Keyed<Chain>::source([p] { return Chain::for_constraints(1 << 12, p); }));
+  auto future = engine->submit(chain.key, std::move(parts));
+  engine->shutdown();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
+  const auto results = future.get();
+  size_t proved = 0, cancelled = 0;
+  for (const auto& r : results) {
+    if (r.proof) {
+      ++proved;
+      expect_verified(chain, r);
+    } else {
+      EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
+      ++cancelled;
+    }
+  }
+  EXPECT_EQ(proved + cancelled, 40u);
+  EXPECT_GT(cancelled, 0u);
+  EXPECT_EQ(engine->pool_counters().bytes_leased, 0u);
+  EXPECT_THROW(engine->submit(chain.key, {}), std::logic_error);
+  engine.reset();  // joins with nothing left
+}
+
+TEST(Engine, PoolStopsAllocatingOnceWarm) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  // Room for four 1 MiB buffers (a partition of this key needs about 140 KB).
+  // Synthesis is some fifty times faster than a proof, so it runs ahead until
+  // all four are in use, and from then on every buffer is a reused one.
+  Engine<E> engine({2, 2, 1, size_t(4) << 20}, recorder);
+  auto run = [&](uint64_t first) {
+    std::vector<Synthesize<E>> parts;
+    for (uint64_t p = 0; p < 8; ++p)
+      parts.push_back(Keyed<Chain>::source([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
+    for (const auto& r : engine.submit(chain.key, std::move(parts)).get()) expect_verified(chain, r);
+  };
+  run(0);
+  const auto warm = engine.pool_counters();
+  EXPECT_EQ(warm.allocations, 4u);
+  EXPECT_GT(warm.waits, 0u) << "synthesis should have waited for the budget";
+  run(100);
+  run(200);
+  const auto after = engine.pool_counters();
+  EXPECT_EQ(after.allocations, warm.allocations) << "steady state allocated host buffers";
+  EXPECT_EQ(after.reuses, warm.reuses + 16);
+  EXPECT_EQ(after.bytes_leased, 0u);
+}
+
+TEST(Engine, RefusesNoThreads) {
+  Recorder recorder(false);
+  EXPECT_THROW(Engine<E>({0, 1, 1, 1 << 20}, recorder), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
