@@ -75,6 +75,15 @@ int export_vk(const std::string& zkey, const std::string& vk);
 int info(const std::string& file);
 int setup(const SetupOptions& opts);
 int witness(const NativeCircuit& native, const std::string& wtns);
+// cuzk prove-batch: one key, many witnesses, through the engine.
+struct BatchOptions {
+  std::string out;    // directory for <witness stem>.proof.json and .public.json
+  std::string trace;  // Chrome trace-event file, when set
+  unsigned synthesis_threads = 2, workers = 1;
+  RunOptions run;
+};
+
+int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, const BatchOptions& opts);
 int bench_prove(const BenchOptions& opts);
 int bench_ntt(const KernelBenchOptions& opts);
 int bench_msm(const KernelBenchOptions& opts);

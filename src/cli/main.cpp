@@ -82,6 +82,21 @@ int main(int argc, char** argv) {
   add_proving_options(prove, opts);
   prove->callback([&] { run = [&] { return cli::prove(zkey, wtns, proof, pub, opts); }; });
 
+  std::vector<std::string> batch_wtns;
+  cli::BatchOptions batch;
+  auto* prove_batch = app.add_subcommand(
+      "prove-batch", "Prove many witnesses of one key through the engine: cuzk prove-batch <circuit.zkey> "
+                     "<witness.wtns>... --out DIR (writes DIR/<name>.proof.json and .public.json per witness)");
+  prove_batch->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
+  prove_batch->add_option("wtns", batch_wtns, "witnesses (.wtns) for that key")->required();
+  prove_batch->add_option("--out", batch.out, "existing directory for the proofs")->required();
+  prove_batch->add_option("--trace", batch.trace, "write a Chrome trace-event timeline (opens in Perfetto)");
+  prove_batch->add_option("--synthesis-threads", batch.synthesis_threads, "threads reading witnesses and computing a/b/c")
+      ->capture_default_str();
+  prove_batch->add_option("--workers", batch.workers, "partitions proved at once")->capture_default_str();
+  add_proving_options(prove_batch, batch.run);
+  prove_batch->callback([&] { run = [&] { return cli::prove_batch(zkey, batch_wtns, batch); }; });
+
   auto* verify = app.add_subcommand(
       "verify", "Verify: cuzk verify <verification_key.json> <public.json> <proof.json>; prints OK (exit 0), "
                 "exit 1 for an invalid proof, 2 for unreadable input");
