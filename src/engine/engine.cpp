@@ -35,17 +35,6 @@ struct Engine<E>::Pending {
 
 namespace {
 
-Span make_span(Stage stage, Track track, uint32_t job, uint32_t partition, double start, double end) {
-  Span s;
-  s.stage = stage;
-  s.track = track;
-  s.job = job;
-  s.partition = partition;
-  s.start = start;
-  s.end = end;
-  return s;
-}
-
 constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
 
 }  // namespace
@@ -126,7 +115,7 @@ void Engine<E>::synthesis_loop(int index) {
       const double start = recorder_.now();
       t.job->sources[t.partition](std::span<Fr>(base, n), std::span<Fr>(base + n, rows),
                                   std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows));
-      recorder_.record(make_span(Stage::synthesis, track, t.job->id, t.partition, start, recorder_.now()));
+      recorder_.record(Span{Stage::synthesis, track, t.job->id, t.partition, start, recorder_.now()});
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {
       error = kCancelled;
@@ -176,7 +165,7 @@ void Engine<E>::worker_loop(int index) {
                                                  {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},
                                                  {Stage::msm_c, st.msm_c},   {Stage::msm_h, st.msm_h}};
       for (const auto& [stage, seconds] : stages) {
-        recorder_.record(make_span(stage, track, t.job->id, t.partition, at, at + seconds));
+        recorder_.record(Span{stage, track, t.job->id, t.partition, at, at + seconds});
         at += seconds;
       }
     } catch (const std::exception& e) {
@@ -208,7 +197,7 @@ void Engine<E>::finalizer_loop() {
     const double start = recorder_.now();
     try {
       auto proof = groth16::prove_finish(*t.job->key, p->proof);
-      recorder_.record(make_span(Stage::finish, track, t.job->id, t.partition, start, recorder_.now()));
+      recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, recorder_.now()});
       complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), "");
     } catch (const std::exception& e) {
       complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), std::string("finish: ") + e.what());
