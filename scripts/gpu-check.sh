@@ -9,6 +9,10 @@
 #     bench  build, field/curve arithmetic rates (cuzk_bench_device), NTT and MSM
 #            benchmarks (cuzk bench ntt|msm --backend cuda)
 #     prove  build, whole-proof benchmarks at 2^20, 2^22, 2^24 constraints
+#            (CUZK_PROVE_LOGS="20 22 24" and CUZK_CURVES="bn254 bls12_381" pick
+#            fewer: each size first makes its development key on the host, about
+#            20 s for bn254 at 2^22 and several times that at 2^24, so the whole
+#            set may not fit one 10-minute device call)
 #     all    (default) all three
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,8 +60,8 @@ if [[ $mode == bench || $mode == all ]]; then
   done
 fi
 if [[ $mode == prove || $mode == all ]]; then
-  for curve in bn254 bls12_381; do
-    for k in 20 22 24; do
+  for curve in ${CUZK_CURVES:-bn254 bls12_381}; do
+    for k in ${CUZK_PROVE_LOGS:-20 22 24}; do
       run "prove-$curve-$k" "$cuzk" bench prove --backend cuda --curve $curve --circuit partition \
         --constraints $((1 << k)) --repeat 3 --json "$OUT/prove-$curve-$k.json"
     done
