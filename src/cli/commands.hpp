@@ -84,7 +84,16 @@ struct BatchOptions {
 };
 
 int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, const BatchOptions& opts);
+// cuzk bench pipeline: a native circuit's jobs of partitions through the engine.
+struct PipelineBenchOptions {
+  NativeCircuit native;
+  RunOptions run;
+  unsigned partitions = 8, jobs = 2, workers = 2, synthesis_threads = 2;
+  std::string trace, json;
+};
+
 int bench_prove(const BenchOptions& opts);
+int bench_pipeline(const PipelineBenchOptions& opts);
 int bench_ntt(const KernelBenchOptions& opts);
 int bench_msm(const KernelBenchOptions& opts);
 

@@ -162,6 +162,21 @@ int main(int argc, char** argv) {
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
   bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });
 
+  cli::PipelineBenchOptions pipeline_opts;
+  auto* bench_pipeline = bench->add_subcommand(
+      "pipeline", "Jobs of partitions of a native example circuit through the engine: partitions/s, proofs/hour, "
+                  "stage summary");
+  add_native_options(bench_pipeline, pipeline_opts.native);
+  add_proving_options(bench_pipeline, pipeline_opts.run);
+  bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
+  bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
+  bench_pipeline->add_option("--workers", pipeline_opts.workers, "Partitions proved at once")->capture_default_str();
+  bench_pipeline->add_option("--synthesis-threads", pipeline_opts.synthesis_threads, "Threads synthesizing witnesses")
+      ->capture_default_str();
+  bench_pipeline->add_option("--trace", pipeline_opts.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
+  bench_pipeline->add_option("--json", pipeline_opts.json, "Also write the figures as JSON");
+  bench_pipeline->callback([&] { run = [&] { return cli::bench_pipeline(pipeline_opts); }; });
+
   // bench ntt and bench msm: one kernel on random inputs, per size.
   cli::KernelBenchOptions kernel_opts;
   const auto add_kernel_options = [&](CLI::App* cmd, const char* default_sizes) {

@@ -196,7 +196,8 @@ TEST(Cli, HelpDocumentsEveryCommand) {
   const std::pair<std::vector<std::string>, std::vector<std::string>> pages[] = {
       {{"--help"}, {"prove", "verify", "export-vk", "info"}},
       {{"prove", "--help"}, {"zkey", "wtns", "proof", "public", "--backend", "--threads", "--gpus"}},
-      {{"bench", "--help"}, {"prove", "ntt", "msm"}},
+      {{"bench", "--help"}, {"prove", "ntt", "msm", "pipeline"}},
+      {{"--help"}, {"prove-batch"}},
       {{"verify", "--help"}, {"vk", "public", "proof"}},
       {{"export-vk", "--help"}, {"zkey", "vk"}},
       {{"info", "--help"}, {"file"}},

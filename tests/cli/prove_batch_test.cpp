@@ -1,7 +1,8 @@
-// cuzk prove-batch: several witnesses of one key through the engine. Good
-// witnesses get proofs that verify (in cuzk and in snarkjs); bad ones fail
-// alone with an error line naming them; the trace file is a Chrome trace;
-// usage errors write nothing.
+// The engine's commands. cuzk prove-batch: several witnesses of one key; good
+// witnesses get proofs that verify (in cuzk and in snarkjs), bad ones fail
+// alone with an error line naming them, the trace file is a Chrome trace, and
+// usage errors write nothing. cuzk bench pipeline: every partition proved, the
+// figures and the trace written.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -83,6 +84,31 @@ TEST(ProveBatch, UsageErrorsWriteNothing) {
     EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(c.text), std::string::npos) << r.err;
     EXPECT_TRUE(listing(out.path()).empty());
+  }
+}
+
+TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
+  TempDir out;
+  const fs::path trace = out / "trace.json", json = out / "figures.json";
+  const ProcessResult r = cuzk({"bench", "pipeline", "--curve", "bn254", "--circuit", "hash-chain", "--constraints",
+                                "1024", "--partitions", "3", "--jobs", "2", "--backend", "cpu", "--trace", trace,
+                                "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 partitions proved and verified"), std::string::npos) << r.out;
+  std::ifstream jf(json);
+  const auto figures = nlohmann::json::parse(jf);
+  EXPECT_GT(figures.at("partitions_per_s").get<double>(), 0);
+  EXPECT_EQ(figures.at("stages_ms").at("finish").at("count"), 6);
+  std::ifstream tf(trace);
+  const auto events = nlohmann::json::parse(tf).at("traceEvents");
+  EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const auto& e) { return e["ph"] == "X"; }), 6 * 8);
+
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"bench", "pipeline", "--jobs", "0", "--backend", "cpu"},
+        std::vector<std::string>{"bench", "pipeline", "--backend", "cuda", "--gpus", "99"}}) {
+    const ProcessResult e = cuzk(bad);
+    EXPECT_EQ(e.exit_code, 2) << e.err;
+    EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
   }
 }
 
