@@ -99,7 +99,9 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
 }  // namespace
 
 int bench_pipeline(const PipelineBenchOptions& o) {
-  if (resolve_backend(o.run.backend) != Backend::cpu)
+  // The engine has CPU workers only so far: auto means the CPU here, and cuda
+  // is refused by name rather than run on the CPU.
+  if (o.run.backend == Backend::cuda)
     throw std::invalid_argument("bench pipeline: the engine has CPU workers only so far; use --backend cpu");
   if (o.jobs == 0 || o.partitions == 0 || o.workers == 0 || o.synthesis_threads == 0)
     throw std::invalid_argument("bench pipeline: --jobs, --partitions, --workers and --synthesis-threads must be at least 1");

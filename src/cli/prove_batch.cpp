@@ -69,7 +69,9 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
 }  // namespace
 
 int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wtns, const BatchOptions& o) {
-  if (resolve_backend(o.run.backend) != Backend::cpu)
+  // The engine has CPU workers only so far: auto means the CPU here, and cuda
+  // is refused by name rather than run on the CPU.
+  if (o.run.backend == Backend::cuda)
     throw std::invalid_argument("prove-batch: the engine has CPU workers only so far; use --backend cpu");
   if (o.synthesis_threads == 0 || o.workers == 0)
     throw std::invalid_argument("prove-batch: --synthesis-threads and --workers must be at least 1");
