@@ -30,8 +30,7 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
   const groth16::PreparedKey<E> key(dev.key);
   const double setup_s = seconds_since(t_setup);
 
-  const size_t buffer = (key.key().n_vars() + 3 * key.key().domain_size()) * sizeof(Fr);
-  const size_t budget = engine::BufferPool::size_class(buffer) * (o.synthesis_threads + 2 * o.workers);
+  const size_t budget = engine::host_budget_for(key, o.synthesis_threads, o.workers);
   engine::Recorder recorder;
   size_t failed = 0;
   std::string first_error;

@@ -25,9 +25,7 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
                const BatchOptions& o) {
   using Fr = typename E::Fr;
   const groth16::PreparedKey<E> key(zkey.as<E>());
-  // Room for the buffers of every stage at once: synthesis, queue, workers.
-  const size_t buffer = (key.key().n_vars() + 3 * key.key().domain_size()) * sizeof(Fr);
-  const size_t budget = engine::BufferPool::size_class(buffer) * (o.synthesis_threads + 2 * o.workers);
+  const size_t budget = engine::host_budget_for(key, o.synthesis_threads, o.workers);
   engine::Recorder recorder;
   std::vector<engine::PartitionResult<E>> results;
   {

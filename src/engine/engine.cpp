@@ -110,7 +110,7 @@ void Engine<E>::synthesis_loop(int index) {
     try {
       const auto& key = t.job->key->key();
       const size_t n = key.n_vars(), rows = key.domain_size();
-      BufferPool::Lease buffer = pool_.acquire((n + 3 * rows) * sizeof(Fr));
+      BufferPool::Lease buffer = pool_.acquire(partition_buffer_bytes(*t.job->key));
       Fr* base = buffer.as<Fr>();
       const double start = recorder_.now();
       t.job->sources[t.partition](std::span<Fr>(base, n), std::span<Fr>(base + n, rows),

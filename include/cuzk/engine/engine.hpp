@@ -53,6 +53,19 @@ struct EngineOptions {
   size_t host_budget = size_t(1) << 30;  // bytes of witness and a/b/c buffers
 };
 
+// One partition's host buffer: w (n_vars values), then a, b, c (domain_size each).
+template <class E>
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key) {
+  return (key.key().n_vars() + 3 * key.key().domain_size()) * sizeof(typename E::Fr);
+}
+
+// A host budget that lets every stage hold a partition at once: each synthesis
+// thread, and per worker one being proved and one queued for it.
+template <class E>
+size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers) {
+  return BufferPool::size_class(partition_buffer_bytes(key)) * (synthesis_threads + 2 * workers);
+}
+
 template <class E>
 class Engine {
  public:
