@@ -13,7 +13,13 @@
 #            fewer: each size first makes its development key on the host, about
 #            20 s for bn254 at 2^22 and several times that at 2^24, so the whole
 #            set may not fit one 10-minute device call)
-#     all    (default) all three
+#     pipeline  build, the engine end to end: cuzk bench pipeline on a native
+#            circuit (CUZK_PIPELINE_CURVE, default bls12_381; CUZK_PIPELINE_LOG,
+#            default 24; 20 partitions after a warm-up of 10 that fills the pool, --compare: 2
+#            workers pinned, 1 worker, pageable; --trace), then a zkey job
+#            (CUZK_ZKEY_LOG, default 22, bn254) through prove-batch with a/b/c
+#            on the host and on the GPU
+#     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-$PWD/gpu-out}
@@ -67,7 +73,27 @@ if [[ $mode == prove || $mode == all ]]; then
     done
   done
 fi
-for f in "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+if [[ $mode == pipeline ]]; then
+  pc=${CUZK_PIPELINE_CURVE:-bls12_381}; pk=${CUZK_PIPELINE_LOG:-24}
+  run "pipeline-$pc-$pk" "$cuzk" bench pipeline --backend cuda --curve $pc --circuit partition \
+    --constraints $((1 << pk)) --partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare \
+    --trace "$OUT/trace-$pc-$pk.json" --json "$OUT/pipeline-$pc-$pk.json"
+  zk=${CUZK_ZKEY_LOG:-22}; zdir=$(mktemp -d)
+  run "zkey-setup-$zk" "$cuzk" setup --circuit partition --curve bn254 --constraints $((1 << zk)) "$zdir/k.zkey" &&
+  for i in 1 2 3 4; do
+    "$cuzk" witness --circuit partition --curve bn254 --constraints $((1 << zk)) --seed $i "$zdir/w$i.wtns" \
+      >> "$OUT/zkey-setup-$zk.log" 2>&1
+  done
+  # 16 witnesses (4 files, each under 4 names) and both a/b/c placements.
+  wt=(); for j in $(seq 1 16); do ln -sf "$zdir/w$(( (j - 1) % 4 + 1 )).wtns" "$zdir/p$j.wtns"; wt+=("$zdir/p$j.wtns"); done
+  for abc in host gpu; do
+    mkdir -p "$zdir/out-$abc"
+    run "prove-batch-$abc-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-$abc" --backend cuda \
+      --abc $abc --synthesis-threads 4
+  done
+  rm -rf "$zdir"
+fi
+for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

@@ -1,110 +1,183 @@
 // cuzk bench pipeline: J jobs of K partitions of a native example circuit
 // (each partition a different witness of one development key) through the
 // engine, end to end: synthesis, proving, verification. Reports partitions
-// per second, proofs (jobs) per hour and the engine's stage summary; --trace
-// writes the timeline.
+// per second, proofs (jobs) per hour, GPU busy %, H2D GB/s, pool counters and
+// the engine's stage summary; --trace writes the timeline. A warm-up job runs
+// first on the same engine, untimed and left out of every figure, so that the
+// figures are the steady state (key uploaded, pool and arenas grown): one
+// job of --warmup partitions.
+// --compare runs the same jobs again with one worker per GPU and with
+// pageable buffers, on the same key, and prints the variants side by side.
 #include <chrono>
 #include <cstdio>
-#include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.hpp"
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
-#include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/util/timing.hpp"
+#include "engine_setup.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
+// One partition's source: synthesis of seed `seed`. When the backend computes
+// a, b, c from the key's rows the engine passes empty spans; synthesis still
+// produces them, into scratch the thread keeps.
 template <class C>
-int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
-  using E = typename C::Curve;
-  using Fr = typename E::Fr;
-  const auto t_setup = std::chrono::steady_clock::now();
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
-  const groth16::PreparedKey<E> key(dev.key);
-  const double setup_s = seconds_since(t_setup);
+engine::Synthesize<typename C::Curve> partition_source(uint64_t constraints, uint64_t seed, size_t rows) {
+  using Fr = typename C::Curve::Fr;
+  return [constraints, seed, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    const C circuit = C::for_constraints(constraints, seed);
+    if (!a.empty()) return circuit::synthesize_witness(circuit, w, a, b, c);
+    thread_local std::vector<Fr> scratch;
+    scratch.resize(3 * rows);
+    const std::span<Fr> s(scratch);
+    circuit::synthesize_witness(circuit, w, s.first(rows), s.subspan(rows, rows), s.subspan(2 * rows, rows));
+  };
+}
 
-  const size_t budget = engine::host_budget_for(key, o.synthesis_threads, o.workers);
+template <class C>
+nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>& key, const Placement& where,
+                                   const EngineFlags& flags, const PipelineBenchOptions& o, bool write_trace) {
+  using E = typename C::Curve;
   engine::Recorder recorder;
+  const bool on_gpu_abc = gpu_abc(where, flags, false);
+  auto eng = make_engine<E>(key, where, flags, o.run.threads, on_gpu_abc, recorder);
+  uint64_t seed = o.native.seed;
+  const auto submit = [&](unsigned partitions) {
+    std::vector<engine::Synthesize<E>> parts;
+    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed, key.key().domain_size()));
+    return eng->submit(key, std::move(parts));
+  };
   size_t failed = 0;
   std::string first_error;
-  double wall = 0;
-  engine::BufferPool::Counters pool;
-  {
-    engine::Engine<E> eng({o.synthesis_threads, o.workers, o.run.threads, budget}, recorder);
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<std::future<std::vector<engine::PartitionResult<E>>>> jobs;
-    for (unsigned j = 0; j < o.jobs; ++j) {
-      std::vector<engine::Synthesize<E>> parts;
-      for (unsigned p = 0; p < o.partitions; ++p) {
-        const uint64_t seed = o.native.seed + 1 + (uint64_t)j * o.partitions + p, n = o.native.constraints;
-        parts.push_back([seed, n](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-          circuit::synthesize_witness(C::for_constraints(n, seed), w, a, b, c);
-        });
-      }
-      jobs.push_back(eng.submit(key, std::move(parts)));
-    }
+  const auto collect = [&](auto& jobs) {
     for (auto& job : jobs)
       for (const auto& r : job.get())
         if (!r.proof && failed++ == 0) first_error = r.error;
-    wall = seconds_since(start);
-    pool = eng.pool_counters();
-  }
+  };
+  std::vector<std::future<std::vector<engine::PartitionResult<E>>>> jobs;
+  const uint32_t first_timed_job = o.warmup ? 1 : 0;
+  if (o.warmup) jobs.push_back(submit(o.warmup));
+  collect(jobs);
+  jobs.clear();
+  const auto warm = eng->pool_counters();
+
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned j = 0; j < o.jobs; ++j) jobs.push_back(submit(o.partitions));
+  collect(jobs);
+  const double wall = seconds_since(start);
+  const auto pool = eng->pool_counters();
+  const std::string backend = eng->backend().describe(), memory = eng->memory_name();
+  eng.reset();
   if (failed)
     throw std::runtime_error("bench pipeline: " + std::to_string(failed) + " partitions failed; the first: " +
                              first_error);
 
-  const size_t partitions = (size_t)o.jobs * o.partitions;
-  const auto spans = recorder.spans();
+  // The timed jobs' spans only: the warm-up job has the first id.
+  std::vector<engine::Span> spans;
+  for (const auto& s : recorder.spans())
+    if (s.job >= first_timed_job) spans.push_back(s);
   const auto summary = engine::summarize(spans);
-  std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions through the CPU engine "
-              "(synthesis threads: %u, workers: %u); development setup took %.2f s (not timed)\n",
-              ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
-              o.partitions, o.synthesis_threads, o.workers, setup_s);
-  std::printf("  %zu partitions proved and verified in %.3f s: %.2f partitions/s, %.1f proofs/hour (a proof = one job)\n",
+  const size_t partitions = (size_t)o.jobs * o.partitions;
+  std::printf("  [%s; %s buffers; %u synthesis threads]\n", backend.c_str(), memory.c_str(), flags.synthesis_threads);
+  std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour (a proof = one job)\n",
               partitions, wall, partitions / wall, 3600.0 * o.jobs / wall);
-  std::printf("  host buffers: %zu allocations, %zu reuses\n%s", pool.allocations, pool.reuses,
-              engine::format_summary(summary).c_str());
-  if (!o.trace.empty()) io::write_json_file(o.trace, engine::chrome_trace(spans));
-  if (!o.json.empty()) {
-    nlohmann::ordered_json j;
-    j["curve"] = ec::curve_name(E::id);
-    j["circuit"] = o.native.name;
-    j["constraints"] = o.native.constraints;
-    j["jobs"] = o.jobs;
-    j["partitions_per_job"] = o.partitions;
-    j["backend"] = "cpu";
-    j["synthesis_threads"] = o.synthesis_threads;
-    j["workers"] = o.workers;
-    j["wall_s"] = wall;
-    j["partitions_per_s"] = partitions / wall;
-    j["proofs_per_hour"] = 3600.0 * o.jobs / wall;
-    j["pool_allocations"] = pool.allocations;
-    j["pool_reuses"] = pool.reuses;
-    for (const auto& st : summary.stages)
-      j["stages_ms"][engine::stage_name(st.stage)] = {{"count", st.count}, {"median", 1e3 * st.median},
-                                                      {"p95", 1e3 * st.p95}};
-    io::write_json_file(o.json, j);
+  std::printf("  host buffers: %zu allocations in warm-up, %zu after; %zu reuses\n%s", warm.allocations,
+              pool.allocations - warm.allocations, pool.reuses, engine::format_summary(summary).c_str());
+  if (write_trace && !flags.trace.empty()) io::write_json_file(flags.trace, engine::chrome_trace(spans));
+
+  // GPU time per partition: each partition's lock-held span covers its kernels.
+  double gpu_per_partition = 0;
+  for (const auto& st : summary.stages)
+    if (st.stage == engine::Stage::lock_held) gpu_per_partition = st.total / (double)st.count;
+  nlohmann::ordered_json j;
+  j["backend"] = backend;
+  j["memory"] = memory;
+  j["workers_per_gpu"] = where.backend == Backend::cuda ? flags.workers_per_gpu : 0;
+  j["workers"] = where.backend == Backend::cuda ? 0 : flags.workers;
+  j["synthesis_threads"] = flags.synthesis_threads;
+  j["abc"] = on_gpu_abc ? "gpu" : "host";
+  j["wall_s"] = wall;
+  j["partitions_per_s"] = partitions / wall;
+  j["proofs_per_hour"] = 3600.0 * o.jobs / wall;
+  j["gpu_busy"] = summary.gpu_busy;
+  j["gpu_busy_steady"] = summary.gpu_busy_steady;
+  j["upload_gbps"] = summary.upload_gbps;
+  j["gpu_s_per_partition"] = gpu_per_partition;
+  j["lock_wait_s"] = summary.lock_wait;
+  j["pool_allocations_warmup"] = warm.allocations;
+  j["pool_allocations_after_warmup"] = pool.allocations - warm.allocations;
+  j["pool_reuses"] = pool.reuses;
+  for (const auto& st : summary.stages)
+    j["stages_ms"][engine::stage_name(st.stage)] = {{"count", st.count}, {"median", 1e3 * st.median},
+                                                    {"p95", 1e3 * st.p95}};
+  return j;
+}
+
+template <class C>
+int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placement& where) {
+  using E = typename C::Curve;
+  const auto t_setup = std::chrono::steady_clock::now();
+  const auto dev = groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
+  const groth16::PreparedKey<E> key(dev.key);
+  const double setup_s = seconds_since(t_setup);
+  std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions (after a warm-up of "
+              "%u); development setup took %.2f s (not timed)\n",
+              ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
+              o.partitions, o.warmup, setup_s);
+
+  std::vector<EngineFlags> variants{o.engine};
+  if (o.compare) {
+    if (where.backend != Backend::cuda) throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
+    EngineFlags one = o.engine, pageable = o.engine;
+    one.workers_per_gpu = 1;
+    pageable.pageable = !o.engine.pageable;
+    variants.push_back(one);
+    variants.push_back(pageable);
   }
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t v = 0; v < variants.size(); ++v)
+    rows.push_back(run_variant<C>(key, where, variants[v], o, v == 0));
+  if (rows.size() > 1) {
+    std::printf("\n  variants side by side:\n");
+    print_table(rows, {{"memory", "buffers", 9},
+                       {"workers_per_gpu", "workers/GPU", 11},
+                       {"partitions_per_s", "partitions/s", 12, 3},
+                       {"gpu_busy_steady", "GPU busy", 9, 3},
+                       {"upload_gbps", "H2D GB/s", 9, 1},
+                       {"gpu_s_per_partition", "GPU s/part", 10, 3},
+                       {"pool_allocations_after_warmup", "allocs after warm-up", 20}});
+  }
+  nlohmann::ordered_json j;
+  j["curve"] = ec::curve_name(E::id);
+  j["circuit"] = o.native.name;
+  j["constraints"] = o.native.constraints;
+  j["jobs"] = o.jobs;
+  j["partitions_per_job"] = o.partitions;
+  j["warmup_partitions"] = o.warmup;
+  j["setup_s"] = setup_s;
+  j["variants"] = rows;
+  // The first variant's figures at the top level too, as before --compare.
+  for (const auto& [k, v] : rows[0].items()) j[k] = v;
+  write_json_if(o.json, j);
   return 0;
 }
 
 }  // namespace
 
 int bench_pipeline(const PipelineBenchOptions& o) {
-  // The engine has CPU workers only so far: auto means the CPU here, and cuda
-  // is refused by name rather than run on the CPU.
-  if (o.run.backend == Backend::cuda)
-    throw std::invalid_argument("bench pipeline: the engine has CPU workers only so far; use --backend cpu");
-  if (o.jobs == 0 || o.partitions == 0 || o.workers == 0 || o.synthesis_threads == 0)
-    throw std::invalid_argument("bench pipeline: --jobs, --partitions, --workers and --synthesis-threads must be at least 1");
-  return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o); });
+  if (o.jobs == 0 || o.partitions == 0)
+    throw std::invalid_argument("bench pipeline: --jobs and --partitions must be at least 1");
+  const Placement where = resolve_placement(o.run);
+  return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o, where); });
 }
 
 }  // namespace cuzk::cli

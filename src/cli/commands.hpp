@@ -75,11 +75,20 @@ int export_vk(const std::string& zkey, const std::string& vk);
 int info(const std::string& file);
 int setup(const SetupOptions& opts);
 int witness(const NativeCircuit& native, const std::string& wtns);
+// How prove-batch and bench pipeline run the engine.
+struct EngineFlags {
+  unsigned synthesis_threads = 2;
+  unsigned workers = 1;          // cpu: partitions proved at once
+  unsigned workers_per_gpu = 2;  // cuda: workers per GPU
+  std::string abc = "auto";      // where a, b, c are computed: auto, host or gpu
+  bool pageable = false;         // heap buffers instead of pinned ones, to show what pinning buys
+  std::string trace;             // Chrome trace-event file, when set
+};
+
 // cuzk prove-batch: one key, many witnesses, through the engine.
 struct BatchOptions {
-  std::string out;    // directory for <witness stem>.proof.json and .public.json
-  std::string trace;  // Chrome trace-event file, when set
-  unsigned synthesis_threads = 2, workers = 1;
+  std::string out;  // directory for <witness stem>.proof.json and .public.json
+  EngineFlags engine;
   RunOptions run;
 };
 
@@ -88,8 +97,13 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, c
 struct PipelineBenchOptions {
   NativeCircuit native;
   RunOptions run;
-  unsigned partitions = 8, jobs = 2, workers = 2, synthesis_threads = 2;
-  std::string trace, json;
+  unsigned partitions = 8, jobs = 2;
+  unsigned warmup = 0;  // partitions of one job run first, untimed and left out of the figures
+  EngineFlags engine;
+  // Also run the same jobs with one worker per GPU and with pageable buffers
+  // (cuda), sharing the one development key, and print the three side by side.
+  bool compare = false;
+  std::string json;
 };
 
 int bench_prove(const BenchOptions& opts);

@@ -59,6 +59,27 @@ void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
       ->capture_default_str();
 }
 
+// The engine's options, shared by prove-batch and bench pipeline.
+void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
+  cmd->add_option("--synthesis-threads", e.synthesis_threads, "Threads preparing partitions (witnesses, a/b/c)")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  cmd->add_option("--workers", e.workers, "With the cpu backend, partitions proved at once")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  cmd->add_option("--workers-per-gpu", e.workers_per_gpu,
+                  "With the cuda backend, workers per GPU (one's uploads overlap the other's kernels)")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  cmd->add_option("--abc", e.abc,
+                  "Where a, b, c are computed: host (during synthesis), gpu (from the key's rows; only the witness "
+                  "crosses PCIe), or auto (gpu for zkey jobs on the cuda backend, else host)")
+      ->check(CLI::IsMember({"auto", "host", "gpu"}))
+      ->capture_default_str();
+  cmd->add_flag("--pageable", e.pageable, "Ordinary heap buffers instead of pinned ones (cuda), to compare");
+  cmd->add_option("--trace", e.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,10 +111,7 @@ int main(int argc, char** argv) {
   prove_batch->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
   prove_batch->add_option("wtns", batch_wtns, "witnesses (.wtns) for that key")->required();
   prove_batch->add_option("--out", batch.out, "existing directory for the proofs")->required();
-  prove_batch->add_option("--trace", batch.trace, "write a Chrome trace-event timeline (opens in Perfetto)");
-  prove_batch->add_option("--synthesis-threads", batch.synthesis_threads, "threads reading witnesses and computing a/b/c")
-      ->capture_default_str();
-  prove_batch->add_option("--workers", batch.workers, "partitions proved at once")->capture_default_str();
+  add_engine_options(prove_batch, batch.engine);
   add_proving_options(prove_batch, batch.run);
   prove_batch->callback([&] { run = [&] { return cli::prove_batch(zkey, batch_wtns, batch); }; });
 
@@ -170,10 +188,12 @@ int main(int argc, char** argv) {
   add_proving_options(bench_pipeline, pipeline_opts.run);
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
-  bench_pipeline->add_option("--workers", pipeline_opts.workers, "Partitions proved at once")->capture_default_str();
-  bench_pipeline->add_option("--synthesis-threads", pipeline_opts.synthesis_threads, "Threads synthesizing witnesses")
+  bench_pipeline->add_option("--warmup", pipeline_opts.warmup,
+                              "Partitions of one job run first on the same engine, untimed and left out of the figures")
       ->capture_default_str();
-  bench_pipeline->add_option("--trace", pipeline_opts.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
+  add_engine_options(bench_pipeline, pipeline_opts.engine);
+  bench_pipeline->add_flag("--compare", pipeline_opts.compare,
+                           "With cuda, also run 1 worker per GPU and --pageable on the same key, side by side");
   bench_pipeline->add_option("--json", pipeline_opts.json, "Also write the figures as JSON");
   bench_pipeline->callback([&] { run = [&] { return cli::bench_pipeline(pipeline_opts); }; });
 

@@ -1,6 +1,7 @@
 // cuzk prove-batch <zkey> <wtns>... --out DIR: one key, many witnesses, proved
-// by the engine (synthesis threads read each witness and compute its a/b/c,
-// workers prove, a finalizer verifies). Each witness gets DIR/<stem>.proof.json
+// by the engine (synthesis threads read each witness and, unless the GPU does
+// it from the key's rows, compute its a/b/c; workers prove; a finalizer
+// verifies). Each witness gets DIR/<stem>.proof.json
 // and DIR/<stem>.public.json, written together; a witness that fails gets an
 // "error: <file>: ..." line and no files, and the others are unharmed (exit 1
 // if any failed). The run ends with the engine's stage summary; --trace writes
@@ -11,10 +12,10 @@
 #include <set>
 
 #include "commands.hpp"
-#include "cuzk/engine/engine.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "engine_setup.hpp"
 
 namespace cuzk::cli {
 
@@ -25,11 +26,15 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
                const BatchOptions& o) {
   using Fr = typename E::Fr;
   const groth16::PreparedKey<E> key(zkey.as<E>());
-  const size_t budget = engine::host_budget_for(key, o.synthesis_threads, o.workers);
+  const Placement where = resolve_placement(o.run);
+  const bool on_gpu_abc = gpu_abc(where, o.engine, true);
   engine::Recorder recorder;
   std::vector<engine::PartitionResult<E>> results;
+  std::string backend, memory;
   {
-    engine::Engine<E> eng({o.synthesis_threads, o.workers, o.run.threads, budget}, recorder);
+    auto eng = make_engine<E>(key, where, o.engine, o.run.threads, on_gpu_abc, recorder);
+    backend = eng->backend().describe();
+    memory = eng->memory_name();
     std::vector<engine::Synthesize<E>> sources;
     for (const std::string& path : wtns)
       sources.push_back([&zkey, &key, path, threads = o.run.threads](std::span<Fr> w, std::span<Fr> a,
@@ -38,9 +43,9 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
         io::check_witness_matches(zkey, witness);
         const auto& values = witness.as<E>();
         std::copy(values.begin(), values.end(), w.begin());
-        key.evaluate_abc(w, a, b, c, threads);
+        if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
       });
-    results = eng.submit(key, std::move(sources)).get();
+    results = eng->submit(key, std::move(sources)).get();
   }
   size_t failed = 0;
   for (size_t i = 0; i < results.size(); ++i) {
@@ -57,22 +62,16 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
     io::write_json_files(outputs);
   }
   const auto spans = recorder.spans();
-  std::printf("cuzk prove-batch: %zu of %zu witnesses proved and verified (CPU engine; synthesis threads: %u, workers: %u)\n%s",
-              results.size() - failed, results.size(), o.synthesis_threads, o.workers,
+  std::printf("cuzk prove-batch: %zu of %zu witnesses proved and verified (%s; %s buffers; %u synthesis threads)\n%s",
+              results.size() - failed, results.size(), backend.c_str(), memory.c_str(), o.engine.synthesis_threads,
               engine::format_summary(engine::summarize(spans)).c_str());
-  if (!o.trace.empty()) io::write_json_file(o.trace, engine::chrome_trace(spans));
+  if (!o.engine.trace.empty()) io::write_json_file(o.engine.trace, engine::chrome_trace(spans));
   return failed ? 1 : 0;
 }
 
 }  // namespace
 
 int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wtns, const BatchOptions& o) {
-  // The engine has CPU workers only so far: auto means the CPU here, and cuda
-  // is refused by name rather than run on the CPU.
-  if (o.run.backend == Backend::cuda)
-    throw std::invalid_argument("prove-batch: the engine has CPU workers only so far; use --backend cpu");
-  if (o.synthesis_threads == 0 || o.workers == 0)
-    throw std::invalid_argument("prove-batch: --synthesis-threads and --workers must be at least 1");
   if (!std::filesystem::is_directory(o.out)) throw std::invalid_argument("prove-batch: --out " + o.out + " is not a directory");
   // Output names come from the witnesses' names, which must therefore differ.
   std::vector<std::filesystem::path> stems;

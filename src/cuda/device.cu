@@ -61,6 +61,27 @@ size_t free_device_memory() {
   return free;
 }
 
+HostRegistration::HostRegistration(const void* p, size_t bytes) {
+  if (!p || !bytes) return;
+  // Read-only: a key's file mapping is read-only, and nothing writes the key.
+  cudaError_t err =
+      cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
+  if (err == cudaErrorHostMemoryAlreadyRegistered) {
+    cudaGetLastError();
+    return;
+  }
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw Error("cannot page-lock " + std::to_string(bytes >> 20) + " MiB of host memory for streaming (" +
+                cudaGetErrorString(err) + ")");
+  }
+  p_ = const_cast<void*>(p);
+}
+
+HostRegistration::~HostRegistration() {
+  if (p_) cudaHostUnregister(p_);
+}
+
 Arena::~Arena() { trim(); }
 
 Arena::Block Arena::take(size_t bytes) {

@@ -24,7 +24,7 @@ struct Engine<E>::Task {
 template <class E>
 struct Engine<E>::Ready {
   Task task;
-  BufferPool::Lease buffer;  // w, then a, b, c
+  BufferPool::Lease buffer;  // w, then a, b, c when they come from the host
 };
 
 template <class E>
@@ -39,13 +39,26 @@ constexpr const char* kCancelled = "cancelled: the engine was shut down before t
 
 }  // namespace
 
+namespace {
+
 template <class E>
-Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<HostMemory> memory)
-    : options_(options), recorder_(recorder), pool_(std::move(memory), options.host_budget) {
-  if (options_.synthesis_threads == 0 || options_.workers == 0)
-    throw std::invalid_argument("the engine needs at least one synthesis thread and one worker");
+std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
+  if (!backend || backend->workers() == 0) throw std::invalid_argument("the engine needs a backend with a worker");
+  return backend;
+}
+
+}  // namespace
+
+template <class E>
+Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
+                  std::unique_ptr<HostMemory> memory)
+    : options_(options),
+      recorder_(recorder),
+      backend_(checked(std::move(backend))),
+      pool_(memory ? std::move(memory) : backend_->host_memory(), options.host_budget) {
+  if (options_.synthesis_threads == 0) throw std::invalid_argument("the engine needs at least one synthesis thread");
   for (unsigned i = 0; i < options_.synthesis_threads; ++i) threads_.emplace_back([this, i] { synthesis_loop((int)i); });
-  for (unsigned i = 0; i < options_.workers; ++i) threads_.emplace_back([this, i] { worker_loop((int)i); });
+  for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
   threads_.emplace_back([this] { finalizer_loop(); });
 }
 
@@ -109,8 +122,9 @@ void Engine<E>::synthesis_loop(int index) {
     std::string error;
     try {
       const auto& key = t.job->key->key();
-      const size_t n = key.n_vars(), rows = key.domain_size();
-      BufferPool::Lease buffer = pool_.acquire(partition_buffer_bytes(*t.job->key));
+      const bool host_abc = backend_->host_abc();
+      const size_t n = key.n_vars(), rows = host_abc ? key.domain_size() : 0;
+      BufferPool::Lease buffer = pool_.acquire(partition_buffer_bytes(*t.job->key, host_abc));
       Fr* base = buffer.as<Fr>();
       const double start = recorder_.now();
       t.job->sources[t.partition](std::span<Fr>(base, n), std::span<Fr>(base + n, rows),
@@ -136,8 +150,7 @@ void Engine<E>::synthesis_loop(int index) {
 }
 
 template <class E>
-void Engine<E>::worker_loop(int index) {
-  const Track track{Track::Kind::worker, -1, index};
+void Engine<E>::worker_loop(unsigned index) {
   for (;;) {
     std::optional<Ready> r;
     {
@@ -149,29 +162,15 @@ void Engine<E>::worker_loop(int index) {
       ++proving_;
     }
     const Task t = r->task;
-    const auto& key = t.job->key->key();
-    const size_t n = key.n_vars(), rows = key.domain_size();
-    Fr* base = r->buffer.template as<Fr>();
     std::optional<groth16::PendingProof<E>> proof;
     std::string error;
     try {
-      groth16::StartTimes st;
-      double at = recorder_.now();
-      proof = groth16::prove_start(*t.job->key, std::span<const Fr>(base, n), std::span<Fr>(base + n, rows),
-                                   std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows),
-                                   options_.prover_threads, &st);
-      // The CPU backend runs its stages one after another: lay them end to end.
-      const std::pair<Stage, double> stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a},
-                                                 {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},
-                                                 {Stage::msm_c, st.msm_c},   {Stage::msm_h, st.msm_h}};
-      for (const auto& [stage, seconds] : stages) {
-        recorder_.record(Span{stage, track, t.job->id, t.partition, at, at + seconds});
-        at += seconds;
-      }
+      WorkItem<E> item{t.job->key, t.job->id, t.partition, std::move(r->buffer)};
+      r.reset();
+      proof = backend_->prove(index, item, recorder_);
     } catch (const std::exception& e) {
       error = std::string("prove: ") + e.what();
     }
-    r.reset();  // a, b, c are consumed: the buffer goes back before the proof is finished
     std::unique_lock lock(mu_);
     --proving_;
     if (proof) pending_.push_back({t, std::move(*proof)});
@@ -195,11 +194,18 @@ void Engine<E>::finalizer_loop() {
     }
     const Task& t = p->task;
     const double start = recorder_.now();
+    groth16::FinishTimes ft;
+    const auto record = [&] {
+      recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, start + ft.assemble});
+      recorder_.record(Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble,
+                            start + ft.assemble + ft.verify});
+    };
     try {
-      auto proof = groth16::prove_finish(*t.job->key, p->proof);
-      recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, recorder_.now()});
+      auto proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
+      record();
       complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), "");
     } catch (const std::exception& e) {
+      record();
       complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), std::string("finish: ") + e.what());
     }
   }

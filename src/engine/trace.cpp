@@ -12,8 +12,9 @@ namespace cuzk::engine {
 
 namespace {
 
-constexpr const char* kStageNames[kStageCount] = {"synthesis", "upload", "ntt",       "msm A",     "msm B1", "msm B2",
-                                                  "msm C",     "msm H",  "lock wait", "lock held", "finish", "verify"};
+constexpr const char* kStageNames[kStageCount] = {"synthesis", "key upload", "upload",    "abc",       "ntt",
+                                                  "msm A",     "msm B1",     "msm B2",    "msm C",     "msm H",
+                                                  "lock wait", "lock held",  "finish",    "verify"};
 
 // Nearest rank: the smallest value with at least q of the values at or below it.
 double quantile(std::vector<double>& sorted, double q) {
@@ -44,6 +45,7 @@ const char* stage_name(Stage s) { return kStageNames[(size_t)s]; }
 
 bool is_kernel_stage(Stage s) {
   switch (s) {
+    case Stage::abc:
     case Stage::ntt:
     case Stage::msm_a:
     case Stage::msm_b1:
@@ -145,9 +147,16 @@ Summary summarize(std::span<const Span> spans) {
     out.stages.push_back(st);
   }
   if (!kernels.empty() && out.wall > 0) {
-    double busy = 0;
-    for (auto& [gpu, iv] : kernels) busy += union_length(std::move(iv)) / out.wall;
+    double busy = 0, steady = 0;
+    for (auto& [gpu, iv] : kernels) {
+      double lo = iv[0].first, hi = iv[0].second;
+      for (const auto& [s, e] : iv) lo = std::min(lo, s), hi = std::max(hi, e);
+      const double on = union_length(std::move(iv));
+      busy += on / out.wall;
+      steady += hi > lo ? on / (hi - lo) : 1.0;
+    }
     out.gpu_busy = busy / (double)kernels.size();
+    out.gpu_busy_steady = steady / (double)kernels.size();
   }
   if (upload_s > 0) out.upload_gbps = (double)upload_bytes / upload_s / 1e9;
   return out;
@@ -163,8 +172,9 @@ std::string format_summary(const Summary& s) {
                   1e3 * st.median, 1e3 * st.p95, 1e3 * st.total);
     out += line;
   }
-  std::snprintf(line, sizeof line, "  wall %.3f s, GPU busy %.1f%%, upload %.1f GB/s, lock wait %.1f ms, held %.1f ms\n",
-                s.wall, 100 * s.gpu_busy, s.upload_gbps, 1e3 * s.lock_wait, 1e3 * s.lock_held);
+  std::snprintf(line, sizeof line,
+                "  wall %.3f s, GPU busy %.1f%% (steady state %.1f%%), upload %.1f GB/s, lock wait %.1f ms, held %.1f ms\n",
+                s.wall, 100 * s.gpu_busy, 100 * s.gpu_busy_steady, s.upload_gbps, 1e3 * s.lock_wait, 1e3 * s.lock_held);
   out += line;
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <atomic>
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -16,19 +17,19 @@
 
 namespace cuzk::groth16 {
 
-namespace {
-
 void check_length(const char* what, size_t got, size_t want) {
   if (got != want)
     throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " values; the key needs " +
                                 std::to_string(want));
 }
 
+namespace {
+std::atomic<uint64_t> next_key_id{1};
 }  // namespace
 
 template <class E>
 PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
-    : key_(key), vk_(verifying_key(key)), domain_(poly::Domain<Fr>::of_size(key.domain_size())) {
+    : key_(key), id_(next_key_id++), vk_(verifying_key(key)), domain_(poly::Domain<Fr>::of_size(key.domain_size())) {
   // Counting sort of the coefficients by (matrix, row): one pass to count, one
   // to place. The zkey's order is snarkjs's (per constraint, A and B mixed),
   // which nothing guarantees, so it is not relied on.
@@ -150,9 +151,14 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
 }
 
 template <class E>
-Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending) {
+Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending, FinishTimes* times) {
+  auto t0 = std::chrono::steady_clock::now();
   const Proof<E> proof = assemble(prepared, pending, Randomness<typename E::Fr>::draw());
-  if (!verify<E>(prepared.vk(), pending.publics, proof))
+  const double assembled = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const bool ok = verify<E>(prepared.vk(), pending.publics, proof);
+  if (times) *times = {assembled, seconds_since(t0)};
+  if (!ok)
     throw ProofError(
         "the proof does not verify: the witness does not satisfy the key's constraints (or the key is corrupt)");
   return proof;
@@ -164,7 +170,7 @@ Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pen
                                        std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);           \
   template struct Randomness<E::Fr>;                                                                         \
   template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);       \
-  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&);
+  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bls12_381)
 

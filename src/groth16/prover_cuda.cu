@@ -1,7 +1,8 @@
 // The Groth16 prover on the GPU (prover_cuda.hpp). One proof's timeline on a
 // Worker:
-//   copy stream   w ──► a, b, c
-//   stream            └► MSM A, B1, B2 (G2), C ──► (a, b, c ready) NTTs, h ──► MSM H
+//   copy stream   w ──► a, b, c                     (key chunks, when streamed)
+//   stream            └► MSM A, B1, B2 (G2), C ──► (a, b, c ready, or computed
+//                        from the rows) NTTs, h ──► MSM H
 // The uploads of a, b and c hide behind the four witness MSMs.
 #include <optional>
 #include <string>
@@ -15,17 +16,35 @@
 
 namespace cuzk::groth16::cuda {
 
+using ::cuzk::cuda::Arena;
 using ::cuzk::cuda::DeviceBuffer;
 using ::cuzk::cuda::DeviceScope;
 using ::cuzk::cuda::Event;
+using ::cuzk::cuda::HostRegistration;
+
+// One group's bases: on the device, or (streamed) page-locked on the host.
+template <class C>
+struct Bases {
+  DeviceBuffer<ec::Affine<C>> device;
+  std::span<const ec::Affine<C>> host;
+  HostRegistration pinned;
+};
+
+// One of the A and B matrices' compressed rows on the device.
+template <class E>
+struct DeviceRows {
+  DeviceBuffer<uint32_t> start;
+  DeviceBuffer<typename PreparedKey<E>::Entry> entries;
+};
 
 template <class E>
 struct DeviceKey<E>::Resident {
   using G1 = typename E::G1;
   using G2 = typename E::G2;
-  DeviceBuffer<ec::Affine<G1>> a, b1, c, h;
-  DeviceBuffer<ec::Affine<G2>> b2;
+  Bases<G1> a, b1, c, h;
+  Bases<G2> b2;
   poly::cuda::DeviceDomain<typename E::Fr> domain;
+  DeviceRows<E> rows[2];
 
   explicit Resident(const PreparedKey<E>& p) : domain(p.domain()) {}
 };
@@ -38,24 +57,57 @@ void upload_all(DeviceBuffer<T>& d, std::span<const T> h) {
   d.upload(h);
 }
 
+template <class C>
+void place(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed) {
+  b.host = host;
+  if (streamed) b.pinned = HostRegistration(host.data(), host.size_bytes());
+  else upload_all(b.device, host);
+}
+
+template <class E>
+size_t point_bytes(const ProvingKey<E>& k) {
+  return (k.a.size() + k.b1.size() + k.c.size() + k.h.size()) * sizeof(k.a[0]) + k.b2.size() * sizeof(k.b2[0]);
+}
+
 }  // namespace
 
 template <class E>
-DeviceKey<E>::DeviceKey(const PreparedKey<E>& prepared, int device) : prepared_(prepared), device_(device) {
+size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options) {
+  const ProvingKey<E>& k = prepared.key();
+  // The domain's tables: twiddles both ways for half the domain, coset powers.
+  size_t need = 2 * k.domain_size() * sizeof(typename E::Fr);
+  if (!options.streamed) need += point_bytes(k);
+  if (options.matrices)
+    for (int m = 0; m < 2; ++m) {
+      const auto r = prepared.rows(m);
+      need += r.start.size_bytes() + r.entries.size_bytes();
+    }
+  return need;
+}
+
+template <class E>
+DeviceKey<E>::DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOptions options)
+    : prepared_(prepared), device_(device), options_(options) {
+  if (options_.streamed && options_.stream_chunk == 0) throw std::invalid_argument("stream_chunk must be at least 1");
   DeviceScope on(device);
   const ProvingKey<E>& k = prepared.key();
-  const size_t need = (k.a.size() + k.b1.size() + k.c.size() + k.h.size()) * sizeof(k.a[0]) +
-                      k.b2.size() * sizeof(k.b2[0]) + k.domain_size() * sizeof(typename E::Fr);
-  const size_t free = ::cuzk::cuda::free_device_memory();
+  const size_t need = bytes_needed(prepared, options_), free = ::cuzk::cuda::free_device_memory();
   if (need > free)
     throw ::cuzk::cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
-  upload_all(resident_->a, k.a);
-  upload_all(resident_->b1, k.b1);
-  upload_all(resident_->b2, k.b2);
-  upload_all(resident_->c, k.c);
-  upload_all(resident_->h, k.h);
+  Resident& r = *resident_;
+  place(r.a, k.a, options_.streamed);
+  place(r.b1, k.b1, options_.streamed);
+  place(r.b2, k.b2, options_.streamed);
+  place(r.c, k.c, options_.streamed);
+  place(r.h, k.h, options_.streamed);
+  if (options_.matrices)
+    for (int m = 0; m < 2; ++m) {
+      const auto rows = prepared.rows(m);
+      upload_all(r.rows[m].start, rows.start);
+      upload_all(r.rows[m].entries, rows.entries);
+    }
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -65,19 +117,178 @@ DeviceKey<E>::~DeviceKey() = default;
 template <class E>
 size_t DeviceKey<E>::bytes() const {
   const Resident& r = *resident_;
-  return (r.a.size() + r.b1.size() + r.c.size() + r.h.size()) * sizeof(ec::Affine<typename E::G1>) +
-         r.b2.size() * sizeof(ec::Affine<typename E::G2>) + r.domain.size() * sizeof(typename E::Fr);
+  size_t total = (r.a.device.size() + r.b1.device.size() + r.c.device.size() + r.h.device.size()) *
+                     sizeof(ec::Affine<typename E::G1>) +
+                 r.b2.device.size() * sizeof(ec::Affine<typename E::G2>) + 2 * r.domain.size() * sizeof(typename E::Fr);
+  for (const auto& m : r.rows)
+    total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
+  return total;
 }
+
+template <class E>
+struct DeviceInputs<E>::State {
+  Arena::Block w, abc;  // w: n_vars values; abc: a, b, c of domain_size each
+  std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
+  size_t bytes = 0;
+  bool has_abc = false;
+  // Copy stream: start, w done, all done.
+  Event start, w_ready{cudaEventDisableTiming}, done;
+  bool waited = false;
+};
+
+template <class E>
+DeviceInputs<E>::DeviceInputs(std::unique_ptr<State> s) : state_(std::move(s)) {}
+template <class E>
+DeviceInputs<E>::DeviceInputs(DeviceInputs&&) noexcept = default;
+template <class E>
+DeviceInputs<E>& DeviceInputs<E>::operator=(DeviceInputs&&) noexcept = default;
+template <class E>
+DeviceInputs<E>::~DeviceInputs() {
+  // The copies read the caller's host buffers and write blocks that go back
+  // to the arena: neither may be let go of while they run.
+  if (state_ && !state_->waited) cudaEventSynchronize(state_->done);
+}
+
+template <class E>
+double DeviceInputs<E>::wait_uploaded() {
+  state_->done.sync();
+  state_->waited = true;
+  return 1e-3 * state_->done.ms_since(state_->start);
+}
+
+template <class E>
+size_t DeviceInputs<E>::bytes() const {
+  return state_->bytes;
+}
+
+namespace {
+
+template <class T>
+void upload_async(T* dst, std::span<const T> src, cudaStream_t s) {
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, s));
+}
+
+}  // namespace
+
+template <class E>
+DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
+                              std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
+                              std::span<const typename E::Fr> c) {
+  using Fr = typename E::Fr;
+  const ProvingKey<E>& pk = key.prepared().key();
+  const size_t n = pk.domain_size();
+  check_length("the witness", w.size(), pk.n_vars());
+  const bool has_abc = !(a.empty() && b.empty() && c.empty());
+  if (has_abc)
+    for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), n);
+  else if (!key.has_matrices())
+    throw std::invalid_argument("no a/b/c given, and the key on the GPU has no matrices to compute them from");
+  if (worker.device() != key.device())
+    throw std::invalid_argument("the worker is on GPU " + std::to_string(worker.device()) + " but the key on GPU " +
+                                std::to_string(key.device()));
+  DeviceScope on(key.device());
+  auto st = std::make_unique<typename DeviceInputs<E>::State>();
+  st->has_abc = has_abc;
+  st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
+  st->w = worker.arena().take(w.size_bytes());
+  st->abc = worker.arena().take(3 * n * sizeof(Fr));
+  const cudaStream_t copy = worker.copy_stream();
+  // The blocks may have served the previous proof on this worker, whose
+  // kernels on the main stream may still read them: copy after those.
+  Event main_so_far(cudaEventDisableTiming);
+  main_so_far.record(worker.stream());
+  main_so_far.wait_in(copy);
+  st->start.record(copy);
+  upload_async(st->w.template as<Fr>(), w, copy);
+  st->w_ready.record(copy);
+  st->bytes = w.size_bytes();
+  if (has_abc) {
+    Fr* d = st->abc.template as<Fr>();
+    for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
+    st->bytes += 3 * n * sizeof(Fr);
+  }
+  st->done.record(copy);
+  return DeviceInputs<E>(std::move(st));
+}
+
+// a = A·w, b = B·w on every row and c = a∘b: evaluate_abc of prover.hpp on
+// the same rows, one thread a row (rows hold a few entries; the public rows,
+// one each).
+template <class Fr, class Entry>
+__global__ void abc_kernel(const uint32_t* a_start, const Entry* a_entries, const uint32_t* b_start,
+                           const Entry* b_entries, const Fr* w, size_t rows, Fr* a, Fr* b, Fr* c) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < rows; i += stride) {
+    Fr sa = Fr::zero(), sb = Fr::zero();
+    for (uint32_t k = a_start[i]; k < a_start[i + 1]; ++k) sa = sa + a_entries[k].value * w[a_entries[k].signal];
+    for (uint32_t k = b_start[i]; k < b_start[i + 1]; ++k) sb = sb + b_entries[k].value * w[b_entries[k].signal];
+    a[i] = sa;
+    b[i] = sb;
+    c[i] = sa * sb;
+  }
+}
+
+namespace {
+
+// One MSM of the proof: a single device MSM over resident bases, or for a
+// streamed key one per chunk of bases, each chunk copied into one of two
+// staging blocks while the MSM of the other runs. The sum of the parts.
+template <class C>
+struct MsmParts {
+  std::vector<msm::cuda::Msm<C>> parts;
+  ec::Jacobian<C> wait() {
+    ec::Jacobian<C> sum = ec::Jacobian<C>::infinity();
+    for (auto& p : parts) sum = sum.add(p.wait());
+    return sum;
+  }
+};
+
+// The double buffer a streamed key's chunks pass through.
+struct Staging {
+  Arena::Block block[2];
+  Event loaded[2]{Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
+  Event consumed[2]{Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
+  unsigned next = 0;
+};
+
+template <class C>
+MsmParts<C> enqueue_msm(const Bases<C>& bases, const typename C::Fr* d_scalars, size_t n,
+                        Worker& worker, Staging* staging, size_t chunk) {
+  MsmParts<C> out;
+  const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
+  if (!staging) {
+    out.parts.push_back(msm::cuda::Msm<C>::enqueue(bases.device.data(), d_scalars, n, main, worker.arena()));
+    return out;
+  }
+  size_t b = 0;
+  do {  // once for n = 0, whose MSM is the point at infinity
+    const size_t m = std::min(chunk, n - b);
+    const unsigned i = staging->next++ % 2;
+    auto* dst = staging->block[i].as<ec::Affine<C>>();
+    staging->consumed[i].wait_in(copy);  // the MSM that last read this block is done
+    upload_async(dst, bases.host.subspan(b, m), copy);
+    staging->loaded[i].record(copy);
+    staging->loaded[i].wait_in(main);
+    out.parts.push_back(msm::cuda::Msm<C>::enqueue(dst, d_scalars + b, m, main, worker.arena()));
+    staging->consumed[i].record(main);
+    b += m;
+  } while (b < n);
+  return out;
+}
+
+}  // namespace
 
 template <class E>
 struct PendingGpuProof<E>::State {
   using G1 = typename E::G1;
   using G2 = typename E::G2;
   std::vector<typename E::Fr> publics;
-  std::optional<msm::cuda::Msm<G1>> a, b1, c, h;
-  std::optional<msm::cuda::Msm<G2>> b2;
-  // Main stream: start, after A, B1, B2, C, the NTTs, H. Copy stream: start, end.
-  Event main[7], copy[2];
+  std::optional<DeviceInputs<E>> inputs;
+  std::optional<Staging> staging;
+  std::optional<MsmParts<G1>> a, b1, c, h;
+  std::optional<MsmParts<G2>> b2;
+  // Main stream: start, after A, B1, B2, C, a/b/c, the NTTs, H.
+  Event main[8];
   bool waited = false;
 };
 
@@ -88,7 +299,10 @@ PendingGpuProof<E>::PendingGpuProof(PendingGpuProof&&) noexcept = default;
 template <class E>
 PendingGpuProof<E>& PendingGpuProof<E>::operator=(PendingGpuProof&&) noexcept = default;
 template <class E>
-PendingGpuProof<E>::~PendingGpuProof() = default;  // each Msm waits for its own results
+PendingGpuProof<E>::~PendingGpuProof() {
+  // Kernels read the staging blocks, which go back to the arena with us.
+  if (state_ && !state_->waited) cudaEventSynchronize(state_->main[7]);
+}
 
 template <class E>
 PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
@@ -101,104 +315,93 @@ PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
   p.b2 = s.b2->wait();
   p.c = s.c->wait();
   p.h = s.h->wait();
-  s.main[6].sync();
-  s.copy[1].sync();
+  s.main[7].sync();
+  const double upload = s.inputs->wait_uploaded();
   p.publics = std::move(s.publics);
   if (times) {
-    const auto sec = [](const Event& to, const Event& from) { return 1e-3 * to.ms_since(from); };
-    times->upload = sec(s.copy[1], s.copy[0]);
-    times->msm_a = sec(s.main[1], s.main[0]);
-    times->msm_b1 = sec(s.main[2], s.main[1]);
-    times->msm_b2 = sec(s.main[3], s.main[2]);
-    times->msm_c = sec(s.main[4], s.main[3]);
-    times->ntt = sec(s.main[5], s.main[4]);
-    times->msm_h = sec(s.main[6], s.main[5]);
-    times->total = sec(s.main[6], s.main[0]);
+    const auto sec = [&](int to, int from) { return 1e-3 * s.main[to].ms_since(s.main[from]); };
+    times->upload = upload;
+    times->msm_a = sec(1, 0);
+    times->msm_b1 = sec(2, 1);
+    times->msm_b2 = sec(3, 2);
+    times->msm_c = sec(4, 3);
+    times->abc = sec(5, 4);
+    times->ntt = sec(6, 5);
+    times->msm_h = sec(7, 6);
+    times->total = sec(7, 0);
   }
   return p;
 }
 
-namespace {
-
-void check_length(const char* what, size_t got, size_t want) {
-  if (got != want)
-    throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " values; the key needs " +
-                                std::to_string(want));
-}
-
-template <class T>
-void upload_async(T* dst, std::span<const T> src, cudaStream_t s) {
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, s));
-}
-
-}  // namespace
-
 template <class E>
-PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
-                               std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                               std::span<const typename E::Fr> c) {
+PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceInputs<E> inputs) {
   using Fr = typename E::Fr;
   using G1 = typename E::G1;
   using G2 = typename E::G2;
-  const ProvingKey<E>& pk = key.prepared().key();
-  check_length("the witness", w.size(), pk.n_vars());
-  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), pk.domain_size());
   if (worker.device() != key.device())
     throw std::invalid_argument("the worker is on GPU " + std::to_string(worker.device()) + " but the key on GPU " +
                                 std::to_string(key.device()));
+  const ProvingKey<E>& pk = key.prepared().key();
   DeviceScope on(key.device());
   const auto& r = key.resident();
   const size_t n = pk.domain_size(), n_public = pk.n_public();
-  const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
+  const cudaStream_t main = worker.stream();
 
   auto st = std::make_unique<typename PendingGpuProof<E>::State>();
-  st->publics.assign(w.begin() + 1, w.begin() + 1 + n_public);
-  // Scratch goes back to the arena at the end of this function; the copy stream
-  // first waits for all work already on the main stream, which may still read
-  // the previous proof's blocks.
-  auto dw = worker.arena().take(w.size_bytes());
-  auto dabc = worker.arena().take(3 * n * sizeof(Fr));
-  Fr* d_w = dw.as<Fr>();
-  Fr* d_a = dabc.as<Fr>();
+  auto& in = *inputs.state_;
+  const Fr* d_w = in.w.template as<Fr>();
+  Fr* d_a = in.abc.template as<Fr>();
   Fr* d_b = d_a + n;
   Fr* d_c = d_b + n;
-
+  st->publics = std::move(in.publics);
   st->main[0].record(main);
-  st->main[0].wait_in(copy);
-  st->copy[0].record(copy);
-  upload_async(d_w, w, copy);
-  Event w_ready(cudaEventDisableTiming);
-  w_ready.record(copy);
-  upload_async(d_a, a, copy);
-  upload_async(d_b, b, copy);
-  upload_async(d_c, c, copy);
-  st->copy[1].record(copy);
+  in.w_ready.wait_in(main);
 
-  w_ready.wait_in(main);
-  auto& arena = worker.arena();
-  st->a.emplace(msm::cuda::Msm<G1>::enqueue(r.a.data(), d_w, pk.n_vars(), main, arena));
+  Staging* staging = nullptr;
+  const size_t chunk = key.options().stream_chunk;
+  if (key.streamed()) {
+    // Each block holds a chunk of the widest points, G2's.
+    const size_t points = std::min(chunk, std::max(pk.n_vars(), n));
+    st->staging.emplace();
+    for (auto& b : st->staging->block) b = worker.arena().take(points * sizeof(ec::Affine<G2>));
+    staging = &*st->staging;
+  }
+  st->a.emplace(enqueue_msm<G1>(r.a, d_w, pk.n_vars(), worker, staging, chunk));
   st->main[1].record(main);
-  st->b1.emplace(msm::cuda::Msm<G1>::enqueue(r.b1.data(), d_w, pk.n_vars(), main, arena));
+  st->b1.emplace(enqueue_msm<G1>(r.b1, d_w, pk.n_vars(), worker, staging, chunk));
   st->main[2].record(main);
-  st->b2.emplace(msm::cuda::Msm<G2>::enqueue(r.b2.data(), d_w, pk.n_vars(), main, arena));
+  st->b2.emplace(enqueue_msm<G2>(r.b2, d_w, pk.n_vars(), worker, staging, chunk));
   st->main[3].record(main);
-  st->c.emplace(msm::cuda::Msm<G1>::enqueue(r.c.data(), d_w + n_public + 1, pk.c.size(), main, arena));
+  st->c.emplace(enqueue_msm<G1>(r.c, d_w + n_public + 1, pk.c.size(), worker, staging, chunk));
   st->main[4].record(main);
 
-  st->copy[1].wait_in(main);
+  if (in.has_abc) {
+    in.done.wait_in(main);
+  } else {
+    int sms = 0;
+    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, key.device()));
+    const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
+    abc_kernel<<<blocks, 256, 0, main>>>(r.rows[0].start.data(), r.rows[0].entries.data(), r.rows[1].start.data(),
+                                         r.rows[1].entries.data(), d_w, n, d_a, d_b, d_c);
+    CUZK_CUDA_CHECK_LAUNCH();
+  }
+  st->main[5].record(main);
   for (Fr* v : {d_a, d_b, d_c}) poly::cuda::coset_evaluations(r.domain, v, main);
   poly::cuda::quotient_pointwise(d_a, d_b, d_c, n, main);
-  st->main[5].record(main);
-  st->h.emplace(msm::cuda::Msm<G1>::enqueue(r.h.data(), d_a, n, main, arena));
   st->main[6].record(main);
+  st->h.emplace(enqueue_msm<G1>(r.h, d_a, n, worker, staging, chunk));
+  st->main[7].record(main);
+  st->inputs.emplace(std::move(inputs));
   return PendingGpuProof<E>(std::move(st));
 }
 
-#define CUZK_GROTH16_CUDA_INSTANTIATE(E)                                                                \
-  template class DeviceKey<E>;                                                                          \
-  template class PendingGpuProof<E>;                                                                    \
-  template PendingGpuProof<E> prove_start(const DeviceKey<E>&, Worker&, std::span<const E::Fr>,         \
-                                          std::span<const E::Fr>, std::span<const E::Fr>, std::span<const E::Fr>);
+#define CUZK_GROTH16_CUDA_INSTANTIATE(E)                                                                        \
+  template class DeviceKey<E>;                                                                                  \
+  template class DeviceInputs<E>;                                                                               \
+  template class PendingGpuProof<E>;                                                                            \
+  template DeviceInputs<E> upload_inputs(const DeviceKey<E>&, Worker&, std::span<const E::Fr>,                  \
+                                         std::span<const E::Fr>, std::span<const E::Fr>, std::span<const E::Fr>); \
+  template PendingGpuProof<E> prove_start(const DeviceKey<E>&, Worker&, DeviceInputs<E>);
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bls12_381)
 

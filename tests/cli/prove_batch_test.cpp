@@ -57,7 +57,7 @@ TEST(ProveBatch, GoodWitnessesProveAndBadOnesFailAlone) {
       if (e["ph"] == "X") ++complete;
       if (e["ph"] == "M" && e["args"]["name"] == "finalizer 0") finalizer = true;
     }
-    EXPECT_EQ(complete, 2u * 8);  // synthesis, NTT, five MSMs and finish for each of the two proofs
+    EXPECT_EQ(complete, 2u * 9);  // synthesis, NTT, five MSMs, finish and verify for each of the two proofs
     EXPECT_TRUE(finalizer);
   }
 }
@@ -75,6 +75,9 @@ TEST(ProveBatch, UsageErrorsWriteNothing) {
       {{"prove-batch", zkey, in / "w.wtns", in / "x" / "w.wtns", "--out", out.path()}, "collide"},
       {{"prove-batch", zkey, in / "w.wtns", "--out", out / "missing"}, "not a directory"},
       {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--workers", "0"}, "--workers"},
+      {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--backend", "cpu", "--abc", "gpu"}, "cuda backend"},
+      {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--backend", "cpu", "--pageable"}, "pinned"},
+      {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--abc", "sideways"}, "--abc"},
       {{"prove-batch", in / "w.wtns", in / "w.wtns", "--out", out.path()}, "w.wtns"},
   };
   for (const auto& c : cases) {
@@ -101,11 +104,12 @@ TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
   EXPECT_EQ(figures.at("stages_ms").at("finish").at("count"), 6);
   std::ifstream tf(trace);
   const auto events = nlohmann::json::parse(tf).at("traceEvents");
-  EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const auto& e) { return e["ph"] == "X"; }), 6 * 8);
+  EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const auto& e) { return e["ph"] == "X"; }), 6 * 9);
 
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"bench", "pipeline", "--jobs", "0", "--backend", "cpu"},
-        std::vector<std::string>{"bench", "pipeline", "--backend", "cuda", "--gpus", "99"}}) {
+        std::vector<std::string>{"bench", "pipeline", "--backend", "cuda", "--gpus", "99"},
+        std::vector<std::string>{"bench", "pipeline", "--backend", "cpu", "--compare"}}) {
     const ProcessResult e = cuzk(bad);
     EXPECT_EQ(e.exit_code, 2) << e.err;
     EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;

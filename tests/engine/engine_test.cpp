@@ -49,7 +49,7 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
   Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
   Keyed<Part> part(Part::for_constraints(1 << 10, 0));
   Recorder recorder(false);
-  Engine<E> engine({2, 2, 1, size_t(64) << 20}, recorder);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(2, 1));
 
   std::vector<std::future<std::vector<PartitionResult<E>>>> jobs;
   for (int j = 0; j < 3; ++j) {
@@ -94,7 +94,7 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
   std::map<Stage, size_t> count;
   for (const Span& s : spans) ++count[s.stage];
   for (Stage s : {Stage::synthesis, Stage::ntt, Stage::msm_a, Stage::msm_b1, Stage::msm_b2, Stage::msm_c, Stage::msm_h,
-                  Stage::finish})
+                  Stage::finish, Stage::verify})
     EXPECT_EQ(count[s], 15u) << stage_name(s);
   const auto trace = nlohmann::json::parse(chrome_trace(spans).dump());
   std::set<std::string> tracks;
@@ -109,7 +109,7 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
 TEST(Engine, ABadPartitionFailsAlone) {
   Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
-  Engine<E> engine({2, 1, 1, size_t(64) << 20}, recorder);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 6; ++p) {
     if (p == 2)  // a witness generator bug: one wrong value, caught by synthesis
@@ -135,7 +135,7 @@ TEST(Engine, ABadPartitionFailsAlone) {
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
-  auto engine = std::make_unique<Engine<E>>(EngineOptions{1, 1, 1, size_t(8) << 20}, recorder);
+  auto engine = std::make_unique<Engine<E>>(EngineOptions{1, size_t(8) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 40; ++p)
     parts.push_back(Keyed<Chain>::source([p] { return Chain::for_constraints(1 << 12, p); }));
@@ -166,7 +166,7 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
   // Room for four 1 MiB buffers (a partition of this key needs about 140 KB).
   // Synthesis is some fifty times faster than a proof, so it runs ahead until
   // all four are in use, and from then on every buffer is a reused one.
-  Engine<E> engine({2, 2, 1, size_t(4) << 20}, recorder);
+  Engine<E> engine({2, size_t(4) << 20}, recorder, cpu_backend<E>(2, 1));
   auto run = [&](uint64_t first) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 8; ++p)
@@ -187,7 +187,9 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
 
 TEST(Engine, RefusesNoThreads) {
   Recorder recorder(false);
-  EXPECT_THROW(Engine<E>({0, 1, 1, 1 << 20}, recorder), std::invalid_argument);
+  EXPECT_THROW(Engine<E>({0, 1 << 20}, recorder, cpu_backend<E>(1, 1)), std::invalid_argument);
+  EXPECT_THROW(Engine<E>({1, 1 << 20}, recorder, cpu_backend<E>(0, 1)), std::invalid_argument);
+  EXPECT_THROW(Engine<E>({1, 1 << 20}, recorder, nullptr), std::invalid_argument);
 }
 
 }  // namespace

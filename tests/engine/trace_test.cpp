@@ -127,6 +127,8 @@ TEST(Trace, SummaryStatistics) {
   EXPECT_NEAR(s.stages[0].p95, 0.095, 1e-12);
   EXPECT_NEAR(s.stages[0].total, 5.050, 1e-9);
   EXPECT_NEAR(s.gpu_busy, (3.0 / 4 + 2.0 / 4) / 2, 1e-12);
+  // Steady state: GPU 0 from its first kernel (0) to its last (4), GPU 1 over [0, 2].
+  EXPECT_NEAR(s.gpu_busy_steady, (3.0 / 4 + 2.0 / 2) / 2, 1e-12);
   EXPECT_NEAR(s.upload_gbps, 50.0, 1e-9);
   EXPECT_DOUBLE_EQ(s.lock_wait, 2.0);
   EXPECT_DOUBLE_EQ(s.lock_held, 0.25);
@@ -135,7 +137,7 @@ TEST(Trace, SummaryStatistics) {
 
   const std::string text = format_summary(s);
   EXPECT_NE(text.find("synthesis"), std::string::npos);
-  EXPECT_NE(text.find("GPU busy 62.5%"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU busy 62.5% (steady state 87.5%)"), std::string::npos) << text;
   EXPECT_NE(text.find("upload 50.0 GB/s"), std::string::npos) << text;
 }
 

@@ -57,68 +57,28 @@ class DeviceScope {
 // Bytes free on the current device right now.
 size_t free_device_memory();
 
-// Device memory from plain cudaMalloc (never managed memory), freed on scope exit.
-template <class T>
-class DeviceBuffer {
+// An owning array of n T from one allocator (Alloc::allocate/release), freed
+// on scope exit; movable, not copyable. DeviceBuffer and PinnedBuffer are its
+// two uses.
+template <class T, class Alloc>
+class OwnedArray {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t n) : n_(n) {
-    if (n) CUZK_CUDA_CHECK(cudaMalloc(&ptr_, n * sizeof(T)));
+  OwnedArray() = default;
+  explicit OwnedArray(size_t n) : n_(n) {
+    if (n) ptr_ = static_cast<T*>(Alloc::allocate(n * sizeof(T)));
   }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  OwnedArray(OwnedArray&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  OwnedArray& operator=(OwnedArray&& o) noexcept {
     std::swap(ptr_, o.ptr_);
     std::swap(n_, o.n_);
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (ptr_) cudaFree(ptr_);
+  OwnedArray(const OwnedArray&) = delete;
+  OwnedArray& operator=(const OwnedArray&) = delete;
+  ~OwnedArray() {
+    if (ptr_) Alloc::release(ptr_);
   }
 
-  T* data() const { return ptr_; }
-  size_t size() const { return n_; }
-
-  void upload(std::span<const T> host, cudaStream_t s = nullptr) {
-    check_size(host.size());
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-  }
-  void download(std::span<T> host, cudaStream_t s = nullptr) const {
-    check_size(host.size());
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(host.data(), ptr_, host.size() * sizeof(T), cudaMemcpyDeviceToHost, s));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
-
- private:
-  void check_size(size_t n) const {
-    if (n > n_) throw Error("device buffer of " + std::to_string(n_) + " elements cannot take " + std::to_string(n));
-  }
-  T* ptr_ = nullptr;
-  size_t n_ = 0;
-};
-
-// Page-locked host memory (cudaHostAlloc): the only kind of host buffer that
-// crosses PCIe at full speed and lets a copy overlap kernels. Allocation is slow
-// (about half a second per GiB), so such buffers are made once and reused.
-template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(size_t n) : n_(n) {
-    if (n) CUZK_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T), cudaHostAllocPortable));
-  }
-  PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    std::swap(ptr_, o.ptr_);
-    std::swap(n_, o.n_);
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() {
-    if (ptr_) cudaFreeHost(ptr_);
-  }
   T* data() const { return ptr_; }
   size_t size() const { return n_; }
   std::span<T> span() const { return {ptr_, n_}; }
@@ -126,6 +86,74 @@ class PinnedBuffer {
  private:
   T* ptr_ = nullptr;
   size_t n_ = 0;
+};
+
+// Plain cudaMalloc (never managed memory) on the current device.
+struct DeviceAllocator {
+  static void* allocate(size_t bytes) {
+    void* p = nullptr;
+    CUZK_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  static void release(void* p) { cudaFree(p); }
+};
+
+// Page-locked host memory (cudaHostAlloc): the only kind of host buffer that
+// crosses PCIe at full speed and lets a copy overlap kernels. Allocation is slow
+// (about half a second per GiB), so such buffers are made once and reused.
+struct PinnedAllocator {
+  static void* allocate(size_t bytes) {
+    void* p = nullptr;
+    CUZK_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
+    return p;
+  }
+  static void release(void* p) { cudaFreeHost(p); }
+};
+
+template <class T>
+using PinnedBuffer = OwnedArray<T, PinnedAllocator>;
+
+// Device memory with checked copies to and from host spans.
+template <class T>
+class DeviceBuffer : public OwnedArray<T, DeviceAllocator> {
+ public:
+  using OwnedArray<T, DeviceAllocator>::OwnedArray;
+
+  void upload(std::span<const T> host, cudaStream_t s = nullptr) {
+    check_size(host.size());
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(this->data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice, s));
+  }
+  void download(std::span<T> host, cudaStream_t s = nullptr) const {
+    check_size(host.size());
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(host.data(), this->data(), host.size_bytes(), cudaMemcpyDeviceToHost, s));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+ private:
+  void check_size(size_t n) const {
+    if (n > this->size())
+      throw Error("device buffer of " + std::to_string(this->size()) + " elements cannot take " + std::to_string(n));
+  }
+};
+
+// Host memory that something else owns (a proving key's points in a file
+// mapping or a vector), page-locked in place for as long as this lives, so that
+// it streams to the GPU by DMA at PCIe speed instead of through the driver's
+// bounce buffers. Memory that is already registered (the same key streamed to
+// a second GPU) is used as it is and left registered.
+class HostRegistration {
+ public:
+  HostRegistration() = default;
+  HostRegistration(const void* p, size_t bytes);
+  HostRegistration(HostRegistration&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  HostRegistration& operator=(HostRegistration&& o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~HostRegistration();
+
+ private:
+  void* p_ = nullptr;  // what to unregister; null when this did not register
 };
 
 // Device memory reused across proofs. cudaMalloc and cudaFree synchronise the

@@ -1,16 +1,18 @@
-// The proving pipeline (DESIGN.md, "The GPU data path"; issue 5), here with
-// the CPU backend's workers: jobs of K partitions each flow through
+// The proving pipeline (DESIGN.md, "The GPU data path"; issue 5): jobs of K
+// partitions each flow through
 //
 //   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizer (prove_finish)
 //
 // A synthesis thread takes the next partition, leases one host buffer for its
-// witness and a/b/c from the pool (waiting while the pool's budget is used up:
-// the backpressure that keeps synthesis from running ahead of the provers),
-// and fills it. A worker runs prove_start, which consumes a/b/c, and returns
-// the buffer at once; the finalizer draws r and s, assembles and verifies, so
-// the worker is free for the next partition. Each stage is a span in the
-// Recorder. A partition that fails (an unsatisfied witness, a proof that does
-// not verify) fails alone, with its message; the others go on.
+// witness (and a/b/c, where the backend wants them from the host) from the
+// pool, waiting while the pool's budget is used up: the backpressure that
+// keeps synthesis from running ahead of the provers. A worker hands it to the
+// backend (backend.hpp: the CPU, or GPUs with two workers each), which gives
+// the buffer back as soon as it has read it; the finalizer draws r and s,
+// assembles and verifies, so the worker is free for the next partition. Each
+// stage is a span in the Recorder. A partition that fails (an unsatisfied
+// witness, a proof that does not verify) fails alone, with its message; the
+// others go on.
 #pragma once
 
 #include <condition_variable>
@@ -26,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/engine/backend.hpp"
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -33,7 +36,8 @@
 namespace cuzk::engine {
 
 // One partition's witness source: writes w (n_vars values) and a, b, c
-// (domain_size each) into the spans it is given.
+// (domain_size each) into the spans it is given. Where the backend computes
+// a, b, c itself the three spans are empty and only w is written.
 template <class E>
 using Synthesize = std::function<void(std::span<typename E::Fr> w, std::span<typename E::Fr> a,
                                       std::span<typename E::Fr> b, std::span<typename E::Fr> c)>;
@@ -48,22 +52,22 @@ struct PartitionResult {
 
 struct EngineOptions {
   unsigned synthesis_threads = 2;
-  unsigned workers = 1;         // partitions proved at once
-  unsigned prover_threads = 0;  // threads of one prove_start (0: all)
   size_t host_budget = size_t(1) << 30;  // bytes of witness and a/b/c buffers
 };
 
-// One partition's host buffer: w (n_vars values), then a, b, c (domain_size each).
+// One partition's host buffer: w (n_vars values), then a, b, c (domain_size
+// each) when they come from the host.
 template <class E>
-size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key) {
-  return (key.key().n_vars() + 3 * key.key().domain_size()) * sizeof(typename E::Fr);
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc = true) {
+  return (key.key().n_vars() + (host_abc ? 3 * key.key().domain_size() : 0)) * sizeof(typename E::Fr);
 }
 
 // A host budget that lets every stage hold a partition at once: each synthesis
 // thread, and per worker one being proved and one queued for it.
 template <class E>
-size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers) {
-  return BufferPool::size_class(partition_buffer_bytes(key)) * (synthesis_threads + 2 * workers);
+size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers,
+                       bool host_abc = true) {
+  return BufferPool::size_class(partition_buffer_bytes(key, host_abc)) * (synthesis_threads + 2 * workers);
 }
 
 template <class E>
@@ -71,7 +75,10 @@ class Engine {
  public:
   using Fr = typename E::Fr;
 
-  Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<HostMemory> memory = pageable_memory());
+  // memory: where the buffers come from; null means the backend's choice
+  // (pinned for GPUs), pageable_memory() makes the pageable comparison.
+  Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
+         std::unique_ptr<HostMemory> memory = nullptr);
   // shutdown(), then waits for the threads.
   ~Engine();
   Engine(const Engine&) = delete;
@@ -89,6 +96,10 @@ class Engine {
   void shutdown();
 
   BufferPool::Counters pool_counters() const { return pool_.counters(); }
+  const char* memory_name() const { return pool_.memory_name(); }
+  const Backend<E>& backend() const { return *backend_; }
+  // Drops the backend's copies of a key that no queued job uses (backend.hpp).
+  void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
 
  private:
   struct Job;
@@ -97,13 +108,14 @@ class Engine {
   struct Pending;
 
   void synthesis_loop(int index);
-  void worker_loop(int index);
+  void worker_loop(unsigned index);
   void finalizer_loop();
   void complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics,
                 std::string error);
 
   EngineOptions options_;
   Recorder& recorder_;
+  std::unique_ptr<Backend<E>> backend_;
   BufferPool pool_;
   uint32_t next_job_ = 0;
   std::mutex mu_;

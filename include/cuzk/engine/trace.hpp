@@ -24,7 +24,9 @@ namespace cuzk::engine {
 
 enum class Stage : uint8_t {
   synthesis,
+  key_upload,  // a proving key onto a GPU, once per key and GPU
   upload,
+  abc,  // a, b, c from the key's rows, on the GPU
   ntt,
   msm_a,
   msm_b1,
@@ -36,7 +38,7 @@ enum class Stage : uint8_t {
   finish,
   verify,
 };
-inline constexpr size_t kStageCount = 12;
+inline constexpr size_t kStageCount = 14;
 
 const char* stage_name(Stage s);
 // The stages that keep a GPU's multiprocessors busy: what "GPU busy" counts.
@@ -115,6 +117,10 @@ struct Summary {
   // ran on it (overlapping spans count once), averaged over the GPUs seen; 0
   // when no GPU appears.
   double gpu_busy = 0;
+  // The same share of each GPU's own steady state, its first kernel's start
+  // to its last kernel's end: without the warm-up (first synthesis, key
+  // upload) and the drain (last finish).
+  double gpu_busy_steady = 0;
   double upload_gbps = 0;               // upload bytes over upload time; 0 without uploads
   double lock_wait = 0, lock_held = 0;  // totals, seconds
 };

@@ -34,19 +34,35 @@ class ProofError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws std::invalid_argument ("<what> has N values; the key needs M") when a
+// prover input's length is not the key's: one check for every backend.
+void check_length(const char* what, size_t got, size_t want);
+
 // What the prover derives once per key and reuses for every proof: the
 // domain, the verifying key (for prove_finish's check) and the A and B
 // coefficients in rows, so that a and b are computed row-parallel without
-// write conflicts.
+// write conflicts (on the CPU here, on the GPU from the same rows).
 template <class E>
 class PreparedKey {
  public:
   using Fr = typename E::Fr;
+  struct Entry {
+    uint32_t signal;
+    Fr value;
+  };
+  // Matrix A (0) or B (1) in compressed rows: row i is entries[start[i] .. start[i + 1]).
+  struct Rows {
+    std::span<const uint32_t> start;  // domain_size + 1
+    std::span<const Entry> entries;
+  };
 
   // `key` must outlive the PreparedKey.
   explicit PreparedKey(const ProvingKey<E>& key);
 
   const ProvingKey<E>& key() const { return key_; }
+  // Unique among the PreparedKeys of this process, so that caches never take
+  // a new key for an old one that lived at the same address.
+  uint64_t id() const { return id_; }
   const VerifyingKey<E>& vk() const { return vk_; }
   const poly::Domain<Fr>& domain() const { return domain_; }
 
@@ -56,12 +72,11 @@ class PreparedKey {
   void evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                     unsigned threads = 0) const;
 
+  Rows rows(int matrix) const { return {row_start_[matrix], entries_[matrix]}; }
+
  private:
-  struct Entry {
-    uint32_t signal;
-    Fr value;
-  };
   const ProvingKey<E>& key_;
+  uint64_t id_;
   VerifyingKey<E> vk_;
   poly::Domain<Fr> domain_;
   // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
@@ -105,10 +120,15 @@ struct Randomness {
 template <class E>
 Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
 
+// Wall times of one prove_finish, in seconds.
+struct FinishTimes {
+  double assemble = 0, verify = 0;
+};
+
 // assemble with fresh randomness, then verify against key.vk(); a proof that
 // does not verify (an unsatisfied witness, a corrupt key) is a ProofError.
 template <class E>
-Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending);
+Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, FinishTimes* times = nullptr);
 
 #define CUZK_GROTH16_PROVER_EXTERN(E)                                                                          \
   extern template class PreparedKey<E>;                                                                        \
@@ -116,7 +136,7 @@ Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending)
                                               std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
   extern template struct Randomness<E::Fr>;                                                                    \
   extern template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);  \
-  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&);
+  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
 CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
 CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)
 #undef CUZK_GROTH16_PROVER_EXTERN

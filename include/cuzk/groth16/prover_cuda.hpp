@@ -1,15 +1,20 @@
 // The Groth16 prover on a GPU: the same two halves as prover.hpp, and for the
 // same r and s the very same proof, bit for bit.
 //
-//   DeviceKey     the proving key's points (A, B1, B2, C, H) and the domain's
-//                 twiddles, uploaded once to one GPU and kept there;
-//   Worker        a stream and the scratch memory (an arena) one proof at a time
-//                 runs in; an engine keeps several per GPU;
-//   prove_start   enqueues the uploads of w, a, b, c, the quotient h (3 inverse
-//                 and 3 coset NTTs, fused with the coset shift, and the
-//                 pointwise product) and the five MSMs, and returns at once;
-//   prove_finish  waits for them, then does the CPU backend's prove_finish:
-//                 randomness, constant-time assembly, verification.
+//   DeviceKey      a proving key on one GPU: its points (A, B1, B2, C, H)
+//                  resident, or streamed from page-locked host memory in
+//                  double-buffered chunks when the GPU cannot hold them; the
+//                  domain's twiddles; optionally the A and B rows, so that a,
+//                  b and c are computed on the GPU and only the witness
+//                  crosses PCIe;
+//   Worker         a stream, a copy stream and the scratch memory (an arena)
+//                  one proof at a time runs in; an engine keeps several per GPU;
+//   upload_inputs  enqueues the copies of w (and a, b, c) on the copy stream;
+//   prove_start    enqueues the quotient h (or first a, b, c from the rows),
+//                  3 inverse and 3 coset NTTs fused with the coset shift, the
+//                  pointwise product, and the five MSMs, and returns at once;
+//   prove_finish   waits for them, then does the CPU backend's prove_finish:
+//                  randomness, constant-time assembly, verification.
 //
 // Host buffers should be pinned (cuda::PinnedBuffer): the copies then run at
 // PCIe speed and do not block the caller. Pageable ones work, at a fraction of
@@ -24,20 +29,36 @@
 
 namespace cuzk::groth16::cuda {
 
+struct DeviceKeyOptions {
+  // Keep the points in host memory (page-locked in place) and stream each MSM's
+  // bases in chunks of stream_chunk points, two chunks on the GPU at a time.
+  bool streamed = false;
+  size_t stream_chunk = size_t(1) << 22;
+  // Upload the A and B rows, so that prove_start can compute a, b, c itself.
+  bool matrices = false;
+};
+
 template <class E>
 class DeviceKey {
  public:
   // Uploads onto `device`. `prepared` must outlive the DeviceKey. Throws
-  // cuda::Error (naming the size) when the key does not fit.
-  DeviceKey(const PreparedKey<E>& prepared, int device);
+  // cuda::Error (naming the sizes) when what must be resident does not fit.
+  DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOptions options = {});
   ~DeviceKey();
   DeviceKey(const DeviceKey&) = delete;
   DeviceKey& operator=(const DeviceKey&) = delete;
 
   const PreparedKey<E>& prepared() const { return prepared_; }
   int device() const { return device_; }
+  const DeviceKeyOptions& options() const { return options_; }
+  bool streamed() const { return options_.streamed; }
+  bool has_matrices() const { return options_.matrices; }
   // Device memory the key holds, in bytes.
   size_t bytes() const;
+
+  // Device bytes a key would hold: its points (unless streamed), the domain's
+  // tables and the rows (if asked for). What a cache budgets by.
+  static size_t bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options);
 
   struct Resident;  // device buffers, defined in the .cu
   const Resident& resident() const { return *resident_; }
@@ -45,13 +66,14 @@ class DeviceKey {
  private:
   const PreparedKey<E>& prepared_;
   int device_;
+  DeviceKeyOptions options_;
   std::unique_ptr<Resident> resident_;
 };
 
 // The streams and scratch memory one proof at a time runs in, on one device:
-// kernels on stream(), host-to-device copies on copy_stream() so that they
-// overlap the MSMs that need only the witness. The arena relies on the order
-// of stream() (see cuda::Arena); use one Worker per concurrent proof.
+// kernels on stream(), host-to-device copies on copy_stream(). The arena relies
+// on the order of stream() (see cuda::Arena); use one Worker per concurrent
+// proof.
 class Worker {
  public:
   explicit Worker(int device) : device_(device), stream_(device), copy_stream_(device) {}
@@ -66,10 +88,52 @@ class Worker {
   ::cuzk::cuda::Arena arena_;
 };
 
+template <class E>
+class PendingGpuProof;
+
+// One proof's w and a, b, c on the device, with the events of their copies.
+template <class E>
+class DeviceInputs {
+ public:
+  DeviceInputs(DeviceInputs&&) noexcept;
+  DeviceInputs& operator=(DeviceInputs&&) noexcept;
+  ~DeviceInputs();
+
+  // Blocks until the copies are done: from then on the host buffers may be
+  // reused. Returns the copies' GPU time in seconds.
+  double wait_uploaded();
+  // Bytes copied from the host.
+  size_t bytes() const;
+
+  struct State;
+
+ private:
+  template <class E2>
+  friend DeviceInputs<E2> upload_inputs(const DeviceKey<E2>&, Worker&, std::span<const typename E2::Fr>,
+                                        std::span<const typename E2::Fr>, std::span<const typename E2::Fr>,
+                                        std::span<const typename E2::Fr>);
+  template <class E2>
+  friend PendingGpuProof<E2> prove_start(const DeviceKey<E2>&, Worker&, DeviceInputs<E2>);
+  explicit DeviceInputs(std::unique_ptr<State> s);
+  std::unique_ptr<State> state_;
+};
+
+// Enqueues the copies of w (n_vars values) and of a, b, c (domain_size each)
+// on the worker's copy stream. a, b and c may all be empty when the key has
+// its matrices: prove_start then computes them on the GPU. The host spans
+// must stay valid and unchanged until wait_uploaded() (or the proof's wait()).
+// Throws std::invalid_argument on wrong lengths or a worker on another GPU.
+template <class E>
+DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
+                              std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
+                              std::span<const typename E::Fr> c);
+
 // GPU times of one proof's stages, in seconds, from events on the worker's
-// stream (valid once the proof has been waited for).
+// streams (valid once the proof has been waited for). The kernel stages run
+// one after another on the worker's stream, in this order, and add up to total.
 struct GpuTimes {
-  double upload = 0, ntt = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, msm_h = 0, total = 0;
+  double upload = 0;  // the copy stream's inputs, and for a streamed key its chunks
+  double msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, abc = 0, ntt = 0, msm_h = 0, total = 0;
 };
 
 template <class E>
@@ -87,20 +151,24 @@ class PendingGpuProof {
 
  private:
   template <class E2>
-  friend PendingGpuProof<E2> prove_start(const DeviceKey<E2>&, Worker&, std::span<const typename E2::Fr>,
-                                         std::span<const typename E2::Fr>, std::span<const typename E2::Fr>,
-                                         std::span<const typename E2::Fr>);
+  friend PendingGpuProof<E2> prove_start(const DeviceKey<E2>&, Worker&, DeviceInputs<E2>);
   explicit PendingGpuProof(std::unique_ptr<State> s);
   std::unique_ptr<State> state_;
 };
 
-// Enqueues a proof on `worker` (which must be on key.device()). w has n_vars
-// values and a, b, c domain_size each; all four must stay valid and unchanged
-// until wait(). Throws std::invalid_argument on wrong lengths.
+// Enqueues a proof from uploaded inputs on `worker`: the witness MSMs as soon
+// as w is on the device, the quotient once a, b, c are.
+template <class E>
+PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceInputs<E> inputs);
+
+// upload_inputs then prove_start: the uploads of a, b and c hide behind the
+// witness MSMs.
 template <class E>
 PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
                                std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                               std::span<const typename E::Fr> c);
+                               std::span<const typename E::Fr> c) {
+  return prove_start<E>(key, worker, upload_inputs<E>(key, worker, w, a, b, c));
+}
 
 // wait(), then the CPU backend's prove_finish (fresh r and s, verification).
 template <class E>

@@ -1,0 +1,58 @@
+// What the engine's workers prove with: the CPU (here) or GPUs
+// (engine/cuda_backend.hpp). The engine owns the threads, queues, buffers and
+// the finalizer; a backend owns what one worker needs (a GPU's streams and
+// its share of the key cache, or nothing on the CPU) and turns one
+// partition's host buffer into prove_start's result, recording its stages.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cuzk/engine/buffer_pool.hpp"
+#include "cuzk/engine/trace.hpp"
+#include "cuzk/groth16/prover.hpp"
+
+namespace cuzk::engine {
+
+// One partition for a worker: its key, and its host buffer with w (n_vars
+// values) and, when the backend wants them from the host, a, b, c
+// (domain_size each) after it.
+template <class E>
+struct WorkItem {
+  const groth16::PreparedKey<E>* key = nullptr;
+  uint32_t job = 0, partition = 0;
+  BufferPool::Lease buffer;
+};
+
+template <class E>
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // Worker threads the engine runs, numbered 0 .. workers() - 1.
+  virtual unsigned workers() const = 0;
+  // Whether synthesis writes a, b and c into the buffer (else w only: the
+  // backend computes them from the key's rows).
+  virtual bool host_abc() const = 0;
+  // The memory the engine's buffers should come from (pinned for GPUs).
+  virtual std::unique_ptr<HostMemory> host_memory() const = 0;
+  // "CPU, 2 workers", "GPU 0: 2 workers; a/b/c on the GPU", for summaries.
+  virtual std::string describe() const = 0;
+
+  // prove_start of one partition on worker `worker` (called from that
+  // worker's thread only), each stage recorded as a span. Releases
+  // item.buffer as soon as it has been read, so that synthesis can refill it
+  // while the proof runs. Throws on failure.
+  virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
+
+  // Drops whatever the backend keeps for `key` (its copies on GPUs), which
+  // no job may be using; for a caller about to destroy the key.
+  virtual void forget(const groth16::PreparedKey<E>& key) { (void)key; }
+};
+
+// `workers` partitions proved at once on the CPU, each prove_start on
+// `threads` threads (0: all).
+template <class E>
+std::unique_ptr<Backend<E>> cpu_backend(unsigned workers, unsigned threads = 0);
+
+}  // namespace cuzk::engine

@@ -1,0 +1,58 @@
+// The engine's CPU backend: each worker runs the CPU prove_start on its
+// partition's buffer, in place (it consumes a, b, c), and lays its stages end
+// to end on the worker's track, since they run one after another.
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/backend.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+template <class E>
+class CpuBackend final : public Backend<E> {
+ public:
+  using Fr = typename E::Fr;
+
+  CpuBackend(unsigned workers, unsigned threads) : workers_(workers), threads_(threads) {}
+
+  unsigned workers() const override { return workers_; }
+  bool host_abc() const override { return true; }
+  std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
+  std::string describe() const override { return "CPU, " + std::to_string(workers_) + " workers"; }
+
+  groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
+    const Track track{Track::Kind::worker, -1, (int)worker};
+    const auto& key = item.key->key();
+    const size_t n = key.n_vars(), rows = key.domain_size();
+    Fr* base = item.buffer.template as<Fr>();
+    groth16::StartTimes st;
+    double at = recorder.now();
+    auto proof = groth16::prove_start(*item.key, std::span<const Fr>(base, n), std::span<Fr>(base + n, rows),
+                                      std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows),
+                                      threads_, &st);
+    item.buffer = {};  // a, b, c are consumed
+    const std::pair<Stage, double> stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a},
+                                               {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},
+                                               {Stage::msm_c, st.msm_c},   {Stage::msm_h, st.msm_h}};
+    for (const auto& [stage, seconds] : stages) {
+      recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
+      at += seconds;
+    }
+    return proof;
+  }
+
+ private:
+  unsigned workers_, threads_;
+};
+
+}  // namespace
+
+template <class E>
+std::unique_ptr<Backend<E>> cpu_backend(unsigned workers, unsigned threads) {
+  return std::make_unique<CpuBackend<E>>(workers, threads);
+}
+
+template std::unique_ptr<Backend<ec::Bn254>> cpu_backend(unsigned, unsigned);
+template std::unique_ptr<Backend<ec::Bls12_381>> cpu_backend(unsigned, unsigned);
+
+}  // namespace cuzk::engine

@@ -1,0 +1,76 @@
+#include "cuzk/engine/device_key_cache.hpp"
+
+#include <string>
+
+#include "cuzk/ec/curves.hpp"
+
+namespace cuzk::engine {
+
+template <class E>
+DeviceKeyCache<E>::DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda::DeviceKeyOptions options)
+    : device_(device), budget_(budget_bytes), options_(options) {}
+
+template <class E>
+bool DeviceKeyCache<E>::make_room(size_t need) {
+  for (auto it = entries_.end(); counters_.bytes + need > budget_ && it != entries_.begin();) {
+    --it;
+    if (it->key.use_count() > 1) continue;  // a worker is proving with it
+    counters_.bytes -= it->bytes;
+    ++counters_.evictions;
+    it = entries_.erase(it);
+  }
+  return counters_.bytes + need <= budget_;
+}
+
+template <class E>
+std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::acquire(
+    const groth16::PreparedKey<E>& key, bool* uploaded) {
+  std::lock_guard lock(mu_);
+  if (uploaded) *uploaded = false;
+  for (auto it = entries_.begin(); it != entries_.end(); ++it)
+    if (it->id == key.id()) {
+      entries_.splice(entries_.begin(), entries_, it);
+      ++counters_.hits;
+      return entries_.front().key;
+    }
+  auto options = options_;
+  options.streamed = false;
+  if (!make_room(DeviceKey::bytes_needed(key, options))) {
+    options.streamed = true;
+    const size_t need = DeviceKey::bytes_needed(key, options);
+    if (!make_room(need))
+      throw ::cuzk::cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +
+                                std::to_string(need >> 20) + " MiB, and the keys in use leave " +
+                                std::to_string((budget_ - std::min(budget_, counters_.bytes)) >> 20) +
+                                " MiB of the cache's budget");
+  }
+  auto dk = std::make_shared<DeviceKey>(key, device_, options);
+  entries_.push_front({key.id(), dk, dk->bytes()});
+  counters_.bytes += entries_.front().bytes;
+  ++counters_.uploads;
+  counters_.streamed += options.streamed;
+  if (uploaded) *uploaded = true;
+  return dk;
+}
+
+template <class E>
+void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
+  std::lock_guard lock(mu_);
+  for (auto it = entries_.begin(); it != entries_.end(); ++it)
+    if (it->id == key.id() && it->key.use_count() == 1) {
+      counters_.bytes -= it->bytes;
+      entries_.erase(it);
+      return;
+    }
+}
+
+template <class E>
+typename DeviceKeyCache<E>::Counters DeviceKeyCache<E>::counters() const {
+  std::lock_guard lock(mu_);
+  return counters_;
+}
+
+template class DeviceKeyCache<ec::Bn254>;
+template class DeviceKeyCache<ec::Bls12_381>;
+
+}  // namespace cuzk::engine

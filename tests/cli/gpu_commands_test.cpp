@@ -1,0 +1,78 @@
+// The engine's commands on the GPU: prove-batch with a/b/c from the host and
+// from the key's rows on the GPU gives proofs that cuzk verify accepts, and
+// bench pipeline --compare runs its three variants with no pinned allocation
+// after the warm-up.
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <string_view>
+
+#include "cli_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+TEST(GpuCommands, ProveBatchWithAbcOnHostAndGpu) {
+  for (const char* curve : kCurves)
+    for (const char* abc : {"host", "gpu"}) {
+      SCOPED_TRACE(curve);
+      SCOPED_TRACE(abc);
+      TempDir in, out;
+      const fs::path zkey = fixture(curve, "multiplier", "circuit.zkey");
+      std::vector<std::string> args{"prove-batch", zkey};
+      for (int i = 0; i < 5; ++i) {
+        const fs::path w = in / ("w" + std::to_string(i) + ".wtns");
+        fs::copy_file(fixture(curve, "multiplier", "witness.wtns"), w);
+        args.push_back(w);
+      }
+      args.push_back("--out");
+      args.push_back(out.path());
+      for (const char* a : {"--backend", "cuda", "--abc", abc}) args.push_back(a);
+      const ProcessResult r = cuzk(args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_NE(r.out.find("5 of 5 witnesses proved"), std::string::npos) << r.out;
+      const char* placement = std::string_view(abc) == "gpu" ? "a/b/c on the GPU" : "a/b/c from the host";
+      EXPECT_NE(r.out.find(placement), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("pinned buffers"), std::string::npos) << r.out;
+      for (int i = 0; i < 5; ++i) {
+        const std::string stem = "w" + std::to_string(i);
+        EXPECT_EQ(cuzk({"verify", fixture(curve, "multiplier", "vk.json"), out / (stem + ".public.json"),
+                        out / (stem + ".proof.json")})
+                      .exit_code,
+                  0)
+            << stem;
+      }
+    }
+}
+
+TEST(GpuCommands, BenchPipelineCompare) {
+  TempDir out;
+  const fs::path json = out / "figures.json", trace = out / "trace.json";
+  const ProcessResult r = cuzk({"bench", "pipeline", "--curve", "bls12_381", "--circuit", "partition",
+                                "--constraints", "4096", "--partitions", "4", "--jobs", "2", "--warmup", "8",
+                                "--backend", "cuda", "--compare", "--json", json, "--trace", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream jf(json);
+  const auto figures = nlohmann::json::parse(jf);
+  const auto& variants = figures.at("variants");
+  ASSERT_EQ(variants.size(), 3u);
+  EXPECT_EQ(variants[0].at("memory"), "pinned");
+  EXPECT_EQ(variants[1].at("workers_per_gpu"), 1);
+  EXPECT_EQ(variants[2].at("memory"), "pageable");
+  for (const auto& v : variants) {
+    EXPECT_EQ(v.at("pool_allocations_after_warmup"), 0) << v.dump();
+    EXPECT_GT(v.at("gpu_busy").get<double>(), 0) << v.dump();
+    EXPECT_GT(v.at("upload_gbps").get<double>(), 0) << v.dump();
+    EXPECT_EQ(v.at("stages_ms").at("verify").at("count"), 8) << v.dump();  // the timed jobs only
+  }
+  std::ifstream tf(trace);
+  std::set<std::string> tracks;
+  for (const auto& e : nlohmann::json::parse(tf).at("traceEvents"))
+    if (e["ph"] == "M") tracks.insert(e["args"]["name"].get<std::string>());
+  for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0", "synthesis 0"})
+    EXPECT_TRUE(tracks.count(t)) << t;
+}
+
+}  // namespace
+}  // namespace cuzk::test

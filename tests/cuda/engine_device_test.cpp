@@ -1,0 +1,306 @@
+// The engine with GPU workers, and what it relies on: proofs of many jobs and
+// partitions over two keys come back verified and in their places; a bad
+// partition fails alone; shutdown drains with every pinned buffer back; the
+// pool stops allocating once warm; the trace has the GPU tracks; keys are
+// uploaded once per GPU, cached LRU and streamed when they do not fit; a, b, c
+// computed on the GPU, and a streamed key, give the CPU's MSM results exactly.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/examples/partition.hpp"
+#include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/tamper.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/engine/cuda_backend.hpp"
+#include "cuzk/engine/device_key_cache.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/groth16/prover_cuda.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+namespace gpu = groth16::cuda;
+using E = ec::Bn254;
+using Fr = E::Fr;
+using Chain = circuit::HashChain<E>;
+using Part = circuit::Partition<E>;
+
+template <class C>
+struct Keyed {
+  groth16::DevKey<E> dev;
+  groth16::PreparedKey<E> key;
+  explicit Keyed(const C& shape_of)
+      : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
+};
+
+// Synthesis of make(); with empty a/b/c spans (the GPU computes them) into
+// scratch, so that only w is written.
+template <class Make>
+Synthesize<E> source(Make make, size_t rows) {
+  return [make, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    if (!a.empty()) return circuit::synthesize_witness(make(), w, a, b, c);
+    std::vector<Fr> s(3 * rows);
+    circuit::synthesize_witness(make(), w, std::span<Fr>(s).first(rows), std::span<Fr>(s).subspan(rows, rows),
+                                std::span<Fr>(s).subspan(2 * rows, rows));
+  };
+}
+
+CudaBackendOptions on_gpu0(unsigned workers, bool gpu_abc = false) {
+  CudaBackendOptions o;
+  o.gpus = {0};
+  o.workers_per_gpu = workers;
+  o.gpu_abc = gpu_abc;
+  return o;
+}
+
+void expect_verified(const groth16::PreparedKey<E>& key, const PartitionResult<E>& r) {
+  ASSERT_TRUE(r.proof) << "job " << r.job << " partition " << r.partition << ": " << r.error;
+  EXPECT_TRUE(groth16::verify<E>(key.vk(), r.publics, *r.proof));
+}
+
+class GpuEngine : public testing::TestWithParam<bool> {};  // a/b/c on the GPU?
+
+TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
+  const bool gpu_abc = GetParam();
+  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
+  Keyed<Part> part(Part::for_constraints(1 << 12, 0));
+  Recorder recorder(false);
+  Engine<E> engine({3, size_t(256) << 20}, recorder, cuda_backend<E>(on_gpu0(2, gpu_abc)));
+  EXPECT_STREQ(engine.memory_name(), "pinned");
+  EXPECT_EQ(engine.backend().host_abc(), !gpu_abc);
+
+  std::vector<std::future<std::vector<PartitionResult<E>>>> jobs;
+  for (int j = 0; j < 4; ++j) {
+    std::vector<Synthesize<E>> parts;
+    for (uint64_t p = 0; p < 5; ++p) {
+      const uint64_t seed = 100 * j + p;
+      if (j % 2) {
+        parts.push_back(source([seed] { return Part::for_constraints(1 << 12, seed); }, part.key.key().domain_size()));
+      } else {
+        parts.push_back(source([seed] { return Chain::for_constraints(1 << 12, seed); }, chain.key.key().domain_size()));
+      }
+    }
+    jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
+  }
+  std::set<std::string> all_publics;
+  for (int j = 0; j < 4; ++j) {
+    const auto results = jobs[j].get();
+    ASSERT_EQ(results.size(), 5u);
+    for (uint32_t p = 0; p < 5; ++p) {
+      const auto& r = results[p];
+      EXPECT_EQ(r.job, (uint32_t)j);
+      EXPECT_EQ(r.partition, p);
+      expect_verified(j % 2 ? part.key : chain.key, r);
+      all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
+    }
+  }
+  EXPECT_EQ(all_publics.size(), 20u) << "every partition proved its own witness";
+
+  const auto spans = recorder.spans();
+  std::map<Stage, size_t> count;
+  std::set<std::string> tracks;
+  for (const Span& s : spans) {
+    ++count[s.stage];
+    tracks.insert(track_name(s.track));
+    if (is_kernel_stage(s.stage) || s.stage == Stage::upload) {
+      EXPECT_EQ(s.track.gpu, 0) << stage_name(s.stage);
+    }
+    if (s.stage == Stage::upload) {
+      EXPECT_EQ(s.track.kind, Track::Kind::copy);
+      EXPECT_GT(s.bytes, 0u);
+    }
+  }
+  for (Stage s : {Stage::synthesis, Stage::upload, Stage::ntt, Stage::msm_a, Stage::msm_b1, Stage::msm_b2,
+                  Stage::msm_c, Stage::msm_h, Stage::lock_wait, Stage::lock_held, Stage::finish, Stage::verify})
+    EXPECT_EQ(count[s], 20u) << stage_name(s);
+  EXPECT_EQ(count[Stage::abc], gpu_abc ? 20u : 0u);
+  EXPECT_EQ(count[Stage::key_upload], 2u) << "each key once on the GPU";
+  for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0"})
+    EXPECT_TRUE(tracks.count(t)) << t;
+  // Each partition's kernels ran inside its lock-held span (GPU event times
+  // against the host clock: a millisecond of slack).
+  std::map<std::pair<uint32_t, uint32_t>, double> kernels, held;
+  for (const Span& s : spans) {
+    if (is_kernel_stage(s.stage)) kernels[{s.job, s.partition}] += s.end - s.start;
+    if (s.stage == Stage::lock_held) held[{s.job, s.partition}] += s.end - s.start;
+  }
+  ASSERT_EQ(kernels.size(), 20u);
+  for (const auto& [id, k] : kernels) {
+    EXPECT_GT(k, 0.0);
+    EXPECT_LE(k, held[id] + 1e-3) << "job " << id.first << " partition " << id.second;
+  }
+  const Summary sum = summarize(spans);
+  EXPECT_GT(sum.gpu_busy, 0.0);
+  EXPECT_GT(sum.upload_gbps, 0.0);
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AbcOnHostAndGpu, GpuEngine, testing::Bool());
+
+TEST(GpuEngine, ABadPartitionFailsAlone) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
+  const size_t rows = chain.key.key().domain_size();
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 6; ++p) {
+    if (p == 1)  // caught by synthesis
+      parts.push_back(source([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }, rows));
+    else if (p == 3)  // not caught before the GPU: a witness that satisfies nothing
+      parts.push_back([](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+        for (auto* v : {&w, &a, &b, &c})
+          for (size_t i = 0; i < v->size(); ++i) (*v)[i] = Fr::from_uint(i + 3);
+      });
+    else
+      parts.push_back(source([p] { return Chain::for_constraints(1 << 10, p); }, rows));
+  }
+  const auto results = engine.submit(chain.key, std::move(parts)).get();
+  for (uint32_t p = 0; p < 6; ++p) {
+    if (p == 1) {
+      EXPECT_FALSE(results[p].proof);
+      EXPECT_EQ(results[p].error.rfind("synthesis: ", 0), 0u) << results[p].error;
+    } else if (p == 3) {
+      EXPECT_FALSE(results[p].proof);
+      EXPECT_EQ(results[p].error.rfind("finish: the proof does not verify", 0), 0u) << results[p].error;
+    } else {
+      expect_verified(chain.key, results[p]);
+    }
+  }
+}
+
+TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
+  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
+  Recorder recorder(false);
+  const size_t rows = chain.key.key().domain_size();
+  auto engine = std::make_unique<Engine<E>>(EngineOptions{2, size_t(6) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
+  auto run = [&](uint64_t first, size_t n) {
+    std::vector<Synthesize<E>> parts;
+    for (uint64_t p = 0; p < n; ++p)
+      parts.push_back(source([p, first] { return Chain::for_constraints(1 << 12, first + p); }, rows));
+    return engine->submit(chain.key, std::move(parts));
+  };
+  for (const auto& r : run(0, 8).get()) expect_verified(chain.key, r);
+  const auto warm = engine->pool_counters();
+  EXPECT_GT(warm.allocations, 0u);
+  for (const auto& r : run(100, 8).get()) expect_verified(chain.key, r);
+  EXPECT_EQ(engine->pool_counters().allocations, warm.allocations) << "steady state allocated pinned buffers";
+
+  auto last = run(200, 40);
+  engine->shutdown();
+  ASSERT_EQ(last.wait_for(std::chrono::seconds(120)), std::future_status::ready);
+  size_t proved = 0, cancelled = 0;
+  for (const auto& r : last.get()) {
+    if (r.proof) {
+      ++proved;
+      expect_verified(chain.key, r);
+    } else {
+      ++cancelled;
+      EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
+    }
+  }
+  EXPECT_EQ(proved + cancelled, 40u);
+  EXPECT_EQ(engine->pool_counters().bytes_leased, 0u);
+  engine.reset();
+}
+
+// ---------------------------------------------------------------------------
+// Keys on the GPU: residency, streaming, the cache, a/b/c from the rows.
+
+struct Inputs {
+  std::vector<Fr> w, a, b, c;
+  template <class C>
+  Inputs(const C& circuit, const groth16::PreparedKey<E>& key)
+      : w(key.key().n_vars()), a(key.key().domain_size()), b(a.size()), c(a.size()) {
+    circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  }
+};
+
+groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, Inputs in) {
+  return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
+                              std::span<Fr>(in.c));
+}
+
+void expect_same(const groth16::PendingProof<E>& got, const groth16::PendingProof<E>& want) {
+  EXPECT_TRUE(got.a == want.a) << "MSM A";
+  EXPECT_TRUE(got.b1 == want.b1) << "MSM B1";
+  EXPECT_TRUE(got.b2 == want.b2) << "MSM B2";
+  EXPECT_TRUE(got.c == want.c) << "MSM C";
+  EXPECT_TRUE(got.h == want.h) << "MSM H";
+  EXPECT_TRUE(got.publics == want.publics);
+}
+
+TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
+  for (uint64_t constraints : {uint64_t(1) << 10, (uint64_t(1) << 16) + 5}) {
+    SCOPED_TRACE(constraints);
+    Keyed<Part> part(Part::for_constraints(constraints, 1));
+    const Inputs in(Part::for_constraints(constraints, 2), part.key);
+    const auto want = cpu_pending(part.key, in);
+    const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c), none;
+    // Chunks that do not divide the MSM lengths, so the last is short.
+    for (const gpu::DeviceKeyOptions o : {gpu::DeviceKeyOptions{false, 0, true}, gpu::DeviceKeyOptions{true, 1000, true},
+                                          gpu::DeviceKeyOptions{true, 4093, false}}) {
+      SCOPED_TRACE(std::string(o.streamed ? "streamed " : "resident ") + (o.matrices ? "with rows" : "without rows"));
+      const gpu::DeviceKey<E> key(part.key, 0, o);
+      EXPECT_EQ(key.streamed(), o.streamed);
+      EXPECT_EQ(key.bytes() < gpu::DeviceKey<E>::bytes_needed(part.key, {}), o.streamed);
+      gpu::Worker worker(0);
+      if (o.matrices) {
+        auto pending = gpu::prove_start<E>(key, worker, w, none, none, none);  // a, b, c on the GPU
+        gpu::GpuTimes t;
+        expect_same(pending.wait(&t), want);
+        EXPECT_GT(t.abc, 0.0);
+      } else {
+        EXPECT_THROW(gpu::upload_inputs<E>(key, worker, w, none, none, none), std::invalid_argument);
+      }
+      auto pending = gpu::prove_start<E>(key, worker, w, a, b, c);
+      expect_same(pending.wait(), want);
+    }
+  }
+}
+
+TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit) {
+  Keyed<Chain> k1(Chain::for_constraints(1 << 12, 0)), k2(Chain::for_constraints(1 << 12, 1));
+  const size_t one = gpu::DeviceKey<E>::bytes_needed(k1.key, {});
+  // Room for one resident key and a little more.
+  DeviceKeyCache<E> cache(0, one + one / 2, {});
+  bool uploaded = false;
+  auto a = cache.acquire(k1.key, &uploaded);
+  EXPECT_TRUE(uploaded);
+  EXPECT_EQ(cache.acquire(k1.key, &uploaded), a);
+  EXPECT_FALSE(uploaded);
+  a.reset();
+  auto b = cache.acquire(k2.key, &uploaded);  // k1 is unused: evicted
+  EXPECT_TRUE(uploaded);
+  EXPECT_FALSE(b->streamed());
+  EXPECT_EQ(cache.counters().evictions, 1u);
+  // k2 is in use, so k1 cannot be resident beside it: streamed.
+  auto c = cache.acquire(k1.key, &uploaded);
+  EXPECT_TRUE(uploaded);
+  EXPECT_TRUE(c->streamed());
+  EXPECT_EQ(cache.counters().uploads, 3u);
+  EXPECT_EQ(cache.counters().hits, 1u);
+  EXPECT_EQ(cache.counters().streamed, 1u);
+  EXPECT_LE(cache.counters().bytes, cache.budget());
+
+  // The streamed key proves like the resident one.
+  const Inputs in(Chain::for_constraints(1 << 12, 5), k1.key);
+  gpu::Worker worker(0);
+  auto pending = gpu::prove_start<E>(*c, worker, std::span<const Fr>(in.w), std::span<const Fr>(in.a),
+                                     std::span<const Fr>(in.b), std::span<const Fr>(in.c));
+  expect_same(pending.wait(), cpu_pending(k1.key, in));
+
+  // A budget below even the streamed form is a one-line error.
+  DeviceKeyCache<E> tiny(0, 1024, {});
+  EXPECT_THROW(tiny.acquire(k1.key), cuda::Error);
+  c.reset();
+  cache.forget(k1.key);
+  EXPECT_EQ(cache.counters().bytes, b->bytes());
+}
+
+}  // namespace
+}  // namespace cuzk::engine
