@@ -16,9 +16,9 @@
 #     pipeline  build, the engine end to end: cuzk bench pipeline on a native
 #            circuit (CUZK_PIPELINE_CURVE, default bls12_381; CUZK_PIPELINE_LOG,
 #            default 24; 20 partitions after a warm-up of 10 that fills the pool, --compare: 2
-#            workers pinned, 1 worker, pageable; --trace), then a zkey job
-#            (CUZK_ZKEY_LOG, default 22, bn254) through prove-batch with a/b/c
-#            on the host and on the GPU
+#            workers pinned, 1 worker, pageable; --trace)
+#     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
+#            through prove-batch with a/b/c on the host and on the GPU
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +78,8 @@ if [[ $mode == pipeline ]]; then
   run "pipeline-$pc-$pk" "$cuzk" bench pipeline --backend cuda --curve $pc --circuit partition \
     --constraints $((1 << pk)) --partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare \
     --trace "$OUT/trace-$pc-$pk.json" --json "$OUT/pipeline-$pc-$pk.json"
+fi
+if [[ $mode == zkey ]]; then
   zk=${CUZK_ZKEY_LOG:-22}; zdir=$(mktemp -d)
   run "zkey-setup-$zk" "$cuzk" setup --circuit partition --curve bn254 --constraints $((1 << zk)) "$zdir/k.zkey" &&
   for i in 1 2 3 4; do

@@ -67,8 +67,9 @@ TEST(GpuCommands, BenchPipelineCompare) {
     EXPECT_EQ(v.at("stages_ms").at("verify").at("count"), 8) << v.dump();  // the timed jobs only
   }
   std::ifstream tf(trace);
+  const auto events = nlohmann::json::parse(tf).at("traceEvents");
   std::set<std::string> tracks;
-  for (const auto& e : nlohmann::json::parse(tf).at("traceEvents"))
+  for (const auto& e : events)
     if (e["ph"] == "M") tracks.insert(e["args"]["name"].get<std::string>());
   for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0", "synthesis 0"})
     EXPECT_TRUE(tracks.count(t)) << t;
