@@ -17,6 +17,8 @@
 #            circuit (CUZK_PIPELINE_CURVE, default bls12_381; CUZK_PIPELINE_LOG,
 #            default 24; 20 partitions after a warm-up of 10 that fills the pool, --compare: 2
 #            workers pinned, 1 worker, pageable; --trace)
+#     stream build, bench pipeline (bn254, 2^CUZK_STREAM_LOG, default 22) with
+#            the key resident, then streamed (--key-budget-mib 1024)
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU
 #     all    (default) tests, bench and prove
@@ -78,6 +80,14 @@ if [[ $mode == pipeline ]]; then
   run "pipeline-$pc-$pk" "$cuzk" bench pipeline --backend cuda --curve $pc --circuit partition \
     --constraints $((1 << pk)) --partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare \
     --trace "$OUT/trace-$pc-$pk.json" --json "$OUT/pipeline-$pc-$pk.json"
+fi
+if [[ $mode == stream ]]; then
+  sk=${CUZK_STREAM_LOG:-22}
+  for budget in 0 1024; do
+    run "pipeline-bn254-$sk-budget$budget" "$cuzk" bench pipeline --backend cuda --curve bn254 --circuit partition \
+      --constraints $((1 << sk)) --partitions 16 --jobs 1 --warmup 8 --synthesis-threads 8 --key-budget-mib $budget \
+      --json "$OUT/pipeline-bn254-$sk-budget$budget.json"
+  done
 fi
 if [[ $mode == zkey ]]; then
   zk=${CUZK_ZKEY_LOG:-22}; zdir=$(mktemp -d)

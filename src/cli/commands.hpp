@@ -82,6 +82,7 @@ struct EngineFlags {
   unsigned workers_per_gpu = 2;  // cuda: workers per GPU
   std::string abc = "auto";      // where a, b, c are computed: auto, host or gpu
   bool pageable = false;         // heap buffers instead of pinned ones, to show what pinning buys
+  size_t key_budget_mib = 0;     // cuda: device memory per GPU for resident keys (0: 70% of free)
   std::string trace;             // Chrome trace-event file, when set
 };
 

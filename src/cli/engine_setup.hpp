@@ -33,6 +33,7 @@ std::unique_ptr<engine::Backend<E>> make_backend(const Placement& where, const E
     o.gpus = where.gpus;
     o.workers_per_gpu = e.workers_per_gpu;
     o.gpu_abc = on_gpu_abc;
+    o.key_budget = e.key_budget_mib << 20;
     return engine::cuda_backend<E>(o);
   }
 #endif

@@ -77,6 +77,9 @@ void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
       ->check(CLI::IsMember({"auto", "host", "gpu"}))
       ->capture_default_str();
   cmd->add_flag("--pageable", e.pageable, "Ordinary heap buffers instead of pinned ones (cuda), to compare");
+  cmd->add_option("--key-budget-mib", e.key_budget_mib,
+                  "With cuda, device memory per GPU for resident proving keys (0: 70% of what is free); a key that "
+                  "does not fit is streamed from page-locked host memory");
   cmd->add_option("--trace", e.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
 }
 

@@ -33,8 +33,6 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
   std::string backend, memory;
   {
     auto eng = make_engine<E>(key, where, o.engine, o.run.threads, on_gpu_abc, recorder);
-    backend = eng->backend().describe();
-    memory = eng->memory_name();
     std::vector<engine::Synthesize<E>> sources;
     for (const std::string& path : wtns)
       sources.push_back([&zkey, &key, path, threads = o.run.threads](std::span<Fr> w, std::span<Fr> a,
@@ -46,6 +44,8 @@ int batch_with(const io::Zkey& zkey, const std::vector<std::string>& wtns, const
         if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
       });
     results = eng->submit(key, std::move(sources)).get();
+    backend = eng->backend().describe();
+    memory = eng->memory_name();
   }
   size_t failed = 0;
   for (size_t i = 0; i < results.size(); ++i) {

@@ -42,8 +42,14 @@ class CudaBackend final : public Backend<E> {
   std::string describe() const override {
     std::string gpus;
     for (const auto& g : gpus_) gpus += (gpus.empty() ? "" : ",") + std::to_string(g->cache.device());
+    size_t uploads = 0, streamed = 0;
+    for (const auto& g : gpus_) {
+      const auto c = g->cache.counters();
+      uploads += c.uploads, streamed += c.streamed;
+    }
     return "GPU " + gpus + ": " + std::to_string(options_.workers_per_gpu) + " workers each; a/b/c " +
-           (options_.gpu_abc ? "on the GPU" : "from the host");
+           (options_.gpu_abc ? "on the GPU" : "from the host") + "; " + std::to_string(uploads) +
+           " key uploads, " + std::to_string(streamed) + " of them streamed";
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {

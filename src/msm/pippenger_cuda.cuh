@@ -14,7 +14,6 @@ namespace cuzk::msm::cuda {
 
 using ::cuzk::cuda::Arena;
 using ::cuzk::cuda::DeviceScope;
-using ::cuzk::cuda::PinnedBuffer;
 
 namespace detail {
 
@@ -29,6 +28,15 @@ constexpr unsigned kThreads = 128;
 // The largest chunk of scalars processed at once; larger MSMs (and smaller
 // ones on a card short of memory) run in chunks whose window sums are added.
 constexpr size_t kMaxChunk = size_t(1) << 25;
+
+// Page-locked slots for the window sums the GPU writes back, shared by every
+// MSM of the process: a few KiB each, allocated once per size and reused, so
+// that no proof pays a cudaHostAlloc. Host-side only (a slot returns when its
+// MSM has been waited for), so sharing it across streams and devices is safe.
+inline ::cuzk::cuda::HostArena& results_arena() {
+  static ::cuzk::cuda::HostArena arena;
+  return arena;
+}
 
 inline unsigned blocks_for(size_t threads) { return (unsigned)std::max<size_t>(1, (threads + kThreads - 1) / kThreads); }
 
@@ -279,7 +287,7 @@ struct Msm<C>::State {
   unsigned c = 0, windows = 0;
   size_t chunks = 0;
   // Per chunk: the window sums, then the sum of the points whose scalar is 1.
-  PinnedBuffer<Xyzz> results;
+  ::cuzk::cuda::HostArena::Block results;
   ::cuzk::cuda::Event done{cudaEventDisableTiming};
   bool waited = false;
 };
@@ -313,7 +321,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   Plan<C> plan(chunk, window_bits(chunk));
   st->c = plan.c;
   st->windows = plan.windows;
-  st->results = PinnedBuffer<Xyzz>(st->chunks * (plan.windows + 1));
+  st->results = detail::results_arena().take(st->chunks * (plan.windows + 1) * sizeof(Xyzz));
 
   plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
   // Blocks go back to the arena when this function returns: the arena serves
@@ -329,7 +337,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   const uint32_t skip = plan.windows * plan.buckets;
   for (size_t ch = 0; ch < st->chunks; ++ch) {
     const size_t b = ch * chunk, m = std::min(n, b + chunk) - std::min(n, b);
-    Xyzz* out = st->results.data() + ch * (plan.windows + 1);
+    Xyzz* out = st->results.template as<Xyzz>() + ch * (plan.windows + 1);
     if (m == 0) {  // n = 0: every sum is the point at infinity
       for (unsigned w = 0; w <= plan.windows; ++w) out[w] = Xyzz::infinity();
       continue;
@@ -388,9 +396,9 @@ ec::Jacobian<C> Msm<C>::wait() {
   Xyzz acc = Xyzz::infinity();
   for (unsigned w = s.windows; w-- > 0;) {
     for (unsigned i = 0; i < s.c; ++i) acc = acc.dbl();
-    for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.data()[ch * (s.windows + 1) + w]);
+    for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.template as<Xyzz>()[ch * (s.windows + 1) + w]);
   }
-  for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.data()[ch * (s.windows + 1) + s.windows]);
+  for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.template as<Xyzz>()[ch * (s.windows + 1) + s.windows]);
   return acc.to_jacobian();
 }
 

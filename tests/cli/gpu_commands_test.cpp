@@ -75,5 +75,15 @@ TEST(GpuCommands, BenchPipelineCompare) {
     EXPECT_TRUE(tracks.count(t)) << t;
 }
 
+// A key budget too small for the key: it is streamed, and the proofs verify.
+TEST(GpuCommands, BenchPipelineStreamsAKeyThatDoesNotFit) {
+  const ProcessResult r = cuzk({"bench", "pipeline", "--curve", "bn254", "--circuit", "hash-chain", "--constraints",
+                                "4096", "--partitions", "3", "--jobs", "1", "--backend", "cuda", "--key-budget-mib",
+                                "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("3 partitions proved and verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 key uploads, 1 of them streamed"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace cuzk::test

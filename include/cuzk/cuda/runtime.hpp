@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -90,9 +91,12 @@ class OwnedArray {
 
 // Plain cudaMalloc (never managed memory) on the current device.
 struct DeviceAllocator {
+  static constexpr const char* kind = "device";
+  static constexpr size_t granule = size_t(2) << 20;  // an arena's rounding
+  static cudaError_t try_allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
   static void* allocate(size_t bytes) {
     void* p = nullptr;
-    CUZK_CUDA_CHECK(cudaMalloc(&p, bytes));
+    CUZK_CUDA_CHECK(try_allocate(&p, bytes));
     return p;
   }
   static void release(void* p) { cudaFree(p); }
@@ -102,9 +106,12 @@ struct DeviceAllocator {
 // crosses PCIe at full speed and lets a copy overlap kernels. Allocation is slow
 // (about half a second per GiB), so such buffers are made once and reused.
 struct PinnedAllocator {
+  static constexpr const char* kind = "pinned host";
+  static constexpr size_t granule = size_t(4) << 10;
+  static cudaError_t try_allocate(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocPortable); }
   static void* allocate(size_t bytes) {
     void* p = nullptr;
-    CUZK_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
+    CUZK_CUDA_CHECK(try_allocate(&p, bytes));
     return p;
   }
   static void release(void* p) { cudaFreeHost(p); }
@@ -156,42 +163,91 @@ class HostRegistration {
   void* p_ = nullptr;  // what to unregister; null when this did not register
 };
 
-// Device memory reused across proofs. cudaMalloc and cudaFree synchronise the
-// whole device, so a prover that allocated its scratch per proof would stall
-// the other worker's kernels; an arena keeps released blocks and hands them
-// out again (the smallest free block that is large enough). An arena serves one
-// stream: a block given back while work on that stream may still use it can be
-// handed to the next work on the same stream, which runs after it. Blocks live
-// on the device that is current at take(). Thread-safe.
-class Arena {
+// Memory reused across proofs, from one allocator. cudaMalloc and cudaFree
+// synchronise the whole device, and cudaHostAlloc is slow, so a prover that
+// allocated per proof would stall the other worker's kernels; an arena keeps
+// released blocks and hands them out again (the smallest free block that is
+// large enough, and never one more than twice the request: handing a 16 GiB
+// block to a 2 MiB request would starve the next large one). A device arena
+// serves one stream: a block given back while work on that stream may still
+// use it can be handed to the next work on the same stream, which runs after
+// it. Device blocks live on the device that is current at take(). Thread-safe.
+template <class Alloc>
+class BasicArena {
  public:
   // A block on loan; returns to the arena when destroyed.
-  using Block = Lease<Arena>;
+  using Block = Lease<BasicArena>;
 
   struct Counters {
     size_t allocations = 0, reuses = 0, bytes_held = 0;
   };
 
-  Arena() = default;
-  Arena(const Arena&) = delete;
-  Arena& operator=(const Arena&) = delete;
-  ~Arena();
+  BasicArena() = default;
+  BasicArena(const BasicArena&) = delete;
+  BasicArena& operator=(const BasicArena&) = delete;
+  ~BasicArena() { trim(); }
 
-  // A block of at least `bytes` (rounded up to 2 MiB, so that similar requests
-  // share blocks). Throws cuda::Error when the device is out of memory even
-  // after the arena's free blocks have been returned to it.
-  Block take(size_t bytes);
-  // Returns every free block to the device (blocks on loan stay valid).
-  void trim();
-  Counters counters() const;
+  // A block of at least `bytes` (rounded up to the allocator's granule, so
+  // that similar requests share blocks). Throws cuda::Error when memory is
+  // short even after the arena's free blocks have been returned.
+  Block take(size_t bytes) {
+    bytes = std::max(Alloc::granule, (bytes + Alloc::granule - 1) / Alloc::granule * Alloc::granule);
+    {
+      std::lock_guard lock(mu_);
+      auto it = free_.lower_bound(bytes);
+      if (it != free_.end() && it->first <= 2 * bytes) {
+        Block b(this, it->second, it->first);
+        free_.erase(it);
+        ++counters_.reuses;
+        return b;
+      }
+    }
+    void* p = nullptr;
+    cudaError_t err = Alloc::try_allocate(&p, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      trim();  // free blocks of other sizes may be what is in the way
+      err = Alloc::try_allocate(&p, bytes);
+    }
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      throw Error(std::string(Alloc::kind) + " memory: cannot allocate " + std::to_string(bytes >> 20) + " MiB (" +
+                  cudaGetErrorString(err) + ")");
+    }
+    std::lock_guard lock(mu_);
+    ++counters_.allocations;
+    counters_.bytes_held += bytes;
+    return Block(this, p, bytes);
+  }
+
+  // Returns every free block to the allocator (blocks on loan stay valid).
+  void trim() {
+    std::lock_guard lock(mu_);
+    for (auto& [bytes, p] : free_) {
+      Alloc::release(p);
+      counters_.bytes_held -= bytes;
+    }
+    free_.clear();
+  }
+
+  Counters counters() const {
+    std::lock_guard lock(mu_);
+    return counters_;
+  }
 
  private:
-  friend class Lease<Arena>;
-  void give_back(void* p, size_t bytes);
+  friend class Lease<BasicArena>;
+  void give_back(void* p, size_t bytes) {
+    std::lock_guard lock(mu_);
+    free_.emplace(bytes, p);
+  }
   mutable std::mutex mu_;
   std::multimap<size_t, void*> free_;  // size -> block
   Counters counters_;
 };
+
+using Arena = BasicArena<DeviceAllocator>;
+using HostArena = BasicArena<PinnedAllocator>;
 
 class Stream {
  public:

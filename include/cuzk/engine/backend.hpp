@@ -36,7 +36,8 @@ class Backend {
   virtual bool host_abc() const = 0;
   // The memory the engine's buffers should come from (pinned for GPUs).
   virtual std::unique_ptr<HostMemory> host_memory() const = 0;
-  // "CPU, 2 workers", "GPU 0: 2 workers; a/b/c on the GPU", for summaries.
+  // "CPU, 2 workers", "GPU 0: 2 workers each; a/b/c on the GPU; 1 key uploads,
+  // 0 of them streamed", for summaries (after the work, for the counts).
   virtual std::string describe() const = 0;
 
   // prove_start of one partition on worker `worker` (called from that
