@@ -20,7 +20,8 @@
 #     stream build, bench pipeline (bn254, 2^CUZK_STREAM_LOG, default 22) with
 #            the key resident, then streamed (--key-budget-mib 1024)
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
-#            through prove-batch with a/b/c on the host and on the GPU
+#            through prove-batch with a/b/c on the host and on the GPU, and
+#            with the key streamed (--key-budget-mib 1024)
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +104,10 @@ if [[ $mode == zkey ]]; then
     run "prove-batch-$abc-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-$abc" --backend cuda \
       --abc $abc --synthesis-threads 4
   done
+  # The same with the key's points streamed from its (read-only) file mapping.
+  mkdir -p "$zdir/out-streamed"
+  run "prove-batch-streamed-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-streamed" \
+    --backend cuda --abc gpu --synthesis-threads 4 --key-budget-mib 1024
   rm -rf "$zdir"
 fi
 for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
