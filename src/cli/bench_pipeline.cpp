@@ -51,9 +51,10 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
   const bool on_gpu_abc = gpu_abc(where, flags, false);
   auto eng = make_engine<E>(key, where, flags, o.run.threads, on_gpu_abc, recorder);
   uint64_t seed = o.native.seed;
+  const size_t rows = key.key().domain_size();
   const auto submit = [&](unsigned partitions) {
     std::vector<engine::Synthesize<E>> parts;
-    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed, key.key().domain_size()));
+    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed, rows));
     return eng->submit(key, std::move(parts));
   };
   size_t failed = 0;
@@ -88,7 +89,8 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
   const auto summary = engine::summarize(spans);
   const size_t partitions = (size_t)o.jobs * o.partitions;
   std::printf("  [%s; %s buffers; %u synthesis threads]\n", backend.c_str(), memory.c_str(), flags.synthesis_threads);
-  std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour (a proof = one job)\n",
+  std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour "
+              "(a proof = one job)\n",
               partitions, wall, partitions / wall, 3600.0 * o.jobs / wall);
   std::printf("  host buffers: %zu allocations in warm-up, %zu after; %zu reuses\n%s", warm.allocations,
               pool.allocations - warm.allocations, pool.reuses, engine::format_summary(summary).c_str());
@@ -126,7 +128,8 @@ template <class C>
 int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placement& where) {
   using E = typename C::Curve;
   const auto t_setup = std::chrono::steady_clock::now();
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
+  const auto dev =
+      groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
   const groth16::PreparedKey<E> key(dev.key);
   const double setup_s = seconds_since(t_setup);
   std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions (after a warm-up of "

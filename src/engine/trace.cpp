@@ -173,7 +173,8 @@ std::string format_summary(const Summary& s) {
     out += line;
   }
   std::snprintf(line, sizeof line,
-                "  wall %.3f s, GPU busy %.1f%% (steady state %.1f%%), upload %.1f GB/s, lock wait %.1f ms, held %.1f ms\n",
+                "  wall %.3f s, GPU busy %.1f%% (steady state %.1f%%), upload %.1f GB/s, lock wait %.1f ms, "
+                "held %.1f ms\n",
                 s.wall, 100 * s.gpu_busy, 100 * s.gpu_busy_steady, s.upload_gbps, 1e3 * s.lock_wait, 1e3 * s.lock_held);
   out += line;
   return out;

@@ -57,11 +57,14 @@ void upload_all(DeviceBuffer<T>& d, std::span<const T> h) {
   d.upload(h);
 }
 
+// Resident: uploaded. Streamed: page-locked in place, so that its chunks go by
+// DMA at PCIe speed, unless the points view a file mapping (keys.hpp says why);
+// those chunks take the driver's pageable path.
 template <class C>
-void place(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed) {
+void place(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
   b.host = host;
-  if (streamed) b.pinned = HostRegistration(host.data(), host.size_bytes());
-  else upload_all(b.device, host);
+  if (!streamed) upload_all(b.device, host);
+  else if (!in_file_mapping) b.pinned = HostRegistration(host.data(), host.size_bytes());
 }
 
 template <class E>
@@ -97,11 +100,12 @@ DeviceKey<E>::DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOpt
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
   Resident& r = *resident_;
-  place(r.a, k.a, options_.streamed);
-  place(r.b1, k.b1, options_.streamed);
-  place(r.b2, k.b2, options_.streamed);
-  place(r.c, k.c, options_.streamed);
-  place(r.h, k.h, options_.streamed);
+  const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
+  place(r.a, k.a, streamed, mapped);
+  place(r.b1, k.b1, streamed, mapped);
+  place(r.b2, k.b2, streamed, mapped);
+  place(r.c, k.c, streamed, mapped);
+  place(r.h, k.h, streamed, mapped);
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);

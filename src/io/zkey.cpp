@@ -58,6 +58,7 @@ struct ZkeyLoader {
     data.b2 = points<G2>(kB2, h.n_vars, "B2");
     data.c = points<G1>(kC, (uint64_t)h.n_vars - h.n_public - 1, "C");
     data.h = points<G1>(kH, h.domain_size, "H");
+    data.points_in_file_mapping = true;
     read_coefs();
     key.data_ = std::move(data);
   }

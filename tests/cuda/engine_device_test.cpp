@@ -20,6 +20,7 @@
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "proving_support.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -30,25 +31,10 @@ using Fr = E::Fr;
 using Chain = circuit::HashChain<E>;
 using Part = circuit::Partition<E>;
 
-template <class C>
-struct Keyed {
-  groth16::DevKey<E> dev;
-  groth16::PreparedKey<E> key;
-  explicit Keyed(const C& shape_of)
-      : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
-};
-
-// Synthesis of make(); with empty a/b/c spans (the GPU computes them) into
-// scratch, so that only w is written.
-template <class Make>
-Synthesize<E> source(Make make, size_t rows) {
-  return [make, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    if (!a.empty()) return circuit::synthesize_witness(make(), w, a, b, c);
-    std::vector<Fr> s(3 * rows);
-    circuit::synthesize_witness(make(), w, std::span<Fr>(s).first(rows), std::span<Fr>(s).subspan(rows, rows),
-                                std::span<Fr>(s).subspan(2 * rows, rows));
-  };
-}
+using test::DevKeyed;
+using test::expect_same_pending;
+using test::expect_verified;
+using test::synthesis_source;
 
 CudaBackendOptions on_gpu0(unsigned workers, bool gpu_abc = false) {
   CudaBackendOptions o;
@@ -58,17 +44,12 @@ CudaBackendOptions on_gpu0(unsigned workers, bool gpu_abc = false) {
   return o;
 }
 
-void expect_verified(const groth16::PreparedKey<E>& key, const PartitionResult<E>& r) {
-  ASSERT_TRUE(r.proof) << "job " << r.job << " partition " << r.partition << ": " << r.error;
-  EXPECT_TRUE(groth16::verify<E>(key.vk(), r.publics, *r.proof));
-}
-
 class GpuEngine : public testing::TestWithParam<bool> {};  // a/b/c on the GPU?
 
 TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
   const bool gpu_abc = GetParam();
-  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
-  Keyed<Part> part(Part::for_constraints(1 << 12, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
+  DevKeyed<E> part(Part::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   Engine<E> engine({3, size_t(256) << 20}, recorder, cuda_backend<E>(on_gpu0(2, gpu_abc)));
   EXPECT_STREQ(engine.memory_name(), "pinned");
@@ -80,9 +61,11 @@ TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
     for (uint64_t p = 0; p < 5; ++p) {
       const uint64_t seed = 100 * j + p;
       if (j % 2) {
-        parts.push_back(source([seed] { return Part::for_constraints(1 << 12, seed); }, part.key.key().domain_size()));
+        parts.push_back(synthesis_source<E>([seed] { return Part::for_constraints(1 << 12, seed); },
+                                            part.key.key().domain_size()));
       } else {
-        parts.push_back(source([seed] { return Chain::for_constraints(1 << 12, seed); }, chain.key.key().domain_size()));
+        parts.push_back(synthesis_source<E>([seed] { return Chain::for_constraints(1 << 12, seed); },
+                                            chain.key.key().domain_size()));
       }
     }
     jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
@@ -143,21 +126,22 @@ TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
 INSTANTIATE_TEST_SUITE_P(AbcOnHostAndGpu, GpuEngine, testing::Bool());
 
 TEST(GpuEngine, ABadPartitionFailsAlone) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
   const size_t rows = chain.key.key().domain_size();
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 6; ++p) {
     if (p == 1)  // caught by synthesis
-      parts.push_back(source([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }, rows));
+      parts.push_back(synthesis_source<E>(
+          [] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }, rows));
     else if (p == 3)  // not caught before the GPU: a witness that satisfies nothing
       parts.push_back([](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
         for (auto* v : {&w, &a, &b, &c})
           for (size_t i = 0; i < v->size(); ++i) (*v)[i] = Fr::from_uint(i + 3);
       });
     else
-      parts.push_back(source([p] { return Chain::for_constraints(1 << 10, p); }, rows));
+      parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }, rows));
   }
   const auto results = engine.submit(chain.key, std::move(parts)).get();
   for (uint32_t p = 0; p < 6; ++p) {
@@ -174,14 +158,15 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
 }
 
 TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   const size_t rows = chain.key.key().domain_size();
   auto engine = std::make_unique<Engine<E>>(EngineOptions{2, size_t(6) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
   auto run = [&](uint64_t first, size_t n) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < n; ++p)
-      parts.push_back(source([p, first] { return Chain::for_constraints(1 << 12, first + p); }, rows));
+      parts.push_back(
+          synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 12, first + p); }, rows));
     return engine->submit(chain.key, std::move(parts));
   };
   for (const auto& r : run(0, 8).get()) expect_verified(chain.key, r);
@@ -225,25 +210,16 @@ groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, Inputs 
                               std::span<Fr>(in.c));
 }
 
-void expect_same(const groth16::PendingProof<E>& got, const groth16::PendingProof<E>& want) {
-  EXPECT_TRUE(got.a == want.a) << "MSM A";
-  EXPECT_TRUE(got.b1 == want.b1) << "MSM B1";
-  EXPECT_TRUE(got.b2 == want.b2) << "MSM B2";
-  EXPECT_TRUE(got.c == want.c) << "MSM C";
-  EXPECT_TRUE(got.h == want.h) << "MSM H";
-  EXPECT_TRUE(got.publics == want.publics);
-}
-
 TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
   for (uint64_t constraints : {uint64_t(1) << 10, (uint64_t(1) << 16) + 5}) {
     SCOPED_TRACE(constraints);
-    Keyed<Part> part(Part::for_constraints(constraints, 1));
+    DevKeyed<E> part(Part::for_constraints(constraints, 1));
     const Inputs in(Part::for_constraints(constraints, 2), part.key);
     const auto want = cpu_pending(part.key, in);
     const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c), none;
     // Chunks that do not divide the MSM lengths, so the last is short.
-    for (const gpu::DeviceKeyOptions o : {gpu::DeviceKeyOptions{false, 0, true}, gpu::DeviceKeyOptions{true, 1000, true},
-                                          gpu::DeviceKeyOptions{true, 4093, false}}) {
+    using O = gpu::DeviceKeyOptions;
+    for (const O o : {O{false, 0, true}, O{true, 1000, true}, O{true, 4093, false}}) {
       SCOPED_TRACE(std::string(o.streamed ? "streamed " : "resident ") + (o.matrices ? "with rows" : "without rows"));
       const gpu::DeviceKey<E> key(part.key, 0, o);
       EXPECT_EQ(key.streamed(), o.streamed);
@@ -252,19 +228,19 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
       if (o.matrices) {
         auto pending = gpu::prove_start<E>(key, worker, w, none, none, none);  // a, b, c on the GPU
         gpu::GpuTimes t;
-        expect_same(pending.wait(&t), want);
+        expect_same_pending<E>(pending.wait(&t), want);
         EXPECT_GT(t.abc, 0.0);
       } else {
         EXPECT_THROW(gpu::upload_inputs<E>(key, worker, w, none, none, none), std::invalid_argument);
       }
       auto pending = gpu::prove_start<E>(key, worker, w, a, b, c);
-      expect_same(pending.wait(), want);
+      expect_same_pending<E>(pending.wait(), want);
     }
   }
 }
 
 TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit) {
-  Keyed<Chain> k1(Chain::for_constraints(1 << 12, 0)), k2(Chain::for_constraints(1 << 12, 1));
+  DevKeyed<E> k1(Chain::for_constraints(1 << 12, 0)), k2(Chain::for_constraints(1 << 12, 1));
   const size_t one = gpu::DeviceKey<E>::bytes_needed(k1.key, {});
   // Room for one resident key and a little more.
   DeviceKeyCache<E> cache(0, one + one / 2, {});
@@ -292,7 +268,7 @@ TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit
   gpu::Worker worker(0);
   auto pending = gpu::prove_start<E>(*c, worker, std::span<const Fr>(in.w), std::span<const Fr>(in.a),
                                      std::span<const Fr>(in.b), std::span<const Fr>(in.c));
-  expect_same(pending.wait(), cpu_pending(k1.key, in));
+  expect_same_pending<E>(pending.wait(), cpu_pending(k1.key, in));
 
   // A budget below even the streamed form is a one-line error.
   DeviceKeyCache<E> tiny(0, 1024, {});

@@ -34,23 +34,13 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "proving_support.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
 namespace {
 
 namespace gpu = groth16::cuda;
-
-// The five MSM results and the public signals, GPU against CPU.
-template <class E>
-void expect_same_pending(const groth16::PendingProof<E>& got, const groth16::PendingProof<E>& want) {
-  EXPECT_TRUE(got.a == want.a) << "MSM A";
-  EXPECT_TRUE(got.b1 == want.b1) << "MSM B1";
-  EXPECT_TRUE(got.b2 == want.b2) << "MSM B2";
-  EXPECT_TRUE(got.c == want.c) << "MSM C";
-  EXPECT_TRUE(got.h == want.h) << "MSM H";
-  EXPECT_TRUE(got.publics == want.publics) << "public signals";
-}
 
 template <class E>
 struct Both {

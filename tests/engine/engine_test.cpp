@@ -14,6 +14,7 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "proving_support.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -21,33 +22,16 @@ namespace {
 using E = ec::Bn254;
 using Fr = E::Fr;
 
-// A development key for a circuit, and partitions that synthesize seeds of it.
-template <class C>
-struct Keyed {
-  groth16::DevKey<E> dev;
-  groth16::PreparedKey<E> key;
-  explicit Keyed(const C& shape_of)
-      : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
-
-  template <class Make>
-  static Synthesize<E> source(Make make) {
-    return [make](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-      circuit::synthesize_witness(make(), w, a, b, c);
-    };
-  }
-};
+using test::DevKeyed;
+using test::expect_verified;
+using test::synthesis_source;
 
 using Chain = circuit::HashChain<E>;
 using Part = circuit::Partition<E>;
 
-void expect_verified(const Keyed<Chain>& k, const PartitionResult<E>& r) {
-  ASSERT_TRUE(r.proof) << "job " << r.job << " partition " << r.partition << ": " << r.error;
-  EXPECT_TRUE(groth16::verify<E>(k.key.vk(), r.publics, *r.proof));
-}
-
 TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
-  Keyed<Part> part(Part::for_constraints(1 << 10, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  DevKeyed<E> part(Part::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(2, 1));
 
@@ -56,8 +40,8 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 5; ++p) {
       const uint64_t seed = 100 * j + p;
-      parts.push_back(j % 2 ? Keyed<Part>::source([seed] { return Part::for_constraints(1 << 10, seed); })
-                            : Keyed<Chain>::source([seed] { return Chain::for_constraints(1 << 10, seed); }));
+      parts.push_back(j % 2 ? synthesis_source<E>([seed] { return Part::for_constraints(1 << 10, seed); })
+                            : synthesis_source<E>([seed] { return Chain::for_constraints(1 << 10, seed); }));
     }
     jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
   }
@@ -107,17 +91,18 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
 }
 
 TEST(Engine, ABadPartitionFailsAlone) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 6; ++p) {
     if (p == 2)  // a witness generator bug: one wrong value, caught by synthesis
-      parts.push_back(Keyed<Chain>::source([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }));
+      parts.push_back(
+          synthesis_source<E>([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }));
     else if (p == 4)  // a source that throws
       parts.push_back([](auto, auto, auto, auto) { throw std::runtime_error("witness file unreadable"); });
     else
-      parts.push_back(Keyed<Chain>::source([p] { return Chain::for_constraints(1 << 10, p); }));
+      parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
   const auto results = engine.submit(chain.key, std::move(parts)).get();
   ASSERT_EQ(results.size(), 6u);
@@ -126,19 +111,19 @@ TEST(Engine, ABadPartitionFailsAlone) {
       EXPECT_FALSE(results[p].proof);
       EXPECT_EQ(results[p].error.rfind("synthesis: ", 0), 0u) << results[p].error;
     } else {
-      expect_verified(chain, results[p]);
+      expect_verified(chain.key, results[p]);
     }
   }
   EXPECT_NE(results[4].error.find("witness file unreadable"), std::string::npos);
 }
 
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 12, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   auto engine = std::make_unique<Engine<E>>(EngineOptions{1, size_t(8) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 40; ++p)
-    parts.push_back(Keyed<Chain>::source([p] { return Chain::for_constraints(1 << 12, p); }));
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 12, p); }));
   auto future = engine->submit(chain.key, std::move(parts));
   engine->shutdown();
   ASSERT_EQ(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
@@ -147,7 +132,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   for (const auto& r : results) {
     if (r.proof) {
       ++proved;
-      expect_verified(chain, r);
+      expect_verified(chain.key, r);
     } else {
       EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
       ++cancelled;
@@ -161,7 +146,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
 }
 
 TEST(Engine, PoolStopsAllocatingOnceWarm) {
-  Keyed<Chain> chain(Chain::for_constraints(1 << 10, 0));
+  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   // Room for four 1 MiB buffers (a partition of this key needs about 140 KB).
   // Synthesis is some fifty times faster than a proof, so it runs ahead until
@@ -170,8 +155,8 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
   auto run = [&](uint64_t first) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 8; ++p)
-      parts.push_back(Keyed<Chain>::source([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
-    for (const auto& r : engine.submit(chain.key, std::move(parts)).get()) expect_verified(chain, r);
+      parts.push_back(synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
+    for (const auto& r : engine.submit(chain.key, std::move(parts)).get()) expect_verified(chain.key, r);
   };
   run(0);
   const auto warm = engine.pool_counters();

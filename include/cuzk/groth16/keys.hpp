@@ -42,6 +42,11 @@ struct ProvingKey {
   std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1
   std::span<const G1> h;   // domain_size
   std::vector<Coef<E>> coefs;
+  // The point spans view a file mapping (a .zkey read in place), which must not
+  // be page-locked in place: cudaHostRegister of file-backed mappings is known
+  // to hang, and a streamed key of this kind was seen not to finish on the H200
+  // machine. A GPU streams such points through the driver's pageable path.
+  bool points_in_file_mapping = false;
 
   size_t n_vars() const { return a.size(); }
   size_t n_public() const { return ic.size() - 1; }
