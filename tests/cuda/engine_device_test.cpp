@@ -48,41 +48,11 @@ class GpuEngine : public testing::TestWithParam<bool> {};  // a/b/c on the GPU?
 
 TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
   const bool gpu_abc = GetParam();
-  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
-  DevKeyed<E> part(Part::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   Engine<E> engine({3, size_t(256) << 20}, recorder, cuda_backend<E>(on_gpu0(2, gpu_abc)));
   EXPECT_STREQ(engine.memory_name(), "pinned");
   EXPECT_EQ(engine.backend().host_abc(), !gpu_abc);
-
-  std::vector<std::future<std::vector<PartitionResult<E>>>> jobs;
-  for (int j = 0; j < 4; ++j) {
-    std::vector<Synthesize<E>> parts;
-    for (uint64_t p = 0; p < 5; ++p) {
-      const uint64_t seed = 100 * j + p;
-      if (j % 2) {
-        parts.push_back(synthesis_source<E>([seed] { return Part::for_constraints(1 << 12, seed); },
-                                            part.key.key().domain_size()));
-      } else {
-        parts.push_back(synthesis_source<E>([seed] { return Chain::for_constraints(1 << 12, seed); },
-                                            chain.key.key().domain_size()));
-      }
-    }
-    jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
-  }
-  std::set<std::string> all_publics;
-  for (int j = 0; j < 4; ++j) {
-    const auto results = jobs[j].get();
-    ASSERT_EQ(results.size(), 5u);
-    for (uint32_t p = 0; p < 5; ++p) {
-      const auto& r = results[p];
-      EXPECT_EQ(r.job, (uint32_t)j);
-      EXPECT_EQ(r.partition, p);
-      expect_verified(j % 2 ? part.key : chain.key, r);
-      all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
-    }
-  }
-  EXPECT_EQ(all_publics.size(), 20u) << "every partition proved its own witness";
+  test::check_jobs_over_two_keys(engine, 1 << 12, 4, 5);
 
   const auto spans = recorder.spans();
   std::map<Stage, size_t> count;

@@ -7,12 +7,9 @@
 #include <set>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
-#include "cuzk/circuit/examples/partition.hpp"
-#include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/tamper.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/engine/engine.hpp"
-#include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "proving_support.hpp"
 
@@ -27,51 +24,11 @@ using test::expect_verified;
 using test::synthesis_source;
 
 using Chain = circuit::HashChain<E>;
-using Part = circuit::Partition<E>;
 
 TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
-  DevKeyed<E> part(Part::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(2, 1));
-
-  std::vector<std::future<std::vector<PartitionResult<E>>>> jobs;
-  for (int j = 0; j < 3; ++j) {
-    std::vector<Synthesize<E>> parts;
-    for (uint64_t p = 0; p < 5; ++p) {
-      const uint64_t seed = 100 * j + p;
-      parts.push_back(j % 2 ? synthesis_source<E>([seed] { return Part::for_constraints(1 << 10, seed); })
-                            : synthesis_source<E>([seed] { return Chain::for_constraints(1 << 10, seed); }));
-    }
-    jobs.push_back(engine.submit(j % 2 ? part.key : chain.key, std::move(parts)));
-  }
-  std::set<std::string> all_publics;  // the publics' bytes: Fr has no order
-  for (int j = 0; j < 3; ++j) {
-    const auto results = jobs[j].get();
-    ASSERT_EQ(results.size(), 5u);
-    for (uint32_t p = 0; p < 5; ++p) {
-      const auto& r = results[p];
-      EXPECT_EQ(r.job, (uint32_t)j);
-      EXPECT_EQ(r.partition, p);
-      ASSERT_TRUE(r.proof) << r.error;
-      const auto& vk = j % 2 ? part.key.vk() : chain.key.vk();
-      EXPECT_TRUE(groth16::verify<E>(vk, r.publics, *r.proof)) << "job " << j << " partition " << p;
-      // The right witness's publics: synthesize it again and compare.
-      const uint64_t seed = 100 * j + p;
-      const size_t n = j % 2 ? part.key.key().n_vars() : chain.key.key().n_vars();
-      const size_t rows = j % 2 ? part.key.key().domain_size() : chain.key.key().domain_size();
-      std::vector<Fr> w(n), a(rows), b(rows), c(rows);
-      if (j % 2)
-        circuit::synthesize_witness(Part::for_constraints(1 << 10, seed), std::span<Fr>(w), std::span<Fr>(a),
-                                    std::span<Fr>(b), std::span<Fr>(c));
-      else
-        circuit::synthesize_witness(Chain::for_constraints(1 << 10, seed), std::span<Fr>(w), std::span<Fr>(a),
-                                    std::span<Fr>(b), std::span<Fr>(c));
-      EXPECT_EQ(r.publics, std::vector<Fr>(w.begin() + 1, w.begin() + 1 + r.publics.size()));
-      all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
-    }
-  }
-  EXPECT_EQ(all_publics.size(), 15u) << "every partition proved its own witness";
+  test::check_jobs_over_two_keys(engine, 1 << 10, 3, 5);
 
   // Every stage of every partition was recorded, on CPU tracks.
   const auto spans = recorder.spans();

@@ -5,9 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+#include <set>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/examples/partition.hpp"
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/engine/engine.hpp"
@@ -56,6 +61,60 @@ void expect_same_pending(const groth16::PendingProof<E>& got, const groth16::Pen
   EXPECT_TRUE(got.c == want.c) << "MSM C";
   EXPECT_TRUE(got.h == want.h) << "MSM H";
   EXPECT_TRUE(got.publics == want.publics) << "public signals";
+}
+
+// Two keys' jobs through one engine at once: `jobs` jobs of `parts`
+// partitions, even jobs HashChain and odd ones Partition (both of
+// `constraints`), partition p of job j the witness of seed 100j + p. Every
+// result must come back verified, in its place, with its own witness's public
+// signals (synthesized again here to compare). The keys are made here and
+// forgotten by the engine before they go.
+template <class E>
+void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, int jobs, uint32_t parts) {
+  using Fr = typename E::Fr;
+  using Chain = circuit::HashChain<E>;
+  using Part = circuit::Partition<E>;
+  const DevKeyed<E> chain(Chain::for_constraints(constraints, 0)), part(Part::for_constraints(constraints, 0));
+  const auto witness = [&](int j, uint64_t p, std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    const uint64_t seed = 100 * (uint64_t)j + p;
+    if (j % 2) circuit::synthesize_witness(Part::for_constraints(constraints, seed), w, a, b, c);
+    else circuit::synthesize_witness(Chain::for_constraints(constraints, seed), w, a, b, c);
+  };
+  std::vector<std::future<std::vector<engine::PartitionResult<E>>>> futures;
+  for (int j = 0; j < jobs; ++j) {
+    const groth16::PreparedKey<E>& key = j % 2 ? part.key : chain.key;
+    const size_t rows = key.key().domain_size();
+    std::vector<engine::Synthesize<E>> sources;
+    for (uint64_t p = 0; p < parts; ++p)
+      sources.push_back([&witness, j, p, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+        if (!a.empty()) return witness(j, p, w, a, b, c);
+        std::vector<Fr> s(3 * rows);  // the backend computes a, b, c itself
+        const std::span<Fr> all(s);
+        witness(j, p, w, all.first(rows), all.subspan(rows, rows), all.subspan(2 * rows, rows));
+      });
+    futures.push_back(engine.submit(key, std::move(sources)));
+  }
+  std::set<std::string> all_publics;  // the publics' bytes: Fr has no order
+  for (int j = 0; j < jobs; ++j) {
+    const groth16::PreparedKey<E>& key = j % 2 ? part.key : chain.key;
+    const auto results = futures[j].get();
+    ASSERT_EQ(results.size(), parts);
+    for (uint32_t p = 0; p < parts; ++p) {
+      const auto& r = results[p];
+      EXPECT_EQ(r.job, (uint32_t)j);
+      EXPECT_EQ(r.partition, p);
+      expect_verified(key, r);
+      std::vector<Fr> w(key.key().n_vars()), abc(3 * key.key().domain_size());
+      const std::span<Fr> all(abc);
+      const size_t rows = key.key().domain_size();
+      witness(j, p, w, all.first(rows), all.subspan(rows, rows), all.subspan(2 * rows, rows));
+      EXPECT_EQ(r.publics, std::vector<Fr>(w.begin() + 1, w.begin() + 1 + r.publics.size())) << j << "/" << p;
+      all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
+    }
+  }
+  EXPECT_EQ(all_publics.size(), (size_t)jobs * parts) << "every partition proved its own witness";
+  engine.forget(chain.key);  // the keys die here
+  engine.forget(part.key);
 }
 
 }  // namespace cuzk::test
