@@ -54,8 +54,8 @@ void add_run_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
 void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   add_run_options(cmd, opts);
   cmd->add_option("--gpus", opts.gpus,
-                  "With the cuda backend, the GPUs to use: all, or device numbers such as 0,2 (prove and bench use "
-                  "the first)")
+                  "With the cuda backend, the GPUs to use: all, or device numbers such as 0,2 (prove-batch and bench "
+                  "pipeline spread partitions over all of them; prove and the other benchmarks use the first)")
       ->capture_default_str();
 }
 
