@@ -22,12 +22,15 @@ using ::cuzk::cuda::DeviceScope;
 using ::cuzk::cuda::Event;
 using ::cuzk::cuda::HostRegistration;
 
-// One group's bases: on the device, or (streamed) page-locked on the host.
+// One group's bases: on the device, or (streamed) in page-locked host memory:
+// the key's own, locked in place, or a pinned copy of points that view a file
+// mapping (keys.hpp says why those are not locked in place).
 template <class C>
 struct Bases {
   DeviceBuffer<ec::Affine<C>> device;
   std::span<const ec::Affine<C>> host;
-  HostRegistration pinned;
+  HostRegistration locked;
+  ::cuzk::cuda::PinnedBuffer<ec::Affine<C>> copy;
 };
 
 // One of the A and B matrices' compressed rows on the device.
@@ -57,14 +60,20 @@ void upload_all(DeviceBuffer<T>& d, std::span<const T> h) {
   d.upload(h);
 }
 
-// Resident: uploaded. Streamed: page-locked in place, so that its chunks go by
-// DMA at PCIe speed, unless the points view a file mapping (keys.hpp says why);
-// those chunks take the driver's pageable path.
+// Resident: uploaded. Streamed: in page-locked memory, so that its chunks go
+// by DMA at PCIe speed.
 template <class C>
 void place(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
   b.host = host;
-  if (!streamed) upload_all(b.device, host);
-  else if (!in_file_mapping) b.pinned = HostRegistration(host.data(), host.size_bytes());
+  if (!streamed) {
+    upload_all(b.device, host);
+  } else if (!in_file_mapping) {
+    b.locked = HostRegistration(host.data(), host.size_bytes());
+  } else {
+    b.copy = ::cuzk::cuda::PinnedBuffer<ec::Affine<C>>(host.size());
+    std::copy(host.begin(), host.end(), b.copy.data());
+    b.host = b.copy.span();
+  }
 }
 
 template <class E>

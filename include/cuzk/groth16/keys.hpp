@@ -45,7 +45,7 @@ struct ProvingKey {
   // The point spans view a file mapping (a .zkey read in place), which must not
   // be page-locked in place: cudaHostRegister of file-backed mappings is known
   // to hang, and a streamed key of this kind was seen not to finish on the H200
-  // machine. A GPU streams such points through the driver's pageable path.
+  // machine. A GPU that streams such points streams a pinned copy of them.
   bool points_in_file_mapping = false;
 
   size_t n_vars() const { return a.size(); }
