@@ -20,6 +20,9 @@
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "../io/io_test_support.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "cuzk/io/zkey.hpp"
 #include "proving_support.hpp"
 
 namespace cuzk::engine {
@@ -206,6 +209,33 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
       auto pending = gpu::prove_start<E>(key, worker, w, a, b, c);
       expect_same_pending<E>(pending.wait(), want);
     }
+  }
+}
+
+// A .zkey read in place: its points view the file mapping, so a streamed key
+// streams a pinned copy of them; resident or streamed, with a/b/c from the host
+// or from the rows, the MSM results are the CPU's.
+TEST(DeviceKeys, AZkeyStreamedFromItsFileMappingGivesTheCpuResults) {
+  const io::Zkey zkey = io::Zkey::open(test::fixture("bn128", "multiplier", "circuit.zkey"));
+  ASSERT_TRUE(zkey.as<E>().points_in_file_mapping);
+  const groth16::PreparedKey<E> key(zkey.as<E>());
+  const auto& values = io::read_wtns(test::fixture("bn128", "multiplier", "witness.wtns")).as<E>();
+  const size_t rows = key.key().domain_size();
+  std::vector<Fr> w(values.begin(), values.end()), a(rows), b(rows), c(rows);
+  key.evaluate_abc(w, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  std::vector<Fr> ca = a, cb = b, cc = c;
+  const auto want = groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(ca), std::span<Fr>(cb),
+                                         std::span<Fr>(cc));
+  const std::span<const Fr> none;
+  using O = gpu::DeviceKeyOptions;
+  for (const O o : {O{false, 0, true}, O{true, 3, true}, O{true, 2, false}}) {
+    SCOPED_TRACE(o.streamed ? "streamed" : "resident");
+    const gpu::DeviceKey<E> dk(key, 0, o);
+    gpu::Worker worker(0);
+    auto pending = o.matrices ? gpu::prove_start<E>(dk, worker, std::span<const Fr>(w), none, none, none)
+                              : gpu::prove_start<E>(dk, worker, std::span<const Fr>(w), std::span<const Fr>(a),
+                                                    std::span<const Fr>(b), std::span<const Fr>(c));
+    expect_same_pending<E>(pending.wait(), want);
   }
 }
 
