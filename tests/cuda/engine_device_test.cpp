@@ -193,7 +193,8 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
     // Chunks that do not divide the MSM lengths, so the last is short.
     using O = gpu::DeviceKeyOptions;
     for (const O o : {O{false, 0, true}, O{true, 1000, true}, O{true, 4093, false}}) {
-      SCOPED_TRACE(std::string(o.streamed ? "streamed " : "resident ") + (o.matrices ? "with rows" : "without rows"));
+      SCOPED_TRACE(o.streamed ? "streamed" : "resident");
+      SCOPED_TRACE(o.matrices ? "with rows" : "without rows");
       const gpu::DeviceKey<E> key(part.key, 0, o);
       EXPECT_EQ(key.streamed(), o.streamed);
       EXPECT_EQ(key.bytes() < gpu::DeviceKey<E>::bytes_needed(part.key, {}), o.streamed);
