@@ -27,19 +27,13 @@ namespace cuzk::cli {
 
 namespace {
 
-// One partition's source: synthesis of seed `seed`. When the backend computes
-// a, b, c from the key's rows the engine passes empty spans; synthesis still
-// produces them, into scratch the thread keeps.
+// One partition's source: synthesis of seed `seed`, into the spans the
+// engine gives (w only, where the backend computes a, b, c itself).
 template <class C>
-engine::Synthesize<typename C::Curve> partition_source(uint64_t constraints, uint64_t seed, size_t rows) {
+engine::Synthesize<typename C::Curve> partition_source(uint64_t constraints, uint64_t seed) {
   using Fr = typename C::Curve::Fr;
-  return [constraints, seed, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    const C circuit = C::for_constraints(constraints, seed);
-    if (!a.empty()) return circuit::synthesize_witness(circuit, w, a, b, c);
-    thread_local std::vector<Fr> scratch;
-    scratch.resize(3 * rows);
-    const std::span<Fr> s(scratch);
-    circuit::synthesize_witness(circuit, w, s.first(rows), s.subspan(rows, rows), s.subspan(2 * rows, rows));
+  return [constraints, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    circuit::synthesize_witness(C::for_constraints(constraints, seed), w, a, b, c);
   };
 }
 
@@ -51,10 +45,9 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
   const bool on_gpu_abc = gpu_abc(where, flags, false);
   auto eng = make_engine<E>(key, where, flags, o.run.threads, on_gpu_abc, recorder);
   uint64_t seed = o.native.seed;
-  const size_t rows = key.key().domain_size();
   const auto submit = [&](unsigned partitions) {
     std::vector<engine::Synthesize<E>> parts;
-    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed, rows));
+    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed));
     return eng->submit(key, std::move(parts));
   };
   size_t failed = 0;

@@ -115,6 +115,26 @@ TYPED_TEST(Synthesis, WrongBufferSizesThrowBeforeWriting) {
   attempt(shape.n_vars, rows / 2, rows, rows);
   attempt(shape.n_vars, rows, 2 * rows, rows);
   attempt(shape.n_vars, rows, rows, rows - 1);
+  attempt(shape.n_vars, 0, rows, rows);  // empty a/b/c means all three
+  attempt(shape.n_vars, 0, 0, rows);
+}
+
+// With a, b and c all empty only w is written: the same w as the full pass,
+// and an unsatisfied constraint is still caught.
+TYPED_TEST(Synthesis, WitnessOnlyPassWritesTheSameWitnessAndStillChecks) {
+  using Fr = typename TestFixture::Fr;
+  SEED_TRACE();
+  const auto part = circuit::Partition<TypeParam>::for_constraints(1 << 12, this->rng());
+  const auto shape = circuit::shape_of(part);
+  const size_t rows = circuit::domain_size_for(shape);
+  std::vector<Fr> w(shape.n_vars), only(shape.n_vars, Fr::from_uint(7)), a(rows), b(rows), c(rows);
+  circuit::synthesize_witness(part, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  circuit::synthesize_witness(part, std::span<Fr>(only), {}, {}, {});
+  EXPECT_EQ(only, w);
+  const auto chain = circuit::HashChain<TypeParam>::for_constraints(1 << 10, this->rng());
+  std::vector<Fr> wc(circuit::shape_of(chain).n_vars);
+  EXPECT_THROW(circuit::synthesize_witness(circuit::Tampered{chain, 2}, std::span<Fr>(wc), {}, {}, {}),
+               circuit::Unsatisfied);
 }
 
 // The failing constraint is the first one the matrices say is violated by

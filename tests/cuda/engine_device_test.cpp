@@ -102,19 +102,18 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
   DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
-  const size_t rows = chain.key.key().domain_size();
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 6; ++p) {
     if (p == 1)  // caught by synthesis
-      parts.push_back(synthesis_source<E>(
-          [] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }, rows));
+      parts.push_back(
+          synthesis_source<E>([] { return circuit::Tampered<Chain>{Chain::for_constraints(1 << 10, 7), 10}; }));
     else if (p == 3)  // not caught before the GPU: a witness that satisfies nothing
       parts.push_back([](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
         for (auto* v : {&w, &a, &b, &c})
           for (size_t i = 0; i < v->size(); ++i) (*v)[i] = Fr::from_uint(i + 3);
       });
     else
-      parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }, rows));
+      parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
   const auto results = engine.submit(chain.key, std::move(parts)).get();
   for (uint32_t p = 0; p < 6; ++p) {
@@ -133,13 +132,12 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
 TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
   DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
-  const size_t rows = chain.key.key().domain_size();
   auto engine = std::make_unique<Engine<E>>(EngineOptions{2, size_t(6) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
   auto run = [&](uint64_t first, size_t n) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < n; ++p)
       parts.push_back(
-          synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 12, first + p); }, rows));
+          synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 12, first + p); }));
     return engine->submit(chain.key, std::move(parts));
   };
   for (const auto& r : run(0, 8).get()) expect_verified(chain.key, r);

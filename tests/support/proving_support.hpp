@@ -32,16 +32,13 @@ struct DevKeyed {
       : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
 };
 
-// An engine source that synthesizes make() into the engine's spans; where the
-// backend computes a, b, c itself (empty spans), into scratch of `rows` each.
+// An engine source that synthesizes make() into the engine's spans (w only,
+// where the backend computes a, b, c itself).
 template <class E, class Make>
-engine::Synthesize<E> synthesis_source(Make make, size_t rows = 0) {
+engine::Synthesize<E> synthesis_source(Make make) {
   using Fr = typename E::Fr;
-  return [make, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    if (!a.empty()) return circuit::synthesize_witness(make(), w, a, b, c);
-    std::vector<Fr> s(3 * rows);
-    const std::span<Fr> all(s);
-    circuit::synthesize_witness(make(), w, all.first(rows), all.subspan(rows, rows), all.subspan(2 * rows, rows));
+  return [make](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    circuit::synthesize_witness(make(), w, a, b, c);
   };
 }
 
@@ -83,14 +80,10 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
   std::vector<std::future<std::vector<engine::PartitionResult<E>>>> futures;
   for (int j = 0; j < jobs; ++j) {
     const groth16::PreparedKey<E>& key = j % 2 ? part.key : chain.key;
-    const size_t rows = key.key().domain_size();
     std::vector<engine::Synthesize<E>> sources;
     for (uint64_t p = 0; p < parts; ++p)
-      sources.push_back([&witness, j, p, rows](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-        if (!a.empty()) return witness(j, p, w, a, b, c);
-        std::vector<Fr> s(3 * rows);  // the backend computes a, b, c itself
-        const std::span<Fr> all(s);
-        witness(j, p, w, all.first(rows), all.subspan(rows, rows), all.subspan(2 * rows, rows));
+      sources.push_back([&witness, j, p](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+        witness(j, p, w, a, b, c);
       });
     futures.push_back(engine.submit(key, std::move(sources)));
   }
@@ -104,10 +97,8 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
       EXPECT_EQ(r.job, (uint32_t)j);
       EXPECT_EQ(r.partition, p);
       expect_verified(key, r);
-      std::vector<Fr> w(key.key().n_vars()), abc(3 * key.key().domain_size());
-      const std::span<Fr> all(abc);
-      const size_t rows = key.key().domain_size();
-      witness(j, p, w, all.first(rows), all.subspan(rows, rows), all.subspan(2 * rows, rows));
+      std::vector<Fr> w(key.key().n_vars());
+      witness(j, p, w, {}, {}, {});
       EXPECT_EQ(r.publics, std::vector<Fr>(w.begin() + 1, w.begin() + 1 + r.publics.size())) << j << "/" << p;
       all_publics.emplace(reinterpret_cast<const char*>(r.publics.data()), r.publics.size() * sizeof(Fr));
     }

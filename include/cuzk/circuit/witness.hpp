@@ -57,15 +57,17 @@ class WitnessCS {
     void add(const Fr& k, Variable x) { acc += times(k, v[x]); }
   };
 
-  // w holds shape.n_vars values, a, b and c domain_size_for(shape) rows each;
+  // w holds shape.n_vars values, a, b and c domain_size_for(shape) rows each,
+  // or all three are empty: then only w is written (every constraint is still
+  // checked), for a prover that computes a, b, c itself from the key's rows.
   // std::invalid_argument otherwise.
   WitnessCS(const Shape& shape, std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c)
-      : shape_(shape), w_(w), a_(a), b_(b), c_(c) {
+      : shape_(shape), w_(w), a_(a), b_(b), c_(c), rows_(!(a.empty() && b.empty() && c.empty())) {
     if (w.size() != shape.n_vars)
       throw std::invalid_argument("circuit: the witness buffer holds " + std::to_string(w.size()) +
                                   " values, the circuit has " + std::to_string(shape.n_vars) + " variables");
     const size_t rows = domain_size_for(shape);
-    if (a.size() != rows || b.size() != rows || c.size() != rows)
+    if (rows_ && (a.size() != rows || b.size() != rows || c.size() != rows))
       throw std::invalid_argument("circuit: a, b and c must hold " + std::to_string(rows) +
                                   " rows each (the domain), not " + std::to_string(a.size()) + ", " +
                                   std::to_string(b.size()) + ", " + std::to_string(c.size()));
@@ -96,6 +98,7 @@ class WitnessCS {
     const Fr y = same_object(a, b) ? x : eval(b);  // a square: t·t
     const Fr z = eval(c);
     if (times(x, y) != z) throw Unsatisfied(i, name);
+    if (!rows_) return;
     a_[i] = x;
     b_[i] = y;
     c_[i] = z;
@@ -110,6 +113,7 @@ class WitnessCS {
   // ties the public signals to the proof; the rest of the domain is zero.
   void finish() {
     expect_shape(shape_, count_.shape());
+    if (!rows_) return;
     const size_t rows = shape_.n_constraints;
     std::fill(a_.begin() + rows, a_.end(), Fr::zero());
     std::fill(b_.begin() + rows, b_.end(), Fr::zero());
@@ -140,6 +144,7 @@ class WitnessCS {
   Shape shape_;
   Counter count_;
   std::span<Fr> w_, a_, b_, c_;
+  bool rows_;  // a, b, c are written
 };
 
 // Writes the witness w (Montgomery form, n_vars values) and a, b, c (the
