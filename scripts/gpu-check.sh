@@ -86,7 +86,7 @@ if [[ $mode == stream ]]; then
   sk=${CUZK_STREAM_LOG:-22}
   for budget in 0 1024; do
     run "pipeline-bn254-$sk-budget$budget" "$cuzk" bench pipeline --backend cuda --curve bn254 --circuit partition \
-      --constraints $((1 << sk)) --partitions 16 --jobs 1 --warmup 8 --synthesis-threads 8 --key-budget-mib $budget \
+      --constraints $((1 << sk)) --partitions 16 --jobs 1 --synthesis-threads 8 --key-budget-mib $budget \
       --json "$OUT/pipeline-bn254-$sk-budget$budget.json"
   done
 fi

@@ -5,7 +5,7 @@
 // the engine's stage summary; --trace writes the timeline. A warm-up job runs
 // first on the same engine, untimed and left out of every figure, so that the
 // figures are the steady state (key uploaded, pool and arenas grown): one
-// job of --warmup partitions.
+// job of --warmup partitions, by default as many as the pool holds buffers.
 // --compare runs the same jobs again with one worker per GPU and with
 // pageable buffers, on the same key, and prints the variants side by side.
 #include <chrono>
@@ -58,8 +58,9 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
         if (!r.proof && failed++ == 0) first_error = r.error;
   };
   std::vector<std::future<std::vector<engine::PartitionResult<E>>>> jobs;
-  const uint32_t first_timed_job = o.warmup ? 1 : 0;
-  if (o.warmup) jobs.push_back(submit(o.warmup));
+  const unsigned warmup = o.warmup >= 0 ? (unsigned)o.warmup : flags.synthesis_threads + 2 * eng->backend().workers();
+  const uint32_t first_timed_job = warmup ? 1 : 0;
+  if (warmup) jobs.push_back(submit(warmup));
   collect(jobs);
   jobs.clear();
   const auto warm = eng->pool_counters();
@@ -81,7 +82,8 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
     if (s.job >= first_timed_job) spans.push_back(s);
   const auto summary = engine::summarize(spans);
   const size_t partitions = (size_t)o.jobs * o.partitions;
-  std::printf("  [%s; %s buffers; %u synthesis threads]\n", backend.c_str(), memory.c_str(), flags.synthesis_threads);
+  std::printf("  [%s; %s buffers; %u synthesis threads; a warm-up of %u partitions]\n", backend.c_str(), memory.c_str(),
+              flags.synthesis_threads, warmup);
   std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour "
               "(a proof = one job)\n",
               partitions, wall, partitions / wall, 3600.0 * o.jobs / wall);
@@ -108,6 +110,7 @@ nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>
   j["upload_gbps"] = summary.upload_gbps;
   j["gpu_s_per_partition"] = gpu_per_partition;
   j["lock_wait_s"] = summary.lock_wait;
+  j["warmup_partitions"] = warmup;
   j["pool_allocations_warmup"] = warm.allocations;
   j["pool_allocations_after_warmup"] = pool.allocations - warm.allocations;
   j["pool_reuses"] = pool.reuses;
@@ -125,10 +128,10 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placemen
       groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
   const groth16::PreparedKey<E> key(dev.key);
   const double setup_s = seconds_since(t_setup);
-  std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions (after a warm-up of "
-              "%u); development setup took %.2f s (not timed)\n",
+  std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
+              "took %.2f s (not timed)\n",
               ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
-              o.partitions, o.warmup, setup_s);
+              o.partitions, setup_s);
 
   std::vector<EngineFlags> variants{o.engine};
   if (o.compare) {
@@ -158,7 +161,6 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placemen
   j["constraints"] = o.native.constraints;
   j["jobs"] = o.jobs;
   j["partitions_per_job"] = o.partitions;
-  j["warmup_partitions"] = o.warmup;
   j["setup_s"] = setup_s;
   j["variants"] = rows;
   // The first variant's figures at the top level too, as before --compare.

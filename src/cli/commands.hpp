@@ -99,7 +99,10 @@ struct PipelineBenchOptions {
   NativeCircuit native;
   RunOptions run;
   unsigned partitions = 8, jobs = 2;
-  unsigned warmup = 0;  // partitions of one job run first, untimed and left out of the figures
+  // Partitions of one job run first, untimed and left out of the figures; -1:
+  // as many as the pool holds buffers (synthesis threads + 2 per worker), so
+  // that the timed jobs find it grown.
+  int warmup = -1;
   EngineFlags engine;
   // Also run the same jobs with one worker per GPU and with pageable buffers
   // (cuda), sharing the one development key, and print the three side by side.

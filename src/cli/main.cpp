@@ -192,7 +192,9 @@ int main(int argc, char** argv) {
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
   bench_pipeline->add_option("--warmup", pipeline_opts.warmup,
-                              "Partitions of one job run first on the same engine, untimed and left out of the figures")
+                              "Partitions of one job run first on the same engine, untimed and left out of the "
+                              "figures; -1: as many as the buffer pool holds, so that the timed jobs find it grown")
+      ->check(CLI::Range(-1, 1 << 20))
       ->capture_default_str();
   add_engine_options(bench_pipeline, pipeline_opts.engine);
   bench_pipeline->add_flag("--compare", pipeline_opts.compare,

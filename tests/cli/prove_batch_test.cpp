@@ -101,6 +101,8 @@ TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
   std::ifstream jf(json);
   const auto figures = nlohmann::json::parse(jf);
   EXPECT_GT(figures.at("partitions_per_s").get<double>(), 0);
+  // The default warm-up: as many partitions as the pool holds buffers (2 synthesis threads + 2 for 1 worker).
+  EXPECT_EQ(figures.at("warmup_partitions"), 4);
   EXPECT_EQ(figures.at("stages_ms").at("finish").at("count"), 6);
   std::ifstream tf(trace);
   const auto events = nlohmann::json::parse(tf).at("traceEvents");
