@@ -57,10 +57,8 @@ int setup(const SetupOptions& o) {
 int witness(const NativeCircuit& native, const std::string& wtns) {
   visit_native(native, [&](const auto& circuit) {
     using Fr = circuit::FrOf<std::remove_cvref_t<decltype(circuit)>>;
-    const auto shape = circuit::shape_of(circuit);
-    const size_t rows = circuit::domain_size_for(shape);
-    std::vector<Fr> w(shape.n_vars), a(rows), b(rows), c(rows);
-    circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+    std::vector<Fr> w(circuit::shape_of(circuit).n_vars);
+    circuit::synthesize_witness(circuit, std::span<Fr>(w), {}, {}, {});  // a .wtns holds w alone
     io::write_wtns(wtns, io::Witness{std::move(w), wtns});
   });
   return 0;

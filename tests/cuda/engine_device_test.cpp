@@ -167,14 +167,7 @@ TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
 // ---------------------------------------------------------------------------
 // Keys on the GPU: residency, streaming, the cache, a/b/c from the rows.
 
-struct Inputs {
-  std::vector<Fr> w, a, b, c;
-  template <class C>
-  Inputs(const C& circuit, const groth16::PreparedKey<E>& key)
-      : w(key.key().n_vars()), a(key.key().domain_size()), b(a.size()), c(a.size()) {
-    circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-  }
-};
+using Inputs = circuit::Assignment<Fr>;
 
 groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, Inputs in) {
   return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
@@ -185,7 +178,7 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
   for (uint64_t constraints : {uint64_t(1) << 10, (uint64_t(1) << 16) + 5}) {
     SCOPED_TRACE(constraints);
     DevKeyed<E> part(Part::for_constraints(constraints, 1));
-    const Inputs in(Part::for_constraints(constraints, 2), part.key);
+    const Inputs in = circuit::synthesize_assignment(Part::for_constraints(constraints, 2));
     const auto want = cpu_pending(part.key, in);
     const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c), none;
     // Chunks that do not divide the MSM lengths, so the last is short.
@@ -263,7 +256,7 @@ TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit
   EXPECT_LE(cache.counters().bytes, cache.budget());
 
   // The streamed key proves like the resident one.
-  const Inputs in(Chain::for_constraints(1 << 12, 5), k1.key);
+  const Inputs in = circuit::synthesize_assignment(Chain::for_constraints(1 << 12, 5));
   gpu::Worker worker(0);
   auto pending = gpu::prove_start<E>(*c, worker, std::span<const Fr>(in.w), std::span<const Fr>(in.a),
                                      std::span<const Fr>(in.b), std::span<const Fr>(in.c));

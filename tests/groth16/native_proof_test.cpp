@@ -26,11 +26,9 @@ TYPED_TEST_SUITE(NativeProof, Curves);
 template <class E, class C>
 groth16::PendingProof<E> start(const groth16::PreparedKey<E>& key, const C& circuit) {
   using Fr = typename E::Fr;
-  const auto shape = circuit::shape_of(circuit);
-  const size_t rows = circuit::domain_size_for(shape);
-  std::vector<Fr> w(shape.n_vars), a(rows), b(rows), c(rows);
-  circuit::synthesize_witness(circuit, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-  return groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  auto in = circuit::synthesize_assignment(circuit);
+  return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
+                              std::span<Fr>(in.c));
 }
 
 template <class E, class C>
@@ -81,10 +79,7 @@ TYPED_TEST(NativeProof, WitnessOfAnotherCircuitIsRefusedByTheProver) {
   const auto partition = circuit::Partition<E>::for_constraints(1 << 10, 6);
   const auto dev = groth16::dev_setup(circuit::constraint_matrices(partition), groth16::ToxicWaste<E>::draw());
   const groth16::PreparedKey<E> key(dev.key);
-  const auto shape = circuit::shape_of(chain);
-  const size_t rows = circuit::domain_size_for(shape);
-  std::vector<Fr> w(shape.n_vars), a(rows), b(rows), c(rows);
-  circuit::synthesize_witness(chain, std::span<Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  const std::vector<Fr> w = circuit::synthesize_assignment(chain).w;
   // Sized to the partition's key: the chain's witness padded with zeros.
   std::vector<Fr> padded(key.key().n_vars(), Fr::zero());
   std::copy_n(w.begin(), std::min(w.size(), padded.size()), padded.begin());

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cuzk/circuit/shape.hpp"
 
@@ -157,6 +158,24 @@ void synthesize_witness(const C& circuit, std::span<FrOf<C>> w, std::span<FrOf<C
   WitnessCS<FrOf<C>> cs(shape_of(circuit), w, a, b, c);
   circuit.synthesize(cs);
   cs.finish();
+}
+
+// A witness and its a, b, c in vectors of their own: for tools and tests. The
+// hot path writes into the buffers it is given (synthesize_witness).
+template <class Fr>
+struct Assignment {
+  std::vector<Fr> w, a, b, c;
+};
+
+template <Circuit C>
+Assignment<FrOf<C>> synthesize_assignment(const C& circuit) {
+  const Shape shape = shape_of(circuit);
+  const size_t rows = domain_size_for(shape);
+  Assignment<FrOf<C>> out{std::vector<FrOf<C>>(shape.n_vars), std::vector<FrOf<C>>(rows),
+                          std::vector<FrOf<C>>(rows), std::vector<FrOf<C>>(rows)};
+  synthesize_witness(circuit, std::span<FrOf<C>>(out.w), std::span<FrOf<C>>(out.a), std::span<FrOf<C>>(out.b),
+                     std::span<FrOf<C>>(out.c));
+  return out;
 }
 
 }  // namespace cuzk::circuit
