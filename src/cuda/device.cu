@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "cuzk/cuda/runtime.hpp"
@@ -61,10 +63,25 @@ size_t free_device_memory() {
   return free;
 }
 
+namespace {
+
+// Ranges this process has page-locked, by start: how many HostRegistrations
+// hold each.
+std::mutex registrations_mu;
+std::map<const void*, size_t> registrations;
+
+}  // namespace
+
 HostRegistration::HostRegistration(const void* p, size_t bytes) {
   if (!p || !bytes) return;
-  // Read-only: a key's file mapping is read-only, and nothing writes the key.
-  cudaError_t err =
+  std::lock_guard lock(registrations_mu);
+  if (auto it = registrations.find(p); it != registrations.end()) {
+    ++it->second;
+    p_ = p;
+    return;
+  }
+  // Read-only: nothing writes a key's points.
+  const cudaError_t err =
       cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
   if (err == cudaErrorHostMemoryAlreadyRegistered) {
     cudaGetLastError();
@@ -75,11 +92,18 @@ HostRegistration::HostRegistration(const void* p, size_t bytes) {
     throw Error("cannot page-lock " + std::to_string(bytes >> 20) + " MiB of host memory for streaming (" +
                 cudaGetErrorString(err) + ")");
   }
-  p_ = const_cast<void*>(p);
+  registrations.emplace(p, 1);
+  p_ = p;
 }
 
 HostRegistration::~HostRegistration() {
-  if (p_) cudaHostUnregister(p_);
+  if (!p_) return;
+  std::lock_guard lock(registrations_mu);
+  auto it = registrations.find(p_);
+  if (--it->second == 0) {
+    cudaHostUnregister(const_cast<void*>(p_));
+    registrations.erase(it);
+  }
 }
 
 }  // namespace cuzk::cuda

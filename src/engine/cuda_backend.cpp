@@ -1,6 +1,7 @@
 #include "cuzk/engine/cuda_backend.hpp"
 
 #include <mutex>
+#include <sstream>
 #include <string>
 
 #include "cuzk/ec/curves.hpp"
@@ -40,16 +41,18 @@ class CudaBackend final : public Backend<E> {
   bool host_abc() const override { return !options_.gpu_abc; }
   std::unique_ptr<HostMemory> host_memory() const override { return pinned_memory(); }
   std::string describe() const override {
-    std::string gpus;
-    for (const auto& g : gpus_) gpus += (gpus.empty() ? "" : ",") + std::to_string(g->cache.device());
+    std::ostringstream out;
     size_t uploads = 0, streamed = 0;
-    for (const auto& g : gpus_) {
-      const auto c = g->cache.counters();
+    out << "GPU ";
+    for (size_t i = 0; i < gpus_.size(); ++i) {
+      const auto c = gpus_[i]->cache.counters();
       uploads += c.uploads, streamed += c.streamed;
+      out << (i ? "," : "") << gpus_[i]->cache.device();
     }
-    return "GPU " + gpus + ": " + std::to_string(options_.workers_per_gpu) + " workers each; a/b/c " +
-           (options_.gpu_abc ? "on the GPU" : "from the host") + "; " + std::to_string(uploads) +
-           " key uploads, " + std::to_string(streamed) + " of them streamed";
+    out << ": " << options_.workers_per_gpu << " workers each; a/b/c "
+        << (options_.gpu_abc ? "on the GPU" : "from the host") << "; " << uploads << " key uploads, " << streamed
+        << " of them streamed";
+    return out.str();
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
@@ -92,15 +95,19 @@ class CudaBackend final : public Backend<E> {
                                                {Stage::msm_h, gt.msm_h}};
     double at = std::max(locked, done - gt.total);
     for (const auto& [stage, seconds] : stages) {
-      if (stage == Stage::abc && !options_.gpu_abc) continue;  // only the wait for the upload
-      recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
+      // Without GPU a/b/c that interval is only the wait for the upload.
+      if (stage != Stage::abc || options_.gpu_abc)
+        recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
       at += seconds;
     }
     return proof;
   }
 
   void forget(const groth16::PreparedKey<E>& key) override {
-    for (auto& g : gpus_) g->cache.forget(key);
+    for (auto& g : gpus_)
+      if (!g->cache.forget(key))
+        throw std::logic_error("forget: a worker of GPU " + std::to_string(g->cache.device()) +
+                               " is still proving with the key");
   }
 
  private:

@@ -12,6 +12,7 @@ DeviceKeyCache<E>::DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda
 
 template <class E>
 bool DeviceKeyCache<E>::make_room(size_t need) {
+  if (need > budget_) return false;  // evicting would not help
   for (auto it = entries_.end(); counters_.bytes + need > budget_ && it != entries_.begin();) {
     --it;
     if (it->key.use_count() > 1) continue;  // a worker is proving with it
@@ -33,9 +34,19 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
       ++counters_.hits;
       return entries_.front().key;
     }
+  // Resident where the budget allows and the device, whose free memory the
+  // workers' scratch also takes, has room; else streamed.
   auto options = options_;
   options.streamed = false;
-  if (!make_room(DeviceKey::bytes_needed(key, options))) {
+  std::shared_ptr<DeviceKey> dk;
+  if (make_room(DeviceKey::bytes_needed(key, options))) {
+    try {
+      dk = std::make_shared<DeviceKey>(key, device_, options);
+    } catch (const ::cuzk::cuda::Error&) {
+      cudaGetLastError();
+    }
+  }
+  if (!dk) {
     options.streamed = true;
     const size_t need = DeviceKey::bytes_needed(key, options);
     if (!make_room(need))
@@ -43,8 +54,8 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
                                 std::to_string(need >> 20) + " MiB, and the keys in use leave " +
                                 std::to_string((budget_ - std::min(budget_, counters_.bytes)) >> 20) +
                                 " MiB of the cache's budget");
+    dk = std::make_shared<DeviceKey>(key, device_, options);
   }
-  auto dk = std::make_shared<DeviceKey>(key, device_, options);
   entries_.push_front({key.id(), dk, dk->bytes()});
   counters_.bytes += entries_.front().bytes;
   ++counters_.uploads;
@@ -54,14 +65,16 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
 }
 
 template <class E>
-void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
+bool DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
   std::lock_guard lock(mu_);
   for (auto it = entries_.begin(); it != entries_.end(); ++it)
-    if (it->id == key.id() && it->key.use_count() == 1) {
+    if (it->id == key.id()) {
+      if (it->key.use_count() > 1) return false;
       counters_.bytes -= it->bytes;
       entries_.erase(it);
-      return;
+      return true;
     }
+  return true;
 }
 
 template <class E>

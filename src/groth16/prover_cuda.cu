@@ -140,6 +140,8 @@ size_t DeviceKey<E>::bytes() const {
 
 template <class E>
 struct DeviceInputs<E>::State {
+  const DeviceKey<E>* key = nullptr;
+  const Worker* worker = nullptr;
   Arena::Block w, abc;  // w: n_vars values; abc: a, b, c of domain_size each
   std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
   size_t bytes = 0;
@@ -147,6 +149,12 @@ struct DeviceInputs<E>::State {
   // Copy stream: start, w done, all done.
   Event start, w_ready{cudaEventDisableTiming}, done;
   bool waited = false;
+
+  // The copies read the caller's host buffers and write blocks that go back
+  // to the arena: neither may be let go of while they run.
+  ~State() {
+    if (!waited) cudaEventSynchronize(done);
+  }
 };
 
 template <class E>
@@ -156,11 +164,7 @@ DeviceInputs<E>::DeviceInputs(DeviceInputs&&) noexcept = default;
 template <class E>
 DeviceInputs<E>& DeviceInputs<E>::operator=(DeviceInputs&&) noexcept = default;
 template <class E>
-DeviceInputs<E>::~DeviceInputs() {
-  // The copies read the caller's host buffers and write blocks that go back
-  // to the arena: neither may be let go of while they run.
-  if (state_ && !state_->waited) cudaEventSynchronize(state_->done);
-}
+DeviceInputs<E>::~DeviceInputs() = default;
 
 template <class E>
 double DeviceInputs<E>::wait_uploaded() {
@@ -201,6 +205,8 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
                                 std::to_string(key.device()));
   DeviceScope on(key.device());
   auto st = std::make_unique<typename DeviceInputs<E>::State>();
+  st->key = &key;
+  st->worker = &worker;
   st->has_abc = has_abc;
   st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
   st->w = worker.arena().take(w.size_bytes());
@@ -211,16 +217,22 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   Event main_so_far(cudaEventDisableTiming);
   main_so_far.record(worker.stream());
   main_so_far.wait_in(copy);
-  st->start.record(copy);
-  upload_async(st->w.template as<Fr>(), w, copy);
-  st->w_ready.record(copy);
-  st->bytes = w.size_bytes();
-  if (has_abc) {
-    Fr* d = st->abc.template as<Fr>();
-    for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
-    st->bytes += 3 * n * sizeof(Fr);
+  try {
+    st->start.record(copy);
+    upload_async(st->w.template as<Fr>(), w, copy);
+    st->w_ready.record(copy);
+    st->bytes = w.size_bytes();
+    if (has_abc) {
+      Fr* d = st->abc.template as<Fr>();
+      for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
+      st->bytes += 3 * n * sizeof(Fr);
+    }
+    st->done.record(copy);
+  } catch (...) {
+    cudaStreamSynchronize(copy);  // what was enqueued still reads the caller's buffers
+    st->waited = true;
+    throw;
   }
-  st->done.record(copy);
   return DeviceInputs<E>(std::move(st));
 }
 
@@ -303,6 +315,13 @@ struct PendingGpuProof<E>::State {
   // Main stream: start, after A, B1, B2, C, a/b/c, the NTTs, H.
   Event main[8];
   bool waited = false;
+  cudaStream_t stream = nullptr;
+
+  // Kernels read the inputs' and the staging blocks, which go back to the
+  // arena with this state (the MSMs wait for their own results).
+  ~State() {
+    if (!waited && stream) cudaStreamSynchronize(stream);
+  }
 };
 
 template <class E>
@@ -312,10 +331,7 @@ PendingGpuProof<E>::PendingGpuProof(PendingGpuProof&&) noexcept = default;
 template <class E>
 PendingGpuProof<E>& PendingGpuProof<E>::operator=(PendingGpuProof&&) noexcept = default;
 template <class E>
-PendingGpuProof<E>::~PendingGpuProof() {
-  // Kernels read the staging blocks, which go back to the arena with us.
-  if (state_ && !state_->waited) cudaEventSynchronize(state_->main[7]);
-}
+PendingGpuProof<E>::~PendingGpuProof() = default;
 
 template <class E>
 PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
@@ -351,9 +367,8 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   using Fr = typename E::Fr;
   using G1 = typename E::G1;
   using G2 = typename E::G2;
-  if (worker.device() != key.device())
-    throw std::invalid_argument("the worker is on GPU " + std::to_string(worker.device()) + " but the key on GPU " +
-                                std::to_string(key.device()));
+  if (!inputs.state_ || inputs.state_->key != &key || inputs.state_->worker != &worker)
+    throw std::invalid_argument("prove_start: the inputs were uploaded for another key or worker");
   const ProvingKey<E>& pk = key.prepared().key();
   DeviceScope on(key.device());
   const auto& r = key.resident();
@@ -361,6 +376,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   const cudaStream_t main = worker.stream();
 
   auto st = std::make_unique<typename PendingGpuProof<E>::State>();
+  st->stream = main;
   auto& in = *inputs.state_;
   const Fr* d_w = in.w.template as<Fr>();
   Fr* d_a = in.abc.template as<Fr>();
@@ -377,6 +393,9 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     const size_t points = std::min(chunk, std::max(pk.n_vars(), n));
     st->staging.emplace();
     for (auto& b : st->staging->block) b = worker.arena().take(points * sizeof(ec::Affine<G2>));
+    // The blocks may have served earlier work on the main stream: the first
+    // copies into them wait for it.
+    for (auto& e : st->staging->consumed) e.record(main);
     staging = &*st->staging;
   }
   st->a.emplace(enqueue_msm<G1>(r.a, d_w, pk.n_vars(), worker, staging, chunk));

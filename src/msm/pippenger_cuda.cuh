@@ -289,7 +289,16 @@ struct Msm<C>::State {
   // Per chunk: the window sums, then the sum of the points whose scalar is 1.
   ::cuzk::cuda::HostArena::Block results;
   ::cuzk::cuda::Event done{cudaEventDisableTiming};
-  bool waited = false;
+  cudaStream_t stream = nullptr;
+  bool recorded = false, waited = false;
+
+  // The GPU may still write into the pinned results: wait before they go back
+  // (for the whole stream when enqueue() failed before recording `done`).
+  ~State() {
+    if (waited) return;
+    if (recorded) cudaEventSynchronize(done);
+    else if (stream) cudaStreamSynchronize(stream);
+  }
 };
 
 template <class C>
@@ -299,10 +308,7 @@ Msm<C>::Msm(Msm&&) noexcept = default;
 template <class C>
 Msm<C>& Msm<C>::operator=(Msm&&) noexcept = default;
 template <class C>
-Msm<C>::~Msm() {
-  // The GPU may still write into the pinned results: wait before freeing them.
-  if (state_ && !state_->waited) cudaEventSynchronize(state_->done);
-}
+Msm<C>::~Msm() = default;
 
 template <class C>
 Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, cudaStream_t stream,
@@ -312,6 +318,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   if (n >= (size_t(1) << 31))
     throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
   auto st = std::make_unique<State>();
+  st->stream = stream;
   // Chunk so the scratch fits in half of what the device has free now.
   size_t chunk = std::min(std::max<size_t>(n, 1), max_chunk ? max_chunk : kMaxChunk);
   const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
@@ -383,6 +390,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
     CUZK_CUDA_CHECK(cudaMemcpyAsync(out + plan.windows, ones, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
   }
   st->done.record(stream);
+  st->recorded = true;
   return Msm(std::move(st));
 }
 

@@ -265,8 +265,9 @@ TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit
   // A budget below even the streamed form is a one-line error.
   DeviceKeyCache<E> tiny(0, 1024, {});
   EXPECT_THROW(tiny.acquire(k1.key), cuda::Error);
+  EXPECT_FALSE(cache.forget(k1.key)) << "c is still held";
   c.reset();
-  cache.forget(k1.key);
+  EXPECT_TRUE(cache.forget(k1.key));
   EXPECT_EQ(cache.counters().bytes, b->bytes());
 }
 

@@ -143,11 +143,13 @@ class DeviceBuffer : public OwnedArray<T, DeviceAllocator> {
   }
 };
 
-// Host memory that something else owns (a proving key's points in a file
-// mapping or a vector), page-locked in place for as long as this lives, so that
-// it streams to the GPU by DMA at PCIe speed instead of through the driver's
-// bounce buffers. Memory that is already registered (the same key streamed to
-// a second GPU) is used as it is and left registered.
+// Host memory that something else owns (a proving key's points in a vector),
+// page-locked in place for as long as this lives, so that it streams to the
+// GPU by DMA at PCIe speed instead of through the driver's bounce buffers.
+// Registrations are counted per range across the process: the same key
+// streamed to several GPUs is locked once and unlocked when the last of them
+// lets go. A range that overlaps another registration (two arrays sharing a
+// page) is used as the other left it.
 class HostRegistration {
  public:
   HostRegistration() = default;
@@ -160,7 +162,7 @@ class HostRegistration {
   ~HostRegistration();
 
  private:
-  void* p_ = nullptr;  // what to unregister; null when this did not register
+  const void* p_ = nullptr;  // the counted range's start; null when none is held
 };
 
 // Memory reused across proofs, from one allocator. cudaMalloc and cudaFree

@@ -46,8 +46,9 @@ class Backend {
   // while the proof runs. Throws on failure.
   virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
 
-  // Drops whatever the backend keeps for `key` (its copies on GPUs), which
-  // no job may be using; for a caller about to destroy the key.
+  // Drops whatever the backend keeps for `key` (its copies on GPUs), for a
+  // caller about to destroy the key once its jobs are done. Throws
+  // std::logic_error while a worker is still proving with it.
   virtual void forget(const groth16::PreparedKey<E>& key) { (void)key; }
 };
 

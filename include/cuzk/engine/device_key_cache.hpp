@@ -1,8 +1,8 @@
 // Proving keys on one GPU, uploaded once and kept while they fit (DESIGN.md,
 // "Proving key resident on the GPU"): an LRU cache under a device-memory
 // budget. A key that is not cached is uploaded resident when it fits once
-// keys nobody is using have been evicted, least recently used first; a key
-// that cannot fit even then is made streamed (its points stay in host memory,
+// keys nobody is using have been evicted, least recently used first, and the
+// device has the memory free; a key that cannot be resident is made streamed (its points stay in host memory,
 // page-locked, and stream through two chunk buffers per proof), so that a
 // GPU too small for a key still proves with it. Keys are told apart by
 // PreparedKey::id(), never by address.
@@ -37,8 +37,9 @@ class DeviceKeyCache {
   // not even the streamed form fits beside the keys in use.
   std::shared_ptr<const DeviceKey> acquire(const groth16::PreparedKey<E>& key, bool* uploaded = nullptr);
 
-  // Drops the key if it is cached and unused.
-  void forget(const groth16::PreparedKey<E>& key);
+  // Drops the key if it is cached. False, and nothing dropped, while a worker
+  // is proving with it.
+  bool forget(const groth16::PreparedKey<E>& key);
 
   Counters counters() const;
   int device() const { return device_; }

@@ -98,7 +98,7 @@ class Engine {
   BufferPool::Counters pool_counters() const { return pool_.counters(); }
   const char* memory_name() const { return pool_.memory_name(); }
   const Backend<E>& backend() const { return *backend_; }
-  // Drops the backend's copies of a key that no queued job uses (backend.hpp).
+  // Drops the backend's copies of a key whose jobs are done (backend.hpp).
   void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
 
  private:

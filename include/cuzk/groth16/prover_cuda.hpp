@@ -130,9 +130,10 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
 
 // GPU times of one proof's stages, in seconds, from events on the worker's
 // streams (valid once the proof has been waited for). The kernel stages run
-// one after another on the worker's stream, in this order, and add up to total.
+// one after another on the worker's stream, in this order, and add up to total;
+// for a streamed key they include the waits for its chunks' copies.
 struct GpuTimes {
-  double upload = 0;  // the copy stream's inputs, and for a streamed key its chunks
+  double upload = 0;  // the inputs' copies (w, and a, b, c when given)
   double msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, abc = 0, ntt = 0, msm_h = 0, total = 0;
 };
 
@@ -157,7 +158,8 @@ class PendingGpuProof {
 };
 
 // Enqueues a proof from uploaded inputs on `worker`: the witness MSMs as soon
-// as w is on the device, the quotient once a, b, c are.
+// as w is on the device, the quotient once a, b, c are. The inputs must have
+// been uploaded for this key on this worker (std::invalid_argument otherwise).
 template <class E>
 PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceInputs<E> inputs);
 
