@@ -37,10 +37,6 @@ namespace {
 
 constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
 
-}  // namespace
-
-namespace {
-
 template <class E>
 std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
   if (!backend || backend->workers() == 0) throw std::invalid_argument("the engine needs a backend with a worker");
@@ -145,7 +141,9 @@ void Engine<E>::synthesis_loop(int index) {
     }
     work_.notify_all();
     lock.unlock();
-    complete(*t.job, t.partition, std::nullopt, {}, ready ? kCancelled : error);
+    const bool synthesized = ready.has_value();
+    ready.reset();  // the buffer goes back before the partition is reported: its job may be the last
+    complete(*t.job, t.partition, std::nullopt, {}, synthesized ? kCancelled : error);
   }
 }
 
@@ -225,7 +223,10 @@ void Engine<E>::shutdown() {
   }
   pool_.cancel();
   for (Task& t : cancelled) complete(*t.job, t.partition, std::nullopt, {}, kCancelled);
-  for (Ready& r : unproved) complete(*r.task.job, r.task.partition, std::nullopt, {}, kCancelled);
+  for (Ready& r : unproved) {
+    r.buffer = {};  // back to the pool before the job can be reported done
+    complete(*r.task.job, r.task.partition, std::nullopt, {}, kCancelled);
+  }
 }
 
 template class Engine<ec::Bn254>;

@@ -58,7 +58,7 @@ struct EngineOptions {
 // One partition's host buffer: w (n_vars values), then a, b, c (domain_size
 // each) when they come from the host.
 template <class E>
-size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc = true) {
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc) {
   return (key.key().n_vars() + (host_abc ? 3 * key.key().domain_size() : 0)) * sizeof(typename E::Fr);
 }
 
@@ -66,7 +66,7 @@ size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc 
 // thread, and per worker one being proved and one queued for it.
 template <class E>
 size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers,
-                       bool host_abc = true) {
+                       bool host_abc) {
   return BufferPool::size_class(partition_buffer_bytes(key, host_abc)) * (synthesis_threads + 2 * workers);
 }
 
