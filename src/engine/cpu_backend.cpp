@@ -22,14 +22,11 @@ class CpuBackend final : public Backend<E> {
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
     const Track track{Track::Kind::worker, -1, (int)worker};
-    const auto& key = item.key->key();
-    const size_t n = key.n_vars(), rows = key.domain_size();
-    Fr* base = item.buffer.template as<Fr>();
+    const auto parts = partition_spans(item.buffer, *item.key, true);
     groth16::StartTimes st;
     double at = recorder.now();
-    auto proof = groth16::prove_start(*item.key, std::span<const Fr>(base, n), std::span<Fr>(base + n, rows),
-                                      std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows),
-                                      threads_, &st);
+    auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,
+                                      &st);
     item.buffer = {};  // a, b, c are consumed
     const std::pair<Stage, double> stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a},
                                                {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},

@@ -68,11 +68,9 @@ class CudaBackend final : public Backend<E> {
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
-    const auto& pk = item.key->key();
-    const size_t n = pk.n_vars(), rows = options_.gpu_abc ? 0 : pk.domain_size();
-    const Fr* base = item.buffer.template as<Fr>();
-    const auto part = [&](size_t i) { return std::span<const Fr>(base + n + i * rows, rows); };
-    auto inputs = gpu::upload_inputs<E>(*key, s.worker, std::span<const Fr>(base, n), part(0), part(1), part(2));
+    const auto parts = partition_spans(item.buffer, *item.key, host_abc());
+    auto inputs = gpu::upload_inputs<E>(*key, s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
+                                        std::span<const Fr>(parts.b), std::span<const Fr>(parts.c));
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
     recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, inputs.bytes()});

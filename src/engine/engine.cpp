@@ -117,14 +117,11 @@ void Engine<E>::synthesis_loop(int index) {
     std::optional<Ready> ready;
     std::string error;
     try {
-      const auto& key = t.job->key->key();
       const bool host_abc = backend_->host_abc();
-      const size_t n = key.n_vars(), rows = host_abc ? key.domain_size() : 0;
       BufferPool::Lease buffer = pool_.acquire(partition_buffer_bytes(*t.job->key, host_abc));
-      Fr* base = buffer.as<Fr>();
+      const auto parts = partition_spans(buffer, *t.job->key, host_abc);
       const double start = recorder_.now();
-      t.job->sources[t.partition](std::span<Fr>(base, n), std::span<Fr>(base + n, rows),
-                                  std::span<Fr>(base + n + rows, rows), std::span<Fr>(base + n + 2 * rows, rows));
+      t.job->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
       recorder_.record(Span{Stage::synthesis, track, t.job->id, t.partition, start, recorder_.now()});
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {

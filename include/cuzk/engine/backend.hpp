@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "cuzk/engine/buffer_pool.hpp"
@@ -14,9 +15,29 @@
 
 namespace cuzk::engine {
 
-// One partition for a worker: its key, and its host buffer with w (n_vars
-// values) and, when the backend wants them from the host, a, b, c
-// (domain_size each) after it.
+// One partition's host buffer: w (n_vars values), then a, b, c (domain_size
+// each) when they come from the host.
+template <class E>
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc) {
+  return (key.key().n_vars() + (host_abc ? 3 * key.key().domain_size() : 0)) * sizeof(typename E::Fr);
+}
+
+// That buffer's parts; a, b, c are empty when they do not come from the host.
+template <class E>
+struct PartitionSpans {
+  std::span<typename E::Fr> w, a, b, c;
+};
+
+template <class E>
+PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16::PreparedKey<E>& key,
+                                  bool host_abc) {
+  using Fr = typename E::Fr;
+  const size_t n = key.key().n_vars(), rows = host_abc ? key.key().domain_size() : 0;
+  Fr* base = buffer.as<Fr>();
+  return {{base, n}, {base + n, rows}, {base + n + rows, rows}, {base + n + 2 * rows, rows}};
+}
+
+// One partition for a worker: its key, and its host buffer (partition_spans).
 template <class E>
 struct WorkItem {
   const groth16::PreparedKey<E>* key = nullptr;

@@ -55,13 +55,6 @@ struct EngineOptions {
   size_t host_budget = size_t(1) << 30;  // bytes of witness and a/b/c buffers
 };
 
-// One partition's host buffer: w (n_vars values), then a, b, c (domain_size
-// each) when they come from the host.
-template <class E>
-size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc) {
-  return (key.key().n_vars() + (host_abc ? 3 * key.key().domain_size() : 0)) * sizeof(typename E::Fr);
-}
-
 // A host budget that lets every stage hold a partition at once: each synthesis
 // thread, and per worker one being proved and one queued for it.
 template <class E>
