@@ -106,7 +106,7 @@ if [[ $mode == zkey ]]; then
   done
   # The same with the key's points streamed from its (read-only) file mapping.
   mkdir -p "$zdir/out-streamed"
-  run "prove-batch-streamed-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-streamed" \
+  run "prove-batch-streamed-$zk" timeout 300 "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-streamed" \
     --backend cuda --abc gpu --synthesis-threads 4 --key-budget-mib 1024
   rm -rf "$zdir"
 fi
