@@ -1,5 +1,9 @@
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "pippenger_cuda.cuh"
 
 namespace cuzk::msm::cuda {
@@ -34,6 +38,28 @@ size_t sort_pairs(void* temp, size_t temp_bytes, uint32_t* keys, uint32_t* keys_
   }
   return temp_bytes;
 }
+
+template <class Fr>
+struct IsSignificant {
+  const Fr* scalars;
+  __device__ bool operator()(uint32_t i) const {
+    const Fr s = scalars[i];
+    return !s.is_zero() && !(s == Fr::one());
+  }
+};
+
+template <class Fr>
+size_t select_significant(void* temp, size_t temp_bytes, const Fr* scalars, size_t n, uint32_t* indices,
+                          uint32_t* count, cudaStream_t stream) {
+  CUZK_CUDA_CHECK(cub::DeviceSelect::If(temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), indices, count,
+                                        (int64_t)n, IsSignificant<Fr>{scalars}, stream));
+  return temp_bytes;
+}
+
+template size_t select_significant<ff::bn254::Fr>(void*, size_t, const ff::bn254::Fr*, size_t, uint32_t*, uint32_t*,
+                                                  cudaStream_t);
+template size_t select_significant<ff::bls12_381::Fr>(void*, size_t, const ff::bls12_381::Fr*, size_t, uint32_t*,
+                                                      uint32_t*, cudaStream_t);
 
 }  // namespace detail
 

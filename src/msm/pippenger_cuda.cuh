@@ -50,38 +50,35 @@ unsigned windows_for(unsigned c) {
 // K = sum_w 2^(c-1) 2^(wc), the c-bit windows u_w of k + K give
 // k = sum_w (u_w − 2^(c-1)) 2^(wc). Digit d becomes key w·B + |d| − 1 (B =
 // 2^(c-1) buckets per window) with the sign in the value's top bit; d = 0 gets
-// the key W·B, which sorts after every bucket and is skipped.
+// the key W·B, which sorts after every bucket and is skipped. Only the m
+// significant scalars take digits: entry j is scalar indices[j], and its
+// value names that index (into the whole base vector).
 template <class Fr>
-__global__ void digits_kernel(const Fr* scalars, size_t n, unsigned c, unsigned windows, uint32_t* keys,
-                              uint32_t* vals) {
+__global__ void digits_kernel(const Fr* scalars, const uint32_t* indices, size_t m, unsigned c, unsigned windows,
+                              uint32_t* keys, uint32_t* vals) {
   constexpr size_t words = 2 * Fr::N + 2;
-  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m) return;
   const uint32_t buckets = 1u << (c - 1), skip = windows * buckets;
-  const Fr s = scalars[i];
-  // 0 and 1 take no digits (1 is summed apart); compared in Montgomery form.
-  if (s.is_zero() || s == Fr::one()) {
-    for (unsigned w = 0; w < windows; ++w) keys[w * n + i] = skip;
-    return;
-  }
+  const uint32_t i = indices[j];
   uint64_t limbs[Fr::N];
-  s.to_canonical(limbs);
+  scalars[i].to_canonical(limbs);
   uint32_t k[words] = {};
 #pragma unroll
-  for (size_t j = 0; j < Fr::N; ++j) {
-    k[2 * j] = (uint32_t)limbs[j];
-    k[2 * j + 1] = (uint32_t)(limbs[j] >> 32);
+  for (size_t q = 0; q < Fr::N; ++q) {
+    k[2 * q] = (uint32_t)limbs[q];
+    k[2 * q + 1] = (uint32_t)(limbs[q] >> 32);
   }
   uint64_t carry = 0;
 #pragma unroll
-  for (size_t j = 0; j < words; ++j) {
+  for (size_t q = 0; q < words; ++q) {
     uint32_t off = 0;
     for (unsigned w = 0; w < windows; ++w) {
       const unsigned bit = w * c + c - 1;
-      if (bit / 32 == j) off |= 1u << (bit % 32);
+      if (bit / 32 == q) off |= 1u << (bit % 32);
     }
-    const uint64_t x = (uint64_t)k[j] + off + carry;
-    k[j] = (uint32_t)x;
+    const uint64_t x = (uint64_t)k[q] + off + carry;
+    k[q] = (uint32_t)x;
     carry = x >> 32;
   }
   for (unsigned w = 0; w < windows; ++w) {
@@ -89,8 +86,8 @@ __global__ void digits_kernel(const Fr* scalars, size_t n, unsigned c, unsigned 
     uint64_t v = k[word] >> off;
     if (word + 1 < words) v |= (uint64_t)k[word + 1] << (32 - off);
     const int d = (int)(v & ((1u << c) - 1)) - (int)buckets;
-    keys[w * n + i] = d == 0 ? skip : w * buckets + (uint32_t)(d < 0 ? -d : d) - 1;
-    vals[w * n + i] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
+    keys[w * m + j] = d == 0 ? skip : w * buckets + (uint32_t)(d < 0 ? -d : d) - 1;
+    vals[w * m + j] = i | (d < 0 ? 0x80000000u : 0u);
   }
 }
 
@@ -114,7 +111,9 @@ template <class C, class Key, class Add>
 __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key key, Add add, ec::Xyzz<C>* buckets,
                                    Partial<C>* partials, size_t t, bool last_level) {
   using Xyzz = ec::Xyzz<C>;
-  Partial<C> head{skip, Xyzz::infinity()};
+  // The head goes out as soon as it is complete instead of being held to the
+  // end: a point fewer in registers lets more warps run this latency-bound
+  // loop (147 -> 96 registers for BN254 G1).
   bool have_head = false;
   uint32_t cur = skip;
   Xyzz acc = Xyzz::infinity();
@@ -124,7 +123,7 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
     if (k != cur) {
       if (cur != skip) {
         if (!have_head && !last_level)
-          head = {cur, acc};
+          partials[2 * t] = {cur, acc};
         else
           buckets[cur] = acc;
         have_head = true;
@@ -139,17 +138,28 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
     return;
   }
   if (!have_head) {  // one run (or none): it is the head, and there is no tail
-    head = {cur, acc};
+    partials[2 * t] = {cur, acc};
     cur = skip;
     acc = Xyzz::infinity();
   }
-  partials[2 * t] = head;
   partials[2 * t + 1] = {cur, acc};
+}
+
+// Blocks per SM the level-0 kernel is compiled for. Occupancy decides the
+// speed of its latency-bound loop: ptxas alone gives BN254 G1 96 registers (5
+// blocks) but BLS12-381 G1 164 (3 blocks), and holding BLS12-381 G1 to 4
+// blocks (128 registers, a 24-byte spill) measured 2-27% faster
+// (docs/PERFORMANCE.md). G2 stays at ptxas's choice.
+template <class C>
+constexpr unsigned level0_min_blocks() {
+  if constexpr (sizeof(typename C::F) == 32) return 5;
+  else if constexpr (sizeof(typename C::F) == 48) return 4;
+  else return 1;
 }
 
 // Level 0: the sorted (key, signed point index) list.
 template <class C>
-__global__ void accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
+__global__ void __launch_bounds__(kThreads, level0_min_blocks<C>()) accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
                                          const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
                                          bool last_level) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -253,29 +263,36 @@ ec::Xyzz<C>* sum_groups(ec::Xyzz<C>* data, ec::Xyzz<C>* spare, size_t groups, si
 size_t sort_pairs(void* temp, size_t temp_bytes, uint32_t* keys, uint32_t* keys_out, uint32_t* vals,
                   uint32_t* vals_out, size_t n, unsigned key_bits, cudaStream_t stream);
 
-// Sizes of one chunk's scratch, in bytes, for a chunk of n scalars.
+// Writes the indices of the scalars that are neither 0 nor 1 (in Montgomery
+// form), in order, to indices and their number to *count (device memory), with
+// CUB's select. temp = nullptr returns the temporary storage it needs. One
+// instantiation per scalar field (pippenger_cuda.cu).
+template <class Fr>
+size_t select_significant(void* temp, size_t temp_bytes, const Fr* scalars, size_t n, uint32_t* indices,
+                          uint32_t* count, cudaStream_t stream);
+
+// Sizes of one chunk's scratch, in bytes, for a chunk of m significant scalars.
 template <class C>
 struct Plan {
   using Xyzz = ec::Xyzz<C>;
   using Fr = typename C::Fr;
-  size_t n;
+  size_t m;
   unsigned c, windows;
   uint32_t buckets;  // per window
   size_t entries, level0_partials, sort_temp = 0;
   unsigned key_bits;
 
-  Plan(size_t n_, unsigned c_) : n(n_), c(c_), windows(windows_for<Fr>(c_)), buckets(1u << (c_ - 1)) {
-    entries = (size_t)windows * n;
+  Plan(size_t m_, unsigned c_) : m(m_), c(c_), windows(windows_for<Fr>(c_)), buckets(1u << (c_ - 1)) {
+    entries = (size_t)windows * m;
     level0_partials = 2 * ((entries + kSegment - 1) / kSegment);
     key_bits = 1;
     while ((size_t(1) << key_bits) <= (size_t)windows * buckets) ++key_bits;
   }
-  size_t ones_partials() const { return (n + kOnesSegment - 1) / kOnesSegment; }
   size_t bucket_sums() const { return (size_t)windows * (buckets / kBucketSegment); }
   // Everything but the sort's temporary storage.
   size_t bytes() const {
     return 4 * entries * sizeof(uint32_t) + (size_t)windows * buckets * sizeof(Xyzz) +
-           2 * level0_partials * sizeof(Partial<C>) + 2 * std::max(bucket_sums(), ones_partials()) * sizeof(Xyzz);
+           2 * level0_partials * sizeof(Partial<C>) + 2 * bucket_sums() * sizeof(Xyzz);
   }
 };
 
@@ -286,7 +303,7 @@ struct Msm<C>::State {
   using Xyzz = ec::Xyzz<C>;
   unsigned c = 0, windows = 0;
   size_t chunks = 0;
-  // Per chunk: the window sums, then the sum of the points whose scalar is 1.
+  // Per chunk the window sums, then the sum of the points whose scalar is 1.
   ::cuzk::cuda::HostArena::Block results;
   ::cuzk::cuda::Event done{cudaEventDisableTiming};
   cudaStream_t stream = nullptr;
@@ -315,79 +332,112 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
                        Arena& arena, size_t max_chunk) {
   using namespace detail;
   using Xyzz = ec::Xyzz<C>;
+  using Fr = typename C::Fr;
   if (n >= (size_t(1) << 31))
     throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
   auto st = std::make_unique<State>();
   st->stream = stream;
-  // Chunk so the scratch fits in half of what the device has free now.
-  size_t chunk = std::min(std::max<size_t>(n, 1), max_chunk ? max_chunk : kMaxChunk);
-  const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
-  while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
-  st->chunks = std::max<size_t>(1, (n + chunk - 1) / chunk);
-  chunk = (std::max<size_t>(n, 1) + st->chunks - 1) / st->chunks;  // even chunks
-  Plan<C> plan(chunk, window_bits(chunk));
-  st->c = plan.c;
-  st->windows = plan.windows;
-  st->results = detail::results_arena().take(st->chunks * (plan.windows + 1) * sizeof(Xyzz));
-
-  plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
   // Blocks go back to the arena when this function returns: the arena serves
   // one stream, so whatever takes them next runs after this MSM.
-  auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
-  auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
-  auto sort_temp = arena.take(plan.sort_temp);
-  auto buckets = arena.take((size_t)plan.windows * plan.buckets * sizeof(Xyzz));
-  auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
-  const size_t sums_len = std::max(plan.bucket_sums(), plan.ones_partials());
-  auto sums = arena.take(2 * sums_len * sizeof(Xyzz));
+  auto indices = arena.take(std::max<size_t>(n, 1) * sizeof(uint32_t));
+  const size_t ones_len = (n + kOnesSegment - 1) / kOnesSegment;
 
-  const uint32_t skip = plan.windows * plan.buckets;
-  for (size_t ch = 0; ch < st->chunks; ++ch) {
-    const size_t b = ch * chunk, m = std::min(n, b + chunk) - std::min(n, b);
-    Xyzz* out = st->results.template as<Xyzz>() + ch * (plan.windows + 1);
-    if (m == 0) {  // n = 0: every sum is the point at infinity
-      for (unsigned w = 0; w <= plan.windows; ++w) out[w] = Xyzz::infinity();
-      continue;
-    }
-    const size_t entries = (size_t)plan.windows * m;
-    uint32_t* k0 = keys.as<uint32_t>();
-    uint32_t* v0 = vals.as<uint32_t>();
-    digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(scalars + b, m, plan.c, plan.windows, k0, v0);
-    CUZK_CUDA_CHECK_LAUNCH();
-    uint32_t* keys_out = k0 + plan.entries;
-    uint32_t* vals_out = v0 + plan.entries;
-    sort_pairs(sort_temp.as<void>(), plan.sort_temp, k0, keys_out, v0, vals_out, entries, plan.key_bits, stream);
+  // 1. The significant scalars (neither 0 nor 1), counted before anything is
+  // sized: a witness is mostly bits, and its MSM is one over the rest, with
+  // the window chosen for their number. This waits for the stream.
+  size_t m = 0;
+  if (n > 0) {
+    const size_t select_temp = select_significant<Fr>(nullptr, 0, scalars, n, nullptr, nullptr, stream);
+    const size_t count_at = (select_temp + 7) / 8 * 8;
+    auto select_scratch = arena.take(count_at + sizeof(uint32_t));
+    auto* d_count = reinterpret_cast<uint32_t*>(select_scratch.as<char>() + count_at);
+    auto count = results_arena().take(sizeof(uint32_t));
+    select_significant<Fr>(select_scratch.as<void>(), select_temp, scalars, n, indices.as<uint32_t>(), d_count,
+                           stream);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(count.as<uint32_t>(), d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    st->done.record(stream);
+    st->done.sync();
+    m = *count.as<uint32_t>();
+  }
 
-    Xyzz* bk = buckets.as<Xyzz>();
-    CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
-    Partial<C>* pa = parts.as<Partial<C>>();
-    Partial<C>* pb = pa + plan.level0_partials;
-    size_t threads = (entries + kSegment - 1) / kSegment;
-    const bool single = threads == 1;
-    accumulate_points_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(
-        keys_out, vals_out, entries, skip, bases + b, bk, pa, single);
-    CUZK_CUDA_CHECK_LAUNCH();
-    for (size_t len = single ? 0 : 2 * threads; len > 0;) {
-      threads = (len + kPartialSegment - 1) / kPartialSegment;
-      const bool last = threads == 1;
-      accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
+  // 2. Chunks of the significant scalars, so the scratch fits in half of what
+  // the device has free now.
+  size_t chunk = 0;
+  if (m > 0) {
+    chunk = std::min(m, max_chunk ? max_chunk : kMaxChunk);
+    const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
+    while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
+    st->chunks = (m + chunk - 1) / chunk;
+    chunk = (m + st->chunks - 1) / st->chunks;  // even chunks
+    st->c = window_bits(chunk);
+    st->windows = windows_for<Fr>(st->c);
+  }
+  st->results = results_arena().take((st->chunks * st->windows + 1) * sizeof(Xyzz));
+  Xyzz* out = st->results.template as<Xyzz>();
+
+  if (st->chunks > 0) {
+    Plan<C> plan(chunk, st->c);
+    plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
+    auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
+    auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
+    auto sort_temp = arena.take(plan.sort_temp);
+    auto buckets = arena.take((size_t)plan.windows * plan.buckets * sizeof(Xyzz));
+    auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
+    auto sums = arena.take(2 * plan.bucket_sums() * sizeof(Xyzz));
+
+    const uint32_t skip = plan.windows * plan.buckets;
+    for (size_t ch = 0; ch < st->chunks; ++ch) {
+      const size_t b = ch * chunk, mc = std::min(m, b + chunk) - b;
+      const size_t entries = (size_t)plan.windows * mc;
+      uint32_t* k0 = keys.as<uint32_t>();
+      uint32_t* v0 = vals.as<uint32_t>();
+      digits_kernel<<<blocks_for(mc), kThreads, 0, stream>>>(scalars, indices.as<uint32_t>() + b, mc, plan.c,
+                                                             plan.windows, k0, v0);
       CUZK_CUDA_CHECK_LAUNCH();
-      std::swap(pa, pb);
-      len = last ? 0 : 2 * threads;
+      uint32_t* keys_out = k0 + plan.entries;
+      uint32_t* vals_out = v0 + plan.entries;
+      sort_pairs(sort_temp.as<void>(), plan.sort_temp, k0, keys_out, v0, vals_out, entries, plan.key_bits, stream);
+
+      Xyzz* bk = buckets.as<Xyzz>();
+      CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
+      Partial<C>* pa = parts.as<Partial<C>>();
+      Partial<C>* pb = pa + plan.level0_partials;
+      size_t threads = (entries + kSegment - 1) / kSegment;
+      const bool single = threads == 1;
+      accumulate_points_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(keys_out, vals_out, entries, skip,
+                                                                                bases, bk, pa, single);
+      CUZK_CUDA_CHECK_LAUNCH();
+      for (size_t len = single ? 0 : 2 * threads; len > 0;) {
+        threads = (len + kPartialSegment - 1) / kPartialSegment;
+        const bool last = threads == 1;
+        accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
+        CUZK_CUDA_CHECK_LAUNCH();
+        std::swap(pa, pb);
+        len = last ? 0 : 2 * threads;
+      }
+
+      Xyzz* s0 = sums.as<Xyzz>();
+      Xyzz* s1 = s0 + plan.bucket_sums();
+      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
+                                                                                         plan.buckets, s0);
+      CUZK_CUDA_CHECK_LAUNCH();
+      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
+                                      cudaMemcpyDeviceToHost, stream));
     }
+  }
 
-    Xyzz* s0 = sums.as<Xyzz>();
-    Xyzz* s1 = s0 + sums_len;
-    bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
-                                                                                       plan.buckets, s0);
+  // 3. The points whose scalar is 1, by a tree of additions.
+  Xyzz* ones_out = out + st->chunks * st->windows;
+  if (n == 0) {
+    *ones_out = Xyzz::infinity();
+  } else {
+    auto ones = arena.take(2 * ones_len * sizeof(Xyzz));
+    Xyzz* o0 = ones.as<Xyzz>();
+    ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, o0);
     CUZK_CUDA_CHECK_LAUNCH();
-    const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(out, window_sums, plan.windows * sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
-
-    ones_kernel<C><<<blocks_for(plan.ones_partials()), kThreads, 0, stream>>>(bases + b, scalars + b, m, s0);
-    CUZK_CUDA_CHECK_LAUNCH();
-    const Xyzz* ones = sum_groups<C>(s0, s1, 1, (m + kOnesSegment - 1) / kOnesSegment, stream);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(out + plan.windows, ones, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+    const Xyzz* sum = sum_groups<C>(o0, o0 + ones_len, 1, ones_len, stream);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(ones_out, sum, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
   }
   st->done.record(stream);
   st->recorded = true;
@@ -401,13 +451,13 @@ ec::Jacobian<C> Msm<C>::wait() {
   state_->done.sync();
   state_->waited = true;
   const State& s = *state_;
+  const Xyzz* sums = s.results.template as<Xyzz>();
   Xyzz acc = Xyzz::infinity();
   for (unsigned w = s.windows; w-- > 0;) {
     for (unsigned i = 0; i < s.c; ++i) acc = acc.dbl();
-    for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.template as<Xyzz>()[ch * (s.windows + 1) + w]);
+    for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(sums[ch * s.windows + w]);
   }
-  for (size_t ch = 0; ch < s.chunks; ++ch) acc = acc.add(s.results.template as<Xyzz>()[ch * (s.windows + 1) + s.windows]);
-  return acc.to_jacobian();
+  return acc.add(sums[s.chunks * s.windows]).to_jacobian();
 }
 
 template <class C>
