@@ -24,9 +24,12 @@ constexpr unsigned kPartialSegment = 16;
 constexpr unsigned kBucketSegment = 32;
 constexpr unsigned kOnesSegment = 64;
 constexpr unsigned kThreads = 128;
+// The fan-in of the tree sums (sum_groups).
+constexpr unsigned kTreeFan = 32;
 
-// The largest chunk of scalars processed at once; larger MSMs (and smaller
-// ones on a card short of memory) run in chunks whose window sums are added.
+// The largest chunk of significant scalars processed at once; larger MSMs (and
+// smaller ones on a card short of memory) run in chunks whose window sums are
+// added.
 constexpr size_t kMaxChunk = size_t(1) << 25;
 
 // Page-locked slots for the window sums the GPU writes back, shared by every
@@ -245,10 +248,9 @@ __global__ void ones_kernel(const ec::Affine<C>* bases, const typename C::Fr* sc
 // down to one point per group; returns where the sums are (groups of 1).
 template <class C>
 ec::Xyzz<C>* sum_groups(ec::Xyzz<C>* data, ec::Xyzz<C>* spare, size_t groups, size_t len, cudaStream_t stream) {
-  constexpr unsigned fan = 32;
   while (len > 1) {
-    const size_t out_len = (len + fan - 1) / fan;
-    sum_groups_kernel<C><<<blocks_for(groups * out_len), kThreads, 0, stream>>>(data, groups, len, fan, spare);
+    const size_t out_len = (len + kTreeFan - 1) / kTreeFan;
+    sum_groups_kernel<C><<<blocks_for(groups * out_len), kThreads, 0, stream>>>(data, groups, len, kTreeFan, spare);
     CUZK_CUDA_CHECK_LAUNCH();
     std::swap(data, spare);
     len = out_len;
@@ -303,8 +305,10 @@ struct Msm<C>::State {
   using Xyzz = ec::Xyzz<C>;
   unsigned c = 0, windows = 0;
   size_t chunks = 0;
-  // Per chunk the window sums, then the sum of the points whose scalar is 1.
-  ::cuzk::cuda::HostArena::Block results;
+  // Each chunk's window sums, then once the sum of the points whose scalar is
+  // 1; and the count of significant scalars, which the GPU writes here before
+  // enqueue() reads it (held here so a failure waits for that copy too).
+  ::cuzk::cuda::HostArena::Block results, count;
   ::cuzk::cuda::Event done{cudaEventDisableTiming};
   cudaStream_t stream = nullptr;
   bool recorded = false, waited = false;
@@ -351,13 +355,14 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
     const size_t count_at = (select_temp + 7) / 8 * 8;
     auto select_scratch = arena.take(count_at + sizeof(uint32_t));
     auto* d_count = reinterpret_cast<uint32_t*>(select_scratch.as<char>() + count_at);
-    auto count = results_arena().take(sizeof(uint32_t));
+    st->count = results_arena().take(sizeof(uint32_t));
     select_significant<Fr>(select_scratch.as<void>(), select_temp, scalars, n, indices.as<uint32_t>(), d_count,
                            stream);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(count.as<uint32_t>(), d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(
+        cudaMemcpyAsync(st->count.template as<uint32_t>(), d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     st->done.record(stream);
     st->done.sync();
-    m = *count.as<uint32_t>();
+    m = *st->count.template as<uint32_t>();
   }
 
   // 2. Chunks of the significant scalars, so the scratch fits in half of what
@@ -432,7 +437,9 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   if (n == 0) {
     *ones_out = Xyzz::infinity();
   } else {
-    auto ones = arena.take(2 * ones_len * sizeof(Xyzz));
+    // The tree's first level writes ceil(len / fan) sums into the spare
+    // part, the later levels fewer, alternately.
+    auto ones = arena.take((ones_len + (ones_len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
     Xyzz* o0 = ones.as<Xyzz>();
     ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, o0);
     CUZK_CUDA_CHECK_LAUNCH();

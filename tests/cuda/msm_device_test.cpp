@@ -3,8 +3,8 @@
 // shapes that stress the bucket method's special paths (zeros skipped, ones
 // summed apart, huge and skewed buckets, a bucket that holds every point,
 // negated digits, infinity and repeats among the bases). Then the asynchronous
-// interface: two MSMs in flight on one stream waited in reverse order, scratch
-// reused from the arena, an MSM dropped without waiting, the size limit.
+// interface: two MSMs on one stream waited in reverse order, scratch reused
+// from the arena, an MSM dropped without waiting, no terms, the size limit.
 //
 // Replay a failure with CUZK_TEST_SEED=<the printed seed>.
 #include <gtest/gtest.h>
@@ -217,7 +217,10 @@ struct OnDevice {
   }
 };
 
-TYPED_TEST(DeviceMsm, TwoInFlightOnOneStreamWaitedInReverse) {
+// Two MSMs enqueued on one stream, the second while the first is unwaited
+// (its enqueue waits for the stream up to its own count, so the first has run
+// by then), waited in reverse order: each returns its own sum.
+TYPED_TEST(DeviceMsm, TwoOnOneStreamWaitedInReverse) {
   SEED_TRACE();
   using C = typename TestFixture::C;
   const cuda::Stream stream;
@@ -279,6 +282,23 @@ TYPED_TEST(DeviceMsm, ArenaIsReusedOnARepeat) {
   EXPECT_GT(third.reuses, second.reuses);
   EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
   EXPECT_EQ(arena.counters().allocations, first.allocations);
+}
+
+// No terms (the point at infinity, no select run) and a single significant
+// scalar among 2^16 + 3 zeros and ones (one digit per window, one thread).
+TYPED_TEST(DeviceMsm, NoTermsAndOneSignificantScalar) {
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  using Fr = typename TestFixture::Fr;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(nullptr, nullptr, 0, stream, arena).wait().is_inf()) << "n = 0";
+
+  const auto p = this->points(kShapeN);
+  std::vector<Fr> k(kShapeN);
+  for (auto& x : k) x = this->below(2) ? Fr::one() : Fr::zero();
+  k[this->below(kShapeN)] = this->scalars(1)[0];
+  this->expect_matches(p, k, "one significant scalar among zeros and ones");
 }
 
 TYPED_TEST(DeviceMsm, RefusesTwoTo31Terms) {

@@ -12,7 +12,10 @@
 //   upload_inputs  enqueues the copies of w (and a, b, c) on the copy stream;
 //   prove_start    enqueues the quotient h (or first a, b, c from the rows),
 //                  3 inverse and 3 coset NTTs fused with the coset shift, the
-//                  pointwise product, and the five MSMs, and returns at once;
+//                  pointwise product, and the five MSMs; each MSM first counts
+//                  its significant scalars, which the host waits for, so it
+//                  returns once the MSMs before H have run (the GPU idles
+//                  for one host round trip at each MSM);
 //   prove_finish   waits for them, then does the CPU backend's prove_finish:
 //                  randomness, constant-time assembly, verification.
 //

@@ -45,7 +45,8 @@ unsigned window_bits(size_t n);
 // classified (so it waits for the work queued before it on the stream, then
 // for one select), with the rest of the MSM queued; wait() blocks until the
 // GPU is done and combines the windows on the host. Scratch comes from the
-// arena and goes back to it when the MSM is waited for (or destroyed).
+// arena and goes back to it when enqueue() returns: whatever takes it next
+// runs on the same stream, after this MSM.
 template <class C>
 class Msm {
  public:
