@@ -95,6 +95,25 @@ TYPED_TEST(HostMsm, WitnessShapes) {
   this->expect_matches(p, small, "small scalars");
 }
 
+// 2^13 + 5 terms (G1): windows of 512 buckets, so the affine buckets' batches
+// fill (128 additions share an inversion) and flush many times, beside the
+// XYZZ overflow that takes a second point for a bucket already in the batch,
+// equal x (one base repeated) and P + (-P).
+TYPED_TEST(HostMsm, FullBatchesOfAffineAdditions) {
+  if (TypeParam::max_n < 1000) GTEST_SKIP() << "G1 only: the naive sum is slow for G2";
+  SEED_TRACE();
+  using Fr = typename TestFixture::Fr;
+  using A = typename TestFixture::A;
+  const size_t n = (size_t(1) << 13) + 5;
+  const auto p = this->points(n);
+  const auto k = this->scalars(n);
+  this->expect_matches(p, k, "random, 2^13 + 5");
+  this->expect_matches(std::vector<A>(n, p[0]), k, "one base repeated, 2^13 + 5");
+  std::vector<A> cancel = p;
+  for (size_t i = 1; i < n; i += 2) cancel[i] = -cancel[i - 1];
+  this->expect_matches(cancel, std::vector<Fr>(n, k[0]), "pairs that cancel, 2^13 + 5");
+}
+
 TYPED_TEST(HostMsm, EmptyAndMismatched) {
   using C = typename TestFixture::C;
   EXPECT_TRUE(msm::msm<C>({}, {}, 2).is_inf());

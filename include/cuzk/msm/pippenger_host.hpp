@@ -6,8 +6,10 @@
 // with signed c-bit digits (digits in [-2^(c-1), 2^(c-1)], so half the buckets;
 // a negative digit adds -P, which costs nothing in affine). Work is split into
 // (window, chunk of points) tasks so that every thread has work whether the
-// MSM is short and wide or long and narrow; each task keeps its own XYZZ
-// buckets and reduces them with a running sum.
+// MSM is short and wide or long and narrow; each task keeps its own buckets,
+// in affine coordinates, filled by batches of additions that share one field
+// inversion (with an XYZZ overflow sum per bucket for what a batch cannot
+// take), and reduces them with a running sum.
 //
 // Variable time in the scalars: MSM scalars are the witness and h, which the
 // proof itself hides behind r and s; they are never key material.
