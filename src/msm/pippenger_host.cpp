@@ -61,11 +61,12 @@ int signed_digit(const uint64_t (&k)[L], unsigned c, unsigned w) {
 // One (window, chunk) task's buckets. Additions into them are batched in
 // affine coordinates: up to 256 of them, each into a different bucket and
 // none with the bucket's x, share one field inversion (Montgomery's trick), so
-// an addition costs about 6 multiplications instead of XYZZ's 10, and a bucket
-// takes half the memory. A point whose bucket is already in the batch, or whose
-// x equals the bucket's (a doubling or a cancellation), goes into the bucket's
-// XYZZ overflow sum instead, which handles every case; skewed scalars (many
-// points into one bucket) thus cost what they did with XYZZ buckets alone.
+// an addition costs about 6 multiplications instead of XYZZ's 10, and the
+// running sum adds affine buckets. A point whose bucket is already in the
+// batch, or whose x equals the bucket's (a doubling or a cancellation), goes
+// into the bucket's XYZZ overflow sum instead, which handles every case; skewed
+// scalars (many points into one bucket) thus cost what they did with XYZZ
+// buckets alone.
 template <class C>
 class AffineBuckets {
   using F = typename C::F;
@@ -105,7 +106,7 @@ class AffineBuckets {
   }
 
  private:
-  // A batch stays below a quarter of the buckets, so that few points find
+  // A batch holds at most a quarter of the buckets, so that few points find
   // theirs taken. Below kMinBatch the inversion (about 300-600
   // multiplications) no longer pays: such small windows use XYZZ alone.
   static constexpr size_t kBatch = 256, kMinBatch = 128;
