@@ -162,9 +162,10 @@ constexpr unsigned level0_min_blocks() {
 
 // Level 0: the sorted (key, signed point index) list.
 template <class C>
-__global__ void __launch_bounds__(kThreads, level0_min_blocks<C>()) accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
-                                         const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
-                                         bool last_level) {
+__global__ void __launch_bounds__(kThreads, level0_min_blocks<C>())
+    accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
+                             const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
+                             bool last_level) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   const size_t begin = t * kSegment;
   if (begin >= total) return;
@@ -344,7 +345,6 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   // Blocks go back to the arena when this function returns: the arena serves
   // one stream, so whatever takes them next runs after this MSM.
   auto indices = arena.take(std::max<size_t>(n, 1) * sizeof(uint32_t));
-  const size_t ones_len = (n + kOnesSegment - 1) / kOnesSegment;
 
   // 1. The significant scalars (neither 0 nor 1), counted before anything is
   // sized: a witness is mostly bits, and its MSM is one over the rest, with
@@ -437,6 +437,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   if (n == 0) {
     *ones_out = Xyzz::infinity();
   } else {
+    const size_t ones_len = (n + kOnesSegment - 1) / kOnesSegment;
     // The tree's first level writes ceil(len / fan) sums into the spare
     // part, the later levels fewer, alternately.
     auto ones = arena.take((ones_len + (ones_len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
