@@ -14,6 +14,12 @@
 
 #include "native.hpp"
 
+namespace cuzk::io {
+class R1cs;
+class Zkey;
+struct Witness;
+}  // namespace cuzk::io
+
 namespace cuzk::cli {
 
 enum class Backend { automatic, cpu, cuda };
@@ -68,8 +74,18 @@ struct KernelBenchOptions {
   std::string json;
 };
 
+// cuzk prove's options beyond RunOptions.
+struct ProveOptions {
+  RunOptions run;
+  std::string r1cs;    // when set, the witness is checked against this circuit before proving
+  bool quiet = false;  // no line on success
+};
+
 int prove(const std::string& zkey, const std::string& wtns, const std::string& proof, const std::string& pub,
-          const RunOptions& opts);
+          const ProveOptions& opts);
+// cuzk check <circuit.r1cs> <witness.wtns>: exit 0 when the witness satisfies
+// every constraint; else an error naming the first one that fails.
+int check(const std::string& r1cs, const std::string& wtns);
 int verify(const std::string& vk, const std::string& pub, const std::string& proof);
 int export_vk(const std::string& zkey, const std::string& vk);
 int info(const std::string& file);
@@ -88,7 +104,9 @@ struct EngineFlags {
 
 // cuzk prove-batch: one key, many witnesses, through the engine.
 struct BatchOptions {
-  std::string out;  // directory for <witness stem>.proof.json and .public.json
+  std::string out;   // directory for <witness stem>.proof.json and .public.json (created)
+  std::string r1cs;  // when set, each witness is checked against this circuit before proving
+  bool quiet = false;
   EngineFlags engine;
   RunOptions run;
 };
@@ -109,6 +127,12 @@ struct PipelineBenchOptions {
   bool compare = false;
   std::string json;
 };
+
+// check.cpp: the circuit matches the key (curve, signals, publics), else an
+// io::FormatError; the witness satisfies every constraint, else an error that
+// names the first that fails.
+void check_describes(const io::R1cs& circuit, const io::Zkey& key);
+void check_satisfies(const io::R1cs& circuit, const io::Witness& witness);
 
 int bench_prove(const BenchOptions& opts);
 int bench_pipeline(const PipelineBenchOptions& opts);

@@ -1,9 +1,9 @@
 // cuzk info <file>: what a .zkey, .wtns, .r1cs or snarkjs JSON file holds,
 // after the same validation the prover applies (so `info` doubles as a check).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
-
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "cuzk/io/json.hpp"
@@ -54,9 +54,8 @@ void r1cs_info(const std::string& path) {
 }
 
 void json_info(const std::string& path) {
-  std::ifstream in(path);
-  const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_array()) {
+  const io::JsonKind kind = io::json_kind(path);
+  if (kind == io::JsonKind::public_signals) {
     // public.json names no curve; checked against the larger of the two
     // scalar fields (BLS12-381's r > BN254's), so any valid file passes.
     const auto values = io::read_public_json<ec::Bls12_381>(path);
@@ -67,7 +66,7 @@ void json_info(const std::string& path) {
   const ec::Curve curve = io::read_json_curve(path);
   ec::visit_curve(curve, [&](auto c) {
     using E = decltype(c);
-    if (j.contains("pi_a")) {
+    if (kind == io::JsonKind::proof) {
       io::read_proof_json<E>(path);
       std::printf("%s: Groth16 proof\n", path.c_str());
     } else {
@@ -83,7 +82,7 @@ void json_info(const std::string& path) {
 
 int info(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw io::FormatError(path + ": cannot open");
+  if (!in) throw io::FormatError(path + ": cannot open: " + std::strerror(errno));
   char head[4] = {};
   in.read(head, 4);
   const std::string magic(head, (size_t)in.gcount());

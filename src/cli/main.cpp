@@ -83,6 +83,22 @@ void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
   cmd->add_option("--trace", e.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
 }
 
+// --r1cs, on the commands that prove zkeys.
+void add_r1cs_option(CLI::App* cmd, std::string& r1cs) {
+  cmd->add_option("--r1cs", r1cs,
+                  "The circuit's .r1cs: check each witness against it before proving and name the first failing "
+                  "constraint (a zkey alone cannot say which constraint a bad witness breaks)");
+}
+
+void add_quiet_flag(CLI::App* cmd, bool& quiet) {
+  cmd->add_flag("--quiet,-q", quiet, "Print nothing on success (errors still go to stderr)");
+}
+
+constexpr const char* kEnvironment =
+    "Environment:\n"
+    "  CUZK_TIMING=1    print each stage's time to stderr (\"cuzk timing: ...\" lines)\n"
+    "  CUZK_PROGRESS=0  no progress bars or progress lines on long steps";
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,18 +109,31 @@ int main(int argc, char** argv) {
       "missing, unreadable or malformed, or an option is wrong."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cuzk 0.1.0");
+  app.footer(kEnvironment);
   std::function<int()> run;
 
   cli::RunOptions opts;
   std::string zkey, wtns, proof, pub, vk, file;
 
-  auto* prove = app.add_subcommand("prove", "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
+  cli::ProveOptions prove_opts;
+  auto* prove = app.add_subcommand(
+      "prove", "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>. The proof is verified "
+               "before it is written; on failure neither file exists afterwards (an older one is removed first)");
   prove->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
   prove->add_option("wtns", wtns, "witness (.wtns) for that key")->required();
   prove->add_option("proof", proof, "where to write proof.json")->required();
   prove->add_option("public", pub, "where to write public.json")->required();
-  add_proving_options(prove, opts);
-  prove->callback([&] { run = [&] { return cli::prove(zkey, wtns, proof, pub, opts); }; });
+  add_r1cs_option(prove, prove_opts.r1cs);
+  add_quiet_flag(prove, prove_opts.quiet);
+  add_proving_options(prove, prove_opts.run);
+  prove->callback([&] { run = [&] { return cli::prove(zkey, wtns, proof, pub, prove_opts); }; });
+
+  auto* check = app.add_subcommand(
+      "check", "Check a witness against its circuit (as snarkjs wtns check): cuzk check <circuit.r1cs> <witness.wtns>; "
+               "prints OK, or names the first constraint that fails (exit 1)");
+  check->add_option("r1cs", file, "circom constraint system (.r1cs)")->required();
+  check->add_option("wtns", wtns, "witness (.wtns)")->required();
+  check->callback([&] { run = [&] { return cli::check(file, wtns); }; });
 
   std::vector<std::string> batch_wtns;
   cli::BatchOptions batch;
@@ -113,7 +142,9 @@ int main(int argc, char** argv) {
                      "<witness.wtns>... --out DIR (writes DIR/<name>.proof.json and .public.json per witness)");
   prove_batch->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
   prove_batch->add_option("wtns", batch_wtns, "witnesses (.wtns) for that key")->required();
-  prove_batch->add_option("--out", batch.out, "existing directory for the proofs")->required();
+  prove_batch->add_option("--out", batch.out, "directory for the proofs (created if missing)")->required();
+  add_r1cs_option(prove_batch, batch.r1cs);
+  add_quiet_flag(prove_batch, batch.quiet);
   add_engine_options(prove_batch, batch.engine);
   add_proving_options(prove_batch, batch.run);
   prove_batch->callback([&] { run = [&] { return cli::prove_batch(zkey, batch_wtns, batch); }; });

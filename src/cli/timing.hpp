@@ -11,14 +11,21 @@ namespace cuzk::cli {
 
 inline bool timing_enabled() { return engine::Recorder::timing_requested(); }
 
-// One CUZK_TIMING line: a stage and its time (when CUZK_TIMING=1).
+// One CUZK_TIMING line: a stage and its time (when CUZK_TIMING=1), under a
+// heading printed before the first.
 inline void report_stage(const char* stage, double seconds) {
-  if (timing_enabled()) std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
+  if (!timing_enabled()) return;
+  static const bool headed = std::fputs("cuzk timing: stage                       time (CUZK_TIMING=1)\n", stderr) >= 0;
+  (void)headed;
+  std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
 }
 
 // Seconds since construction or the last lap(); lap(name) also prints it.
 class Stopwatch {
  public:
+  // Seconds since construction.
+  double total() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
   double lap(const char* stage) {
     const auto now = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(now - last_).count();
@@ -28,7 +35,7 @@ class Stopwatch {
   }
 
  private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
 }  // namespace cuzk::cli

@@ -2,6 +2,7 @@
 // order) and cuzk export-vk <zkey> <vk.json> (snarkjs zkey export
 // verificationkey's content).
 #include <cstdio>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -10,7 +11,24 @@
 
 namespace cuzk::cli {
 
+namespace {
+
+// A file of another known kind in this position is named as such, before a
+// typed reader complains about a field the file was never meant to have.
+void expect_kind(const std::string& path, io::JsonKind want) {
+  const io::JsonKind got = io::json_kind(path);
+  if (got != io::JsonKind::unknown && got != want)
+    throw std::invalid_argument(path + " holds " + io::json_kind_name(got) + ", but " + io::json_kind_name(want) +
+                                (want == io::JsonKind::public_signals ? " go" : " goes") +
+                                " in this position: cuzk verify <verification_key.json> <public.json> <proof.json>");
+}
+
+}  // namespace
+
 int verify(const std::string& vk_path, const std::string& public_path, const std::string& proof_path) {
+  expect_kind(vk_path, io::JsonKind::verifying_key);
+  expect_kind(public_path, io::JsonKind::public_signals);
+  expect_kind(proof_path, io::JsonKind::proof);
   return ec::visit_curve(io::read_json_curve(vk_path), [&](auto curve) {
     using E = decltype(curve);
     const auto vk = io::read_vk_json<E>(vk_path);

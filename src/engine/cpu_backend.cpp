@@ -3,6 +3,7 @@
 // to end on the worker's track, since they run one after another.
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/engine/backend.hpp"
+#include "cuzk/util/plural.hpp"
 
 namespace cuzk::engine {
 
@@ -18,7 +19,7 @@ class CpuBackend final : public Backend<E> {
   unsigned workers() const override { return workers_; }
   bool host_abc() const override { return true; }
   std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
-  std::string describe() const override { return "CPU, " + std::to_string(workers_) + " workers"; }
+  std::string describe() const override { return "CPU, " + count(workers_, "worker"); }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
     const Track track{Track::Kind::worker, -1, (int)worker};

@@ -6,6 +6,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/engine/device_key_cache.hpp"
+#include "cuzk/util/plural.hpp"
 
 namespace cuzk::engine {
 
@@ -49,9 +50,9 @@ class CudaBackend final : public Backend<E> {
       uploads += c.uploads, streamed += c.streamed;
       out << (i ? "," : "") << gpus_[i]->cache.device();
     }
-    out << ": " << options_.workers_per_gpu << " workers each; a/b/c "
-        << (options_.gpu_abc ? "on the GPU" : "from the host") << "; " << uploads << " key uploads, " << streamed
-        << " of them streamed";
+    out << ": " << count(options_.workers_per_gpu, "worker") << " each; a/b/c "
+        << (options_.gpu_abc ? "on the GPU" : "from the host") << "; " << count(uploads, "key upload") << ", "
+        << streamed << " of them streamed";
     return out.str();
   }
 

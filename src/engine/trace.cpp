@@ -155,6 +155,7 @@ Summary summarize(std::span<const Span> spans) {
       busy += on / out.wall;
       steady += hi > lo ? on / (hi - lo) : 1.0;
     }
+    out.gpus = kernels.size();
     out.gpu_busy = busy / (double)kernels.size();
     out.gpu_busy_steady = steady / (double)kernels.size();
   }
@@ -172,11 +173,22 @@ std::string format_summary(const Summary& s) {
                   1e3 * st.median, 1e3 * st.p95, 1e3 * st.total);
     out += line;
   }
-  std::snprintf(line, sizeof line,
-                "  wall %.3f s, GPU busy %.1f%% (steady state %.1f%%), upload %.1f GB/s, lock wait %.1f ms, "
-                "held %.1f ms\n",
-                s.wall, 100 * s.gpu_busy, 100 * s.gpu_busy_steady, s.upload_gbps, 1e3 * s.lock_wait, 1e3 * s.lock_held);
+  std::snprintf(line, sizeof line, "  wall %.3f s", s.wall);
   out += line;
+  if (s.gpus) {
+    std::snprintf(line, sizeof line, ", GPU busy %.1f%% (steady state %.1f%%)", 100 * s.gpu_busy,
+                  100 * s.gpu_busy_steady);
+    out += line;
+  }
+  if (s.upload_gbps > 0) {
+    std::snprintf(line, sizeof line, ", upload %.1f GB/s", s.upload_gbps);
+    out += line;
+  }
+  if (s.lock_wait > 0 || s.lock_held > 0) {
+    std::snprintf(line, sizeof line, ", lock wait %.1f ms, held %.1f ms", 1e3 * s.lock_wait, 1e3 * s.lock_held);
+    out += line;
+  }
+  out += "\n";
   return out;
 }
 

@@ -213,6 +213,28 @@ std::optional<Curve> curve_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+JsonKind json_kind(const fs::path& path) {
+  try {
+    const Doc d = load(path);
+    if (d.root.is_array()) return JsonKind::public_signals;
+    if (!d.root.is_object()) return JsonKind::unknown;
+    if (d.root.contains("pi_a")) return JsonKind::proof;
+    if (d.root.contains("vk_alpha_1")) return JsonKind::verifying_key;
+  } catch (const FormatError&) {
+  }
+  return JsonKind::unknown;
+}
+
+const char* json_kind_name(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::proof: return "a proof";
+    case JsonKind::public_signals: return "public signals";
+    case JsonKind::verifying_key: return "a verification key";
+    case JsonKind::unknown: break;
+  }
+  return "unknown";
+}
+
 Curve read_json_curve(const fs::path& path) {
   const Doc d = load(path);
   const json& c = member(d, d.root, "curve");

@@ -95,4 +95,16 @@ void write_wtns(const std::filesystem::path& path, const Witness& w) {
   f.commit();
 }
 
+void check_witness_shape(const Witness& w, const std::string& owner, const char* kind, Curve curve, uint64_t n_vars) {
+  const std::string name = w.source.empty() ? "the witness" : w.source;
+  if (w.curve() != curve)
+    throw FormatError(name + " is a " + curve_name(w.curve()) + " witness but " + owner + " is a " +
+                      curve_name(curve) + " " + kind);
+  if (w.size() != n_vars) {
+    const std::string want = std::to_string(n_vars), got = std::to_string(w.size());
+    throw FormatError(name + " has " + got + " values but " + owner + " has nVars " + want +
+                      " (Invalid witness length. Circuit: " + want + ", witness: " + got + ")");
+  }
+}
+
 }  // namespace cuzk::io

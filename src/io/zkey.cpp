@@ -194,14 +194,7 @@ Zkey Zkey::open(const std::filesystem::path& path) {
 }
 
 void check_witness_matches(const Zkey& key, const Witness& w) {
-  const std::string wname = w.source.empty() ? "the witness" : w.source;
-  if (w.curve() != key.curve())
-    throw FormatError(wname + " is a " + curve_name(w.curve()) + " witness but " + key.name() + " is a " +
-                      curve_name(key.curve()) + " key");
-  if (w.size() != key.header().n_vars)
-    throw FormatError(wname + " has " + str(w.size()) + " values but " + key.name() + " has nVars " +
-                      str(key.header().n_vars) + " (Invalid witness length. Circuit: " + str(key.header().n_vars) +
-                      ", witness: " + str(w.size()) + ")");
+  check_witness_shape(w, key.name(), "key", key.curve(), key.header().n_vars);
 }
 
 }  // namespace cuzk::io

@@ -156,6 +156,8 @@ TEST_F(BadInput, MalformedJsonForVerify) {
       {"empty", text(""), "file is empty"},
       {"open_brace", text("{"), "invalid JSON"},
       {"not_json", text("not json"), "invalid JSON"},
+      // An array is public.json's shape: in the other positions it is named
+      // as a file in the wrong place.
       {"wrong_type", text("[\"1\", {}]"), "not a"},
       {"cut_in_half", [](const fs::path& g, const fs::path& bad) {
          const Bytes b = read_bytes(g);
@@ -178,10 +180,25 @@ TEST_F(BadInput, MalformedJsonForVerify) {
       const fs::path bad = in / (d.name + "_" + roles[at]);
       d.make(files[at], bad);
       files[at] = bad;
-      expect_failure({"verify", files[0], files[1], files[2]}, kBadInput, {bad}, d.expect);
+      const bool misplaced_array = d.name == "wrong_type" && at != 1;
+      expect_failure({"verify", files[0], files[1], files[2]}, kBadInput, {bad},
+                     misplaced_array ? "in this position" : d.expect);
       expect_failure({"info", bad}, kBadInput, {bad});
     }
   }
+}
+
+// verify's files in the wrong positions are named as such.
+TEST_F(BadInput, VerifyArgumentsInTheWrongOrder) {
+  const fs::path vk = good("bn128", "vk.json"), pub = good("bn128", "public.json"), prf = good("bn128", "proof.json");
+  expect_failure({"verify", prf, pub, vk}, kBadInput, {prf}, "holds a proof, but a verification key goes in this position");
+  expect_failure({"verify", vk, prf, pub}, kBadInput, {prf}, "holds a proof, but public signals go");
+  expect_failure({"verify", pub, vk, prf}, kBadInput, {pub}, "holds public signals, but a verification key goes");
+}
+
+TEST_F(BadInput, MissingFileSaysWhy) {
+  const fs::path nothere = in / "nothere.zkey";
+  expect_failure({"info", nothere}, kBadInput, {nothere}, "cannot open: No such file or directory");
 }
 
 TEST_F(BadInput, ProofForTheOtherCurve) {

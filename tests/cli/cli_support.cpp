@@ -5,16 +5,25 @@
 
 namespace cuzk::test {
 
-ProcessResult cuzk(const std::vector<std::string>& args) {
+namespace {
+
+ProcessResult run_cuzk(const std::vector<std::string>& args, bool timing) {
   // CUZK_TIMING adds stage lines to stderr, which the one-line error contract
   // does not cover; a developer's shell may have it set.
-  ::unsetenv("CUZK_TIMING");
+  if (timing) ::setenv("CUZK_TIMING", "1", 1);
+  else ::unsetenv("CUZK_TIMING");
   std::vector<std::string> argv{CUZK_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   ProcessResult r = run_process(argv, std::chrono::seconds(120));
+  ::unsetenv("CUZK_TIMING");
   if (!r.exited()) ADD_FAILURE() << describe(argv, r);
   return r;
 }
+
+}  // namespace
+
+ProcessResult cuzk(const std::vector<std::string>& args) { return run_cuzk(args, false); }
+ProcessResult cuzk_with_timing(const std::vector<std::string>& args) { return run_cuzk(args, true); }
 
 ProcessResult snarkjs(const std::vector<std::string>& args) {
   const fs::path bin = fs::path(CUZK_SOURCE_DIR) / "node_modules" / ".bin" / "snarkjs";

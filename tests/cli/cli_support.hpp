@@ -12,6 +12,8 @@ namespace cuzk::test {
 
 // The cuzk binary built with this tree (CUZK_BINARY), run with `args`.
 ProcessResult cuzk(const std::vector<std::string>& args);
+// The same with CUZK_TIMING=1 (stage lines on stderr).
+ProcessResult cuzk_with_timing(const std::vector<std::string>& args);
 
 // node_modules/.bin/snarkjs of the source tree (scripts/setup.sh installs it).
 ProcessResult snarkjs(const std::vector<std::string>& args);

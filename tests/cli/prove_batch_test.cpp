@@ -73,7 +73,7 @@ TEST(ProveBatch, UsageErrorsWriteNothing) {
     const char* text;
   } cases[] = {
       {{"prove-batch", zkey, in / "w.wtns", in / "x" / "w.wtns", "--out", out.path()}, "collide"},
-      {{"prove-batch", zkey, in / "w.wtns", "--out", out / "missing"}, "not a directory"},
+      {{"prove-batch", zkey, in / "w.wtns", "--out", in / "w.wtns"}, "not a directory"},
       {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--workers", "0"}, "--workers"},
       {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--backend", "cpu", "--abc", "gpu"}, "cuda backend"},
       {{"prove-batch", zkey, in / "w.wtns", "--out", out.path(), "--backend", "cpu", "--pageable"}, "pinned"},

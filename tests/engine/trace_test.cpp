@@ -126,6 +126,7 @@ TEST(Trace, SummaryStatistics) {
   EXPECT_NEAR(s.stages[0].median, 0.050, 1e-12);
   EXPECT_NEAR(s.stages[0].p95, 0.095, 1e-12);
   EXPECT_NEAR(s.stages[0].total, 5.050, 1e-9);
+  EXPECT_EQ(s.gpus, 2u);
   EXPECT_NEAR(s.gpu_busy, (3.0 / 4 + 2.0 / 4) / 2, 1e-12);
   // Steady state: GPU 0 from its first kernel (0) to its last (4), GPU 1 over [0, 2].
   EXPECT_NEAR(s.gpu_busy_steady, (3.0 / 4 + 2.0 / 2) / 2, 1e-12);
@@ -139,6 +140,7 @@ TEST(Trace, SummaryStatistics) {
   EXPECT_NE(text.find("synthesis"), std::string::npos);
   EXPECT_NE(text.find("GPU busy 62.5% (steady state 87.5%)"), std::string::npos) << text;
   EXPECT_NE(text.find("upload 50.0 GB/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("lock wait 2000.0 ms, held 250.0 ms"), std::string::npos) << text;
 }
 
 TEST(Trace, EmptyAndCpuOnlyRuns) {
@@ -154,6 +156,11 @@ TEST(Trace, EmptyAndCpuOnlyRuns) {
   EXPECT_EQ(s.gpu_busy, 0);
   EXPECT_EQ(s.upload_gbps, 0);
   EXPECT_EQ(s.stages.size(), 3u);
+  EXPECT_EQ(s.gpus, 0u);
+  // A CPU run's summary says nothing of GPUs, uploads or the GPU lock.
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("wall 2.000 s"), std::string::npos) << text;
+  for (const char* absent : {"GPU", "upload", "lock"}) EXPECT_EQ(text.find(absent), std::string::npos) << text;
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ class Backend {
   virtual bool host_abc() const = 0;
   // The memory the engine's buffers should come from (pinned for GPUs).
   virtual std::unique_ptr<HostMemory> host_memory() const = 0;
-  // "CPU, 2 workers", "GPU 0: 2 workers each; a/b/c on the GPU; 1 key uploads,
+  // "CPU, 2 workers", "GPU 0: 2 workers each; a/b/c on the GPU; 1 key upload,
   // 0 of them streamed", for summaries (after the work, for the counts).
   virtual std::string describe() const = 0;
 

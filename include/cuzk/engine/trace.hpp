@@ -121,12 +121,15 @@ struct Summary {
   // to its last kernel's end: without the warm-up (first synthesis, key
   // upload) and the drain (last finish).
   double gpu_busy_steady = 0;
+  size_t gpus = 0;                      // GPUs on which a kernel stage ran
   double upload_gbps = 0;               // upload bytes over upload time; 0 without uploads
   double lock_wait = 0, lock_held = 0;  // totals, seconds
 };
 
 Summary summarize(std::span<const Span> spans);
-// A few lines for the end of a run: the stage table, then busy %, GB/s, lock.
+// A few lines for the end of a run: the stage table, the wall time, then what
+// applies to the run: GPU busy % with GPUs, GB/s with uploads, the lock with
+// lock spans.
 std::string format_summary(const Summary& s);
 
 }  // namespace cuzk::engine

@@ -4,9 +4,14 @@
 // development setup (groth16/setup.hpp) consumes it.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "cuzk/util/parallel.hpp"
 
 namespace cuzk::groth16 {
 
@@ -20,6 +25,7 @@ struct Term {
 // 1 = B, 2 = C) is terms[starts[3i + m] .. starts[3i + m + 1]).
 template <class E>
 struct ConstraintMatrices {
+  using CurveTypes = E;  // for generic lambdas over R1cs::visit
   using Fr = typename E::Fr;
 
   uint32_t n_vars = 1;    // the constant 1 (wire 0) included
@@ -33,5 +39,33 @@ struct ConstraintMatrices {
     return {terms.data() + starts[k], terms.data() + starts[k + 1]};
   }
 };
+
+// <lc, w> for one linear combination.
+template <class Fr>
+Fr evaluate(std::span<const Term<Fr>> lc, std::span<const Fr> w) {
+  Fr sum = Fr::zero();
+  for (const Term<Fr>& t : lc) sum += t.coef * w[t.wire];
+  return sum;
+}
+
+// The first constraint that w (n_vars values) does not satisfy, or none: what
+// `snarkjs wtns check` reports, in one threaded pass over the matrices. A
+// zkey stores only A and B, so a prover given a zkey cannot tell which
+// constraint a bad witness breaks; this names it.
+template <class E>
+std::optional<size_t> first_unsatisfied(const ConstraintMatrices<E>& m, std::span<const typename E::Fr> w) {
+  using Fr = typename E::Fr;
+  const size_t n = m.n_constraints();
+  std::atomic<size_t> first{n};
+  parallel_chunks(n, [&](size_t begin, size_t end, size_t) {
+    for (size_t i = begin; i < std::min(end, first.load(std::memory_order_relaxed)); ++i) {
+      if (evaluate<Fr>(m.lc(i, 0), w) * evaluate<Fr>(m.lc(i, 1), w) == evaluate<Fr>(m.lc(i, 2), w)) continue;
+      for (size_t seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);) {
+      }
+      return;
+    }
+  });
+  return first.load() < n ? std::optional<size_t>(first.load()) : std::nullopt;
+}
 
 }  // namespace cuzk::groth16

@@ -35,6 +35,15 @@ namespace cuzk::io {
 // any other name.
 std::optional<Curve> curve_from_name(std::string_view name);
 
+// What a snarkjs JSON file holds, judged by its shape alone: public signals
+// are an array, a proof has "pi_a", a verification key "vk_alpha_1"; unknown
+// for anything else, a file that cannot be read or parsed included (the typed
+// readers say why). For naming a file given in the wrong place.
+enum class JsonKind { unknown, proof, public_signals, verifying_key };
+JsonKind json_kind(const std::filesystem::path& path);
+// "a proof", "public signals", "a verification key", "unknown".
+const char* json_kind_name(JsonKind kind);
+
 // The "curve" key of a JSON object file (verification_key.json or proof.json),
 // to pick the curve before reading it with a typed reader.
 Curve read_json_curve(const std::filesystem::path& path);

@@ -43,4 +43,10 @@ Witness read_wtns(const std::filesystem::path& path);
 // Throws std::system_error naming the path on an I/O failure.
 void write_wtns(const std::filesystem::path& path, const Witness& w);
 
+// That w holds the signals of `owner` (the file of a key or circuit, `kind`
+// "key" or "circuit"): the same curve and n_vars values. A FormatError names
+// both files and both counts (as rapidsnark's "Invalid witness length.
+// Circuit: N, witness: M").
+void check_witness_shape(const Witness& w, const std::string& owner, const char* kind, Curve curve, uint64_t n_vars);
+
 }  // namespace cuzk::io

@@ -88,9 +88,7 @@ class Zkey {
   std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data_;
 };
 
-// The caller-level check that a witness belongs to a key: same curve and
-// n_vars values. The message names both files and both counts (as rapidsnark's
-// "Invalid witness length. Circuit: N, witness: M").
+// The caller-level check that a witness belongs to a key (check_witness_shape).
 void check_witness_matches(const Zkey& key, const Witness& w);
 
 }  // namespace cuzk::io

@@ -1,0 +1,133 @@
+// What a user sees when things go right, and what a failure leaves behind:
+// prove's one line on success (and --quiet), CUZK_TIMING's heading, outputs
+// removed before proving so that a failure leaves no older proof to mistake
+// for this run's, prove-batch making its --out folder and a CPU summary that
+// speaks only of what applies, and the witness check that names the first
+// failing constraint.
+#include <fstream>
+
+#include "cli_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+const fs::path kZkey = fixture("bn128", "multiplier", "circuit.zkey");
+const fs::path kWtns = fixture("bn128", "multiplier", "witness.wtns");
+const fs::path kR1cs = fixture("bn128", "multiplier", "circuit.r1cs");
+
+// The fixture witness with the output (signal 1) changed: the last
+// constraint, c = x[250]·a (index 250), no longer holds.
+fs::path unsatisfied_witness(const TempDir& dir) {
+  Container w = Container::load(kWtns);
+  w.section(2).data[32] ^= 1;
+  const fs::path path = dir / "unsatisfied.wtns";
+  w.save(path);
+  return path;
+}
+
+TEST(Prove, SaysWhatItWroteUnlessQuiet) {
+  TempDir out;
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+  const ProcessResult r = cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  for (const std::string& word : {proof.string(), pub.string(), std::string("bn128"), std::string("verified"),
+                                  std::string("cpu backend"), std::string(" s\n")})
+    EXPECT_NE(r.out.find(word), std::string::npos) << "no \"" << word << "\" in: " << r.out;
+  EXPECT_EQ(r.err, "");
+
+  const ProcessResult q = cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(q.out, "");
+  EXPECT_EQ(q.err, "");
+  EXPECT_EQ(cuzk({"verify", fixture("bn128", "multiplier", "vk.json"), pub, proof}).exit_code, 0);
+}
+
+TEST(Prove, TimingLinesHaveAHeading) {
+  TempDir out;
+  const ProcessResult r =
+      cuzk_with_timing({"prove", kZkey, kWtns, out / "p.json", out / "s.json", "--backend", "cpu", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("cuzk timing: stage", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("cuzk timing: read zkey"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("cuzk timing: stage", 1), std::string::npos) << "one heading: " << r.err;
+  const ProcessResult help = cuzk({"--help"});
+  EXPECT_NE(help.out.find("CUZK_TIMING=1"), std::string::npos) << help.out;
+}
+
+// make's .DELETE_ON_ERROR: a failed prove leaves no proof.json, not even an
+// older valid one.
+TEST(Prove, AFailureLeavesNoOlderProof) {
+  TempDir in, out;
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+  ASSERT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_TRUE(fs::exists(proof) && fs::exists(pub));
+  const ProcessResult r = cuzk({"prove", kZkey, unsatisfied_witness(in), proof, pub, "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--r1cs"), std::string::npos) << "should point to --r1cs: " << r.err;
+  EXPECT_FALSE(fs::exists(proof));
+  EXPECT_FALSE(fs::exists(pub));
+  EXPECT_TRUE(listing(out.path()).empty());
+}
+
+// Removing stale outputs never removes an input named in an output's place.
+TEST(Prove, RefusesToReplaceAFileThatIsNotJson) {
+  TempDir out;
+  const fs::path key_copy = out / "circuit.zkey";
+  fs::copy_file(kZkey, key_copy);
+  const ProcessResult r = cuzk({"prove", kZkey, kWtns, key_copy, out / "public.json", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not a JSON file"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(key_copy), read_bytes(kZkey));
+}
+
+TEST(Check, NamesTheFirstFailingConstraint) {
+  TempDir in, out;
+  const fs::path bad = unsatisfied_witness(in);
+  const ProcessResult ok = cuzk({"check", kR1cs, kWtns});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("OK"), std::string::npos) << ok.out;
+
+  const ProcessResult r = cuzk({"check", kR1cs, bad});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("constraint 250 "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(bad.string()), std::string::npos) << r.err;
+
+  // prove --r1cs: the same error, before any proving, and no output.
+  const ProcessResult p =
+      cuzk({"prove", kZkey, bad, out / "proof.json", out / "public.json", "--backend", "cpu", "--r1cs", kR1cs});
+  EXPECT_EQ(p.exit_code, 1) << p.err;
+  EXPECT_NE(p.err.find("constraint 250 "), std::string::npos) << p.err;
+  EXPECT_TRUE(listing(out.path()).empty());
+
+  // A circuit that is not the key's is refused by name.
+  const ProcessResult other = cuzk({"prove", kZkey, kWtns, out / "proof.json", out / "public.json", "--backend", "cpu",
+                                    "--r1cs", fixture("bn128", "linear", "circuit.r1cs")});
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_NE(other.err.find("is not the circuit of"), std::string::npos) << other.err;
+}
+
+TEST(ProveBatch, MakesItsOutputFolderAndSpeaksOnlyOfWhatApplies) {
+  TempDir in, out;
+  fs::copy_file(kWtns, in / "one.wtns");
+  const fs::path dir = out / "new" / "folder";
+  const ProcessResult r = cuzk({"prove-batch", kZkey, in / "one.wtns", "--out", dir, "--backend", "cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(listing(dir), (std::vector<std::string>{"one.proof.json", "one.public.json"}));
+  EXPECT_NE(r.out.find("1 of 1 witness proved"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 worker;"), std::string::npos) << r.out;
+  for (const char* absent : {"GPU", "upload", "lock", "1 workers", "1 synthesis threads"})
+    EXPECT_EQ(r.out.find(absent), std::string::npos) << "\"" << absent << "\" in a CPU run's summary:\n" << r.out;
+
+  // --r1cs fails the bad witness alone, naming its constraint.
+  const fs::path bad = unsatisfied_witness(in);
+  const ProcessResult b =
+      cuzk({"prove-batch", kZkey, in / "one.wtns", bad, "--out", dir, "--backend", "cpu", "--r1cs", kR1cs, "-q"});
+  EXPECT_EQ(b.exit_code, 1) << b.err;
+  EXPECT_EQ(b.out, "");
+  EXPECT_NE(b.err.find("constraint 250 "), std::string::npos) << b.err;
+  EXPECT_EQ(listing(dir), (std::vector<std::string>{"one.proof.json", "one.public.json"}));
+}
+
+}  // namespace
+}  // namespace cuzk::test
