@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/progress.hpp"
 #include "selfcheck.hpp"
 
 namespace {
@@ -87,6 +88,7 @@ void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
 
 int main(int argc, char** argv) {
   namespace cli = cuzk::cli;
+  cuzk::show_progress_on_stderr();  // long steps draw their progress (CUZK_PROGRESS=0: never)
   CLI::App app{
       "cuzk: a Groth16 prover for BN254 and BLS12-381, compatible with snarkjs and rapidsnark files.\n"
       "Exit status: 0 success; 1 the proof is invalid (verify) or the work failed; 2 an input is\n"
