@@ -175,6 +175,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   if (o.jobs == 0 || o.partitions == 0)
     throw std::invalid_argument("bench pipeline: --jobs and --partitions must be at least 1");
   const Placement where = resolve_placement(o.run);
+  check_json_outputs({o.json, o.engine.trace});
   return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o, where); });
 }
 
