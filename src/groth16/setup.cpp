@@ -266,14 +266,14 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   std::vector<Fr> hs(n);
   ratios<Fr>(hs, z_coset * z * (n_fr * g_n * (g_n - Fr::one()) * t.delta).inverse(), g, dom.omega(), t.tau, threads);
 
-  // The bar counts the key's points, a G2 point as kG2Weight G1 points (about
-  // its cost), so that its rate and ETA hold steady across G1 and G2.
-  constexpr uint64_t kG2Weight = 3;
-  Progress progress("setup", 3 * nv + n + kG2Weight * nv, "points");
   const auto g1 = ec::generator<typename E::G1>();
   const auto g2 = ec::generator<typename E::G2>();
   const FixedBase<typename E::G1> base1(g1, 3 * nv + n, threads);
   const FixedBase<typename E::G2> base2(g2, nv, threads);
+  // The bar counts the key's points, a G2 point as kG2Weight G1 points (about
+  // its cost), so that its rate and ETA hold steady across G1 and G2.
+  constexpr uint64_t kG2Weight = 3;
+  Progress progress("setup", 3 * nv + n + kG2Weight * nv, "points");
   DevKey<E> d;
   const auto run1 = [&](std::vector<ec::Affine<typename E::G1>>& out, std::span<const Fr> k) {
     out.resize(k.size());
