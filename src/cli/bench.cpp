@@ -82,6 +82,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
 int bench_prove(const BenchOptions& o) {
   const Placement where = resolve_placement(o.run);
   check_repeat(o.repeat);
+  check_json_outputs({o.json});
   const auto j = visit_native(o.native, [&](const auto& circuit) { return bench_circuit(circuit, o, where); });
   std::printf("cuzk bench prove: %s, %s circuit, %llu constraints (domain 2^%d), %llu signals (%.0f%% of them 0 or 1)\n",
               j["curve"].get<std::string>().c_str(), o.native.name.c_str(),

@@ -215,6 +215,7 @@ void msm_rows(nlohmann::ordered_json& rows, const char* group, const KernelBench
 int bench_ntt(const KernelBenchOptions& o) {
   const Placement where = resolve_placement(o.run);
   check_repeat(o.repeat);
+  check_json_outputs({o.json});
   auto j = header("ntt", o, where);
   ec::visit_curve(parse_curve(o.curve),
                   [&](auto curve) { ntt_rows<typename decltype(curve)::Fr>(j["rows"], o, where); });
@@ -237,6 +238,7 @@ int bench_ntt(const KernelBenchOptions& o) {
 int bench_msm(const KernelBenchOptions& o) {
   const Placement where = resolve_placement(o.run);
   check_repeat(o.repeat);
+  check_json_outputs({o.json});
   if (o.group != "g1" && o.group != "g2" && o.group != "both")
     throw std::invalid_argument("--group " + o.group + ": the groups are g1, g2 and both");
   check_log_sizes(o.log_sizes, 30, "an MSM takes fewer than 2^31 terms");

@@ -135,7 +135,6 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placemen
 
   std::vector<EngineFlags> variants{o.engine};
   if (o.compare) {
-    if (where.backend != Backend::cuda) throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
     EngineFlags one = o.engine, pageable = o.engine;
     one.workers_per_gpu = 1;
     pageable.pageable = !o.engine.pageable;
@@ -175,6 +174,9 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   if (o.jobs == 0 || o.partitions == 0)
     throw std::invalid_argument("bench pipeline: --jobs and --partitions must be at least 1");
   const Placement where = resolve_placement(o.run);
+  if (o.compare && where.backend != Backend::cuda)
+    throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
+  check_json_outputs({o.json, o.engine.trace});
   return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o, where); });
 }
 

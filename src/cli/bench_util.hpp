@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuzk/io/json.hpp"
+#include "output.hpp"
 
 namespace cuzk::cli {
 
@@ -76,6 +77,13 @@ inline void print_table(const nlohmann::ordered_json& rows, std::initializer_lis
     }
     std::printf("%s\n", line.c_str());
   }
+}
+
+// A benchmark's --json and --trace files, checked before it runs
+// (output.hpp): a rerun replaces its own JSON, but nothing else.
+inline void check_json_outputs(std::initializer_list<std::string> paths) {
+  for (const auto& p : paths)
+    if (!p.empty()) check_output(p, FileKind::json, /*force=*/true);
 }
 
 // Writes the figures to `path` when one was given (--json).

@@ -49,10 +49,14 @@ Placement resolve_placement(const RunOptions& run);
 std::string gpu_label(int gpu);
 #endif
 
+// cuzk setup <circuit.r1cs> <out.zkey>, or cuzk setup --circuit C --curve K
+// --constraints N <out.zkey>: setup.cpp tells the two apart and refuses a mix.
 struct SetupOptions {
-  std::string r1cs;        // a circom .r1cs; when empty, `native` says the circuit
+  std::vector<std::string> files;          // the positional arguments, as given
   NativeCircuit native;
-  std::string zkey, vk;    // outputs; vk may be empty
+  std::vector<std::string> native_given;   // "--circuit", "--curve", "--constraints" where given
+  std::string vk;                          // also write verification_key.json here, when set
+  bool force = false;                      // replace existing outputs of the same kind
   RunOptions run;
 };
 
@@ -90,7 +94,7 @@ int verify(const std::string& vk, const std::string& pub, const std::string& pro
 int export_vk(const std::string& zkey, const std::string& vk);
 int info(const std::string& file);
 int setup(const SetupOptions& opts);
-int witness(const NativeCircuit& native, const std::string& wtns);
+int witness(const NativeCircuit& native, const std::string& wtns, bool force);
 // How prove-batch and bench pipeline run the engine.
 struct EngineFlags {
   unsigned synthesis_threads = 2;

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/progress.hpp"
 #include "selfcheck.hpp"
 
 namespace {
@@ -91,7 +92,7 @@ void add_r1cs_option(CLI::App* cmd, std::string& r1cs) {
 }
 
 void add_quiet_flag(CLI::App* cmd, bool& quiet) {
-  cmd->add_flag("--quiet,-q", quiet, "Print nothing on success (errors still go to stderr)");
+  cmd->add_flag("--quiet,-q", quiet, "Print nothing on success, and no progress (errors still go to stderr)");
 }
 
 constexpr const char* kEnvironment =
@@ -166,48 +167,71 @@ int main(int argc, char** argv) {
   info->add_option("file", file, "the file")->required();
   info->callback([&] { run = [&] { return cli::info(file); }; });
 
-  // The native example circuits, for setup, witness and bench.
-  const auto add_native_options = [](CLI::App* cmd, cli::NativeCircuit& n) {
-    cmd->add_option("--circuit", n.name, "Native example: partition (mostly 0/1 witness, like Filecoin) or hash-chain")
-        ->check(CLI::IsMember({"partition", "hash-chain"}))
-        ->capture_default_str();
-    cmd->add_option("--curve", n.curve, "bn254 (bn128) or bls12_381 (bls12381)")->capture_default_str();
-    cmd->add_option("--constraints", n.constraints,
-                    "Size: at most this many constraints including the public-input rows, so a power of two is the domain")
-        ->check(CLI::Range(uint64_t{1} << 10, uint64_t{1} << 28))
-        ->capture_default_str();
-    cmd->add_option("--seed", n.seed, "Which witness (the circuit's shape does not depend on it)")->capture_default_str();
+  // The native example circuits, for setup, witness and bench: --circuit,
+  // --curve and --constraints, returned so that setup can tell which were given.
+  // A benchmark defaults to partition; a file is written only for a circuit named.
+  const auto add_native_options = [](CLI::App* cmd, cli::NativeCircuit& n, bool circuit_defaults) {
+    auto* circuit =
+        cmd->add_option("--circuit", n.name, "Native example: partition (mostly 0/1 witness, like Filecoin) or hash-chain")
+            ->check(CLI::IsMember({"partition", "hash-chain"}));
+    if (circuit_defaults) circuit->capture_default_str();
+    return std::vector<CLI::Option*>{
+        circuit,
+        cmd->add_option("--curve", n.curve, "bn254 (bn128) or bls12_381 (bls12381)")->capture_default_str(),
+        cmd->add_option("--constraints", n.constraints,
+                        "Size: at most this many constraints including the public-input rows, so a power of two is "
+                        "the domain")
+            ->check(CLI::Range(uint64_t{1} << 10, uint64_t{1} << 28))
+            ->capture_default_str()};
+  };
+  // The witness of a native example (setup takes none: the key depends on the
+  // circuit's shape alone, and its toxic waste comes from the OS CSPRNG).
+  const auto add_seed_option = [](CLI::App* cmd, cli::NativeCircuit& n, const char* help) {
+    cmd->add_option("--seed", n.seed, help)->capture_default_str();
+  };
+  const auto add_force_option = [](CLI::App* cmd, bool& force) {
+    cmd->add_flag("--force", force,
+                  "Replace outputs that exist (only files of the kind written: never an .r1cs, .wtns or other input)");
   };
 
   cli::SetupOptions setup_opts;
   auto* setup = app.add_subcommand(
       "setup",
-      "DEVELOPMENT setup, not for production: cuzk setup [<circuit.r1cs> | --circuit C --curve K --constraints N] "
-      "<out.zkey> [--vk vk.json]; the key is snarkjs-compatible");
-  std::vector<std::string> setup_files;
-  setup->add_option("files", setup_files, "[circuit.r1cs] out.zkey")->expected(1, 2)->required();
-  add_native_options(setup, setup_opts.native);
+      "DEVELOPMENT setup, not for production; the key is snarkjs-compatible and its toxic waste comes from the OS "
+      "CSPRNG.\n  cuzk setup <circuit.r1cs> <out.zkey> [--vk vk.json] [--force]\n  cuzk setup --circuit C "
+      "[--curve K] [--constraints N] <out.zkey> [--vk vk.json] [--force]\n--circuit, --curve and --constraints "
+      "describe a native example and conflict with an .r1cs");
+  setup->add_option("files", setup_opts.files, "<circuit.r1cs> <out.zkey>, or <out.zkey> with --circuit")
+      ->expected(1, 2)
+      ->required();
+  const auto setup_native = add_native_options(setup, setup_opts.native, false);
   setup->add_option("--vk", setup_opts.vk, "Also write the verification_key.json");
+  add_force_option(setup, setup_opts.force);
   add_run_options(setup, setup_opts.run);
-  setup->callback([&] {
-    setup_opts.zkey = setup_files.back();
-    if (setup_files.size() == 2) setup_opts.r1cs = setup_files.front();
+  setup->callback([&, setup_native] {
+    for (const CLI::Option* opt : setup_native)
+      if (opt->count()) setup_opts.native_given.push_back(opt->get_name());
     run = [&] { return cli::setup(setup_opts); };
   });
 
   cli::NativeCircuit witness_circuit;
+  bool witness_force = false;
   auto* witness = app.add_subcommand(
-      "witness", "Write a native example circuit's witness: cuzk witness --circuit C --curve K --constraints N <out.wtns>");
-  add_native_options(witness, witness_circuit);
+      "witness", "Write a native example circuit's witness: cuzk witness --circuit C --curve K --constraints N "
+                 "[--seed S] <out.wtns> [--force]");
+  add_native_options(witness, witness_circuit, false).front()->required();
+  add_seed_option(witness, witness_circuit, "Which witness (the circuit's shape, and so its key, do not depend on it)");
+  add_force_option(witness, witness_force);
   witness->add_option("wtns", wtns, "where to write the .wtns")->required();
-  witness->callback([&] { run = [&] { return cli::witness(witness_circuit, wtns); }; });
+  witness->callback([&] { run = [&] { return cli::witness(witness_circuit, wtns, witness_force); }; });
 
   auto* bench = app.add_subcommand("bench", "Benchmarks");
   bench->require_subcommand(1);
   cli::BenchOptions bench_opts;
   auto* bench_prove = bench->add_subcommand(
       "prove", "Time whole proofs of a native example circuit with a development key: a table of stage times");
-  add_native_options(bench_prove, bench_opts.native);
+  add_native_options(bench_prove, bench_opts.native, true);
+  add_seed_option(bench_prove, bench_opts.native, "Which witness (the circuit's shape, and so its key, do not depend on it)");
   add_proving_options(bench_prove, bench_opts.run);
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
@@ -218,7 +242,8 @@ int main(int argc, char** argv) {
   auto* bench_pipeline = bench->add_subcommand(
       "pipeline", "Jobs of partitions of a native example circuit through the engine: partitions/s, proofs/hour, "
                   "stage summary");
-  add_native_options(bench_pipeline, pipeline_opts.native);
+  add_native_options(bench_pipeline, pipeline_opts.native, true);
+  add_seed_option(bench_pipeline, pipeline_opts.native, "Witnesses: the partitions take seeds S+1, S+2, ... in turn");
   add_proving_options(bench_pipeline, pipeline_opts.run);
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
@@ -293,6 +318,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+  // Long steps draw their progress (CUZK_PROGRESS=0: never), unless --quiet.
+  if (!prove_opts.quiet && !batch.quiet) cuzk::show_progress_on_stderr();
   try {
     return run();
   } catch (const cuzk::io::FormatError& e) {

@@ -2,7 +2,7 @@
 // form, snarkjs's output. The proof is verified before anything is written,
 // and the two files appear together or not at all. Both backends take the
 // same path (provers.hpp); only where w, a, b, c live and who proves differ.
-// The outputs are removed first (outputs.hpp), so a failure leaves neither an
+// Earlier outputs are removed first (output.hpp), so a failure leaves neither an
 // old nor a new proof; success prints one line unless --quiet.
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/zkey.hpp"
-#include "outputs.hpp"
+#include "output.hpp"
 #include "provers.hpp"
 #include "timing.hpp"
 
@@ -53,8 +53,8 @@ std::string prove_with(const io::Zkey& zkey, const io::Witness& witness, const s
 
 int prove(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
           const std::string& public_path, const ProveOptions& opts) {
-  remove_stale_json(proof_path, "proof.json");
-  remove_stale_json(public_path, "public.json");
+  remove_earlier_output(proof_path, FileKind::json);
+  remove_earlier_output(public_path, FileKind::json);
   const Placement where = resolve_placement(opts.run);
   Stopwatch clock;
   const io::Zkey zkey = io::Zkey::open(zkey_path);

@@ -21,7 +21,7 @@
 #include "cuzk/io/zkey.hpp"
 #include "cuzk/util/plural.hpp"
 #include "engine_setup.hpp"
-#include "outputs.hpp"
+#include "output.hpp"
 
 namespace cuzk::cli {
 
@@ -97,7 +97,7 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
   if (!std::filesystem::is_directory(o.out))
     throw std::invalid_argument("prove-batch: --out " + o.out + " is not a directory and cannot be made one" +
                              (ec ? ": " + ec.message() : ""));
-  for (size_t i = 0; i < outputs.size(); ++i) remove_stale_json(outputs[i], i % 2 ? "public.json" : "proof.json");
+  for (const auto& path : outputs) remove_earlier_output(path, FileKind::json);
   const io::Zkey zkey = io::Zkey::open(zkey_path);
   std::optional<io::R1cs> circuit;
   if (!o.r1cs.empty()) {

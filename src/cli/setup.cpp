@@ -2,7 +2,10 @@
 // from a circom .r1cs or a native example circuit, and cuzk witness: a native
 // example's witness as a .wtns, so native circuits take the same
 // prove/verify path as circom ones.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <fstream>
 
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
@@ -13,6 +16,7 @@
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_writer.hpp"
 #include "native.hpp"
+#include "output.hpp"
 #include "timing.hpp"
 
 namespace cuzk::cli {
@@ -24,37 +28,86 @@ constexpr const char* kWarning =
     "machine by one party: whoever could read this process's memory can forge proofs for this key.\n"
     "Production keys come from a multi-party ceremony (snarkjs powersoftau + zkey contribute).\n";
 
+constexpr const char* kUsage =
+    "cuzk setup <circuit.r1cs> <out.zkey>, or cuzk setup --circuit partition|hash-chain --curve K --constraints N "
+    "<out.zkey>";
+
+// A circom circuit by its name or, for an existing file, its magic.
+bool looks_like_r1cs(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::ranges::transform(ext, ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+  if (ext == ".r1cs") return true;
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::string(magic, 4) == "r1cs";
+}
+
+// The two forms of the command: the circuit is an .r1cs (r1cs set) or a
+// native example (r1cs empty), never both and never a guess.
+struct Mode {
+  std::string r1cs, zkey;
+};
+
+Mode resolve_mode(const SetupOptions& o) {
+  if (o.files.size() == 1) {
+    const std::string& only = o.files.front();
+    if (looks_like_r1cs(only))
+      throw std::invalid_argument(only + " is a circuit, and setup needs an output too: cuzk setup " + only +
+                                  " <out.zkey>");
+    if (std::ranges::find(o.native_given, "--circuit") == o.native_given.end())
+      throw std::invalid_argument("setup needs a circuit: " + std::string(kUsage));
+    return {"", only};
+  }
+  const Mode m{o.files[0], o.files[1]};
+  if (!o.native_given.empty()) {
+    const std::string& flag = o.native_given.front();
+    if (flag == "--circuit")
+      throw std::invalid_argument("--circuit conflicts with " + m.r1cs + ": the circuit is an .r1cs or --circuit, not both");
+    const io::R1cs r1cs = io::R1cs::open(m.r1cs);
+    throw std::invalid_argument(
+        flag + " conflicts with " + m.r1cs + ", whose " +
+        (flag == "--curve" ? std::string("curve is fixed by the file (") + curve_name(r1cs.curve()) + ")"
+                           : "size is fixed by the file (" + std::to_string(r1cs.header().n_constraints) +
+                                 " constraints)"));
+  }
+  return m;
+}
+
 template <class E>
-void write_key(const groth16::ConstraintMatrices<E>& m, const SetupOptions& o, Stopwatch& clock) {
+void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
   const auto key = groth16::dev_setup(m, groth16::ToxicWaste<E>::draw(), o.run.threads);
   clock.lap("setup");
-  io::write_zkey(o.zkey, key.key);
+  io::write_zkey(mode.zkey, key.key);
   clock.lap("write zkey");
   if (!o.vk.empty()) io::write_vk_json<E>(o.vk, groth16::verifying_key(key.key));
-  std::printf("%s: %s key, %zu signals (%zu public), domain 2^%d\n", o.zkey.c_str(), ec::curve_name(E::id),
+  std::printf("%s: %s key, %zu signals (%zu public), domain 2^%d\n", mode.zkey.c_str(), ec::curve_name(E::id),
               key.key.n_vars(), key.key.n_public(), __builtin_ctzll(key.key.domain_size()));
 }
 
 }  // namespace
 
 int setup(const SetupOptions& o) {
+  const Mode mode = resolve_mode(o);
+  check_output(mode.zkey, FileKind::zkey, o.force);
+  if (!o.vk.empty()) check_output(o.vk, FileKind::json, o.force);
   std::fputs(kWarning, stderr);
   Stopwatch clock;
-  if (!o.r1cs.empty()) {
-    const io::R1cs r1cs = io::R1cs::open(o.r1cs);
+  if (!mode.r1cs.empty()) {
+    const io::R1cs r1cs = io::R1cs::open(mode.r1cs);
     clock.lap("read r1cs");
-    r1cs.visit([&](const auto& m) { write_key(m, o, clock); });
+    r1cs.visit([&](const auto& m) { write_key(m, mode, o, clock); });
   } else {
     visit_native(o.native, [&](const auto& circuit) {
       const auto m = circuit::constraint_matrices(circuit);
       clock.lap("matrices");
-      write_key(m, o, clock);
+      write_key(m, mode, o, clock);
     });
   }
   return 0;
 }
 
-int witness(const NativeCircuit& native, const std::string& wtns) {
+int witness(const NativeCircuit& native, const std::string& wtns, bool force) {
+  check_output(wtns, FileKind::wtns, force);
   visit_native(native, [&](const auto& circuit) {
     using Fr = circuit::FrOf<std::remove_cvref_t<decltype(circuit)>>;
     std::vector<Fr> w(circuit::shape_of(circuit).n_vars);

@@ -8,6 +8,7 @@
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "output.hpp"
 
 namespace cuzk::cli {
 
@@ -49,6 +50,7 @@ int verify(const std::string& vk_path, const std::string& public_path, const std
 }
 
 int export_vk(const std::string& zkey_path, const std::string& vk_path) {
+  check_output(vk_path, FileKind::json, /*force=*/true);  // replaces a vk.json, as snarkjs does; nothing else
   const io::Zkey zkey = io::Zkey::open(zkey_path);
   zkey.visit([&](const auto& key) {
     using E = typename std::remove_cvref_t<decltype(key)>::CurveTypes;

@@ -10,6 +10,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/progress.hpp"
 
 namespace cuzk::groth16 {
 namespace {
@@ -74,7 +75,9 @@ class FixedBase {
   // the additions of one window share a single inversion (Montgomery's
   // trick), so each costs 5M + 1S against 8M + 2S for an XYZZ mixed addition,
   // and the sums need no conversion at the end.
-  void mul(std::span<const Fr> k, std::span<Aff> out, unsigned threads) const {
+  // Each chunk adds its count times `weight` to `progress`.
+  void mul(std::span<const Fr> k, std::span<Aff> out, unsigned threads, Progress* progress = nullptr,
+           uint64_t weight = 1) const {
     using F = typename C::F;
     for_chunks(k.size(), threads, [&](size_t b, size_t e) {
       const size_t n = e - b, W = windows_;
@@ -113,6 +116,7 @@ class FixedBase {
           acc[i] = {x3, lambda * (acc[i].x - x3) - acc[i].y};
         }
       }
+      if (progress) progress->add(weight * (e - b));
     });
   }
 
@@ -266,10 +270,14 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   const auto g2 = ec::generator<typename E::G2>();
   const FixedBase<typename E::G1> base1(g1, 3 * nv + n, threads);
   const FixedBase<typename E::G2> base2(g2, nv, threads);
+  // The bar counts the key's points, a G2 point as kG2Weight G1 points (about
+  // its cost), so that its rate and ETA hold steady across G1 and G2.
+  constexpr uint64_t kG2Weight = 3;
+  Progress progress("setup", 3 * nv + n + kG2Weight * nv, "points");
   DevKey<E> d;
   const auto run1 = [&](std::vector<ec::Affine<typename E::G1>>& out, std::span<const Fr> k) {
     out.resize(k.size());
-    base1.mul(k, out, threads);
+    base1.mul(k, out, threads, &progress);
   };
   run1(d.a, u);
   run1(d.b1, v);
@@ -277,7 +285,8 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   run1(d.c, std::span<const Fr>(w).subspan(np + 1));
   run1(d.h, hs);
   d.b2.resize(nv);
-  base2.mul(v, d.b2, threads);
+  base2.mul(v, d.b2, threads, &progress, kG2Weight);
+  progress.finish();
 
   const std::array<Fr, 3> s1{t.alpha, t.beta, t.delta}, s2{t.beta, t.gamma, t.delta};
   std::array<ec::Affine<typename E::G1>, 3> p1;

@@ -1,6 +1,9 @@
 #include "cuzk/io/zkey.hpp"
 
+#include <algorithm>
 #include <type_traits>
+
+#include "cuzk/util/progress.hpp"
 
 namespace cuzk::io {
 
@@ -28,6 +31,29 @@ PointFault check_point(const ec::Affine<C>& p) {
 
 std::string str(uint64_t v) { return std::to_string(v); }
 
+// first_invalid(n, ok) a block at a time, adding each checked block's bytes
+// (bytes_each per item) to `progress`; the answer is first_invalid's.
+template <class Ok>
+size_t first_invalid_reported(size_t n, uint64_t bytes_each, Progress& progress, Ok ok) {
+  constexpr size_t kBlock = size_t{1} << 20;
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = std::min(kBlock, n - b);
+    const size_t bad = first_invalid(m, [&](size_t i) { return ok(b + i); });
+    if (bad != m) return b + bad;
+    progress.add(m * bytes_each);
+  }
+  return n;
+}
+
+// The bytes that the checks of points and coefficients read: sections 3 to 9
+// but for section 4's count.
+uint64_t checked_bytes(const BinFile& file) {
+  uint64_t total = 0;
+  for (uint32_t id = kIC; id <= kH; ++id)
+    if (file.has(id)) total += file.section(id).size();
+  return file.has(kCoefs) && total >= 4 ? total - 4 : total;
+}
+
 }  // namespace
 
 template <class E>
@@ -41,6 +67,9 @@ struct ZkeyLoader {
 
   Zkey& key;
   groth16::ProvingKey<E> data{};
+  // Reading a large key is mostly its checks, paced by the disk.
+  Progress progress{"read " + std::filesystem::path(key.file_.name()).filename().string(), checked_bytes(key.file_),
+                    "B"};
 
   void run(SectionReader& header) {
     const ZkeyHeader& h = key.header_;
@@ -98,7 +127,8 @@ struct ZkeyLoader {
       key.copies_.push_back(std::move(copy));
     }
     const std::span<const P> view(p, count);
-    const size_t bad = first_invalid(count, [&](size_t i) { return check_point(view[i]) == PointFault::none; });
+    const size_t bad = first_invalid_reported(count, sizeof(P), progress,
+                                              [&](size_t i) { return check_point(view[i]) == PointFault::none; });
     if (bad != count)
       key.file_.fail("section " + str(id) + ": " + what + " point " + str(bad) +
                      (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q"
@@ -133,7 +163,7 @@ struct ZkeyLoader {
       c.value = coef_from_stored(c.value);
       return Fault::none;
     };
-    const size_t bad = first_invalid(n, [&](size_t i) { return decode(i) == Fault::none; });
+    const size_t bad = first_invalid_reported(n, entry, progress, [&](size_t i) { return decode(i) == Fault::none; });
     if (bad == n) return;
     const groth16::Coef<E>& c = data.coefs[bad];
     std::string problem = "section 4: coefficient " + str(bad);

@@ -209,6 +209,82 @@ TEST_F(BadInput, ProofForTheOtherCurve) {
                  {bn_proof}, "the file is for bn128, not bls12381");
 }
 
+// Issue 16: `cuzk setup merkle.r1cs` once took the circuit for the output and
+// wrote a key over it. A lone circuit is refused, by its name or its magic,
+// and the file stays as it was.
+TEST_F(BadInput, SetupWithALoneR1cs) {
+  const Bytes circuit = read_bytes(good("bn128", "circuit.r1cs"));
+  const fs::path named = out / "merkle.r1cs", unnamed = out / "merkle.bin";
+  write_bytes(named, circuit);
+  write_bytes(unnamed, circuit);
+  for (const fs::path& r1cs : {named, unnamed}) {
+    expect_failure({"setup", r1cs}, kBadInput, {r1cs}, "cuzk setup " + r1cs.string() + " <out.zkey>");
+    expect_failure({"setup", r1cs, "--circuit", "partition"}, kBadInput, {r1cs}, "<out.zkey>");
+    EXPECT_EQ(read_bytes(r1cs), circuit);
+  }
+  // Without an .r1cs the native circuit must be named: no built-in default.
+  expect_failure({"setup", out / "p.zkey"}, kBadInput, {}, "setup needs a circuit");
+}
+
+// An output over an existing file: never over another kind of file (by its
+// name or its magic), even with --force; over one of the same kind only with
+// --force. The existing file is left as it was.
+TEST_F(BadInput, SetupOrWitnessOverAnExistingFile) {
+  const fs::path r1cs = good("bn128", "circuit.r1cs");
+  const Bytes circuit = read_bytes(r1cs), witness = read_bytes(good("bn128", "witness.wtns"));
+  const Bytes key = read_bytes(good("bn128", "circuit.zkey")), text = {'n', 'o', 't', 'e', 's', '\n'};
+  struct Case {
+    std::string name;
+    Bytes content;
+    std::vector<std::string> args;  // the command, with the file's path appended
+    std::vector<std::string> tail;  // after it
+    std::string expect;
+  };
+  const std::vector<std::string> setup = {"setup", r1cs}, native = {"witness", "--circuit", "partition"};
+  const std::vector<Case> cases = {
+      {"circuit.r1cs", circuit, setup, {"--force"}, "an .r1cs name for the zkey"},
+      {"witness.zkey", witness, setup, {"--force"}, "is a wtns file: it is not replaced by a zkey file, even with --force"},
+      {"notes.zkey", text, setup, {"--force"}, "is not a zkey file"},
+      {"old.zkey", key, setup, {}, "exists (--force replaces it)"},
+      {"vk.json", key, {"setup", r1cs, (out / "new.zkey").string(), "--vk"}, {"--force"}, "is a zkey file"},
+      {"circuit.wtns", circuit, native, {"--force"}, "is an r1cs file"},
+      {"old.wtns", witness, native, {}, "exists (--force replaces it)"},
+      {"key.bin", key, native, {"--force"}, "is a zkey file"},
+  };
+  for (const auto& c : cases) {
+    const fs::path target = out / c.name;
+    write_bytes(target, c.content);
+    std::vector<std::string> args = c.args;
+    args.push_back(target);
+    args.insert(args.end(), c.tail.begin(), c.tail.end());
+    expect_failure(args, kBadInput, {target}, c.expect);
+    EXPECT_EQ(read_bytes(target), c.content) << c.name;
+    fs::remove(target);
+  }
+}
+
+// --force replaces a key with a new one.
+TEST_F(BadInput, SetupForceReplacesAKey) {
+  const fs::path r1cs = good("bn128", "circuit.r1cs"), zkey = out / "c.zkey";
+  ASSERT_EQ(cuzk({"setup", r1cs, zkey}).exit_code, 0);
+  const Bytes first = read_bytes(zkey);
+  const ProcessResult again = cuzk({"setup", r1cs, zkey, "--force"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(read_bytes(zkey), first) << "a fresh toxic waste gives a different key";
+}
+
+// The options of a native circuit beside an .r1cs, which fixes the circuit,
+// its curve and its size; and setup takes no witness seed.
+TEST_F(BadInput, SetupWithConflictingOptions) {
+  const fs::path r1cs = good("bn128", "circuit.r1cs"), zkey = out / "c.zkey";
+  expect_failure({"setup", r1cs, zkey, "--curve", "bls12_381"}, kBadInput, {r1cs},
+                 "--curve conflicts with " + r1cs.string() + ", whose curve is fixed by the file (bn128)");
+  expect_failure({"setup", r1cs, zkey, "--constraints", "4096"}, kBadInput, {r1cs},
+                 "--constraints conflicts with " + r1cs.string() + ", whose size is fixed by the file");
+  expect_failure({"setup", r1cs, zkey, "--circuit", "partition"}, kBadInput, {r1cs}, "--circuit conflicts with");
+  expect_failure({"setup", "--circuit", "partition", zkey, "--seed", "3"}, kBadInput, {}, "--seed");
+}
+
 TEST(Cli, HelpDocumentsEveryCommand) {
   const std::pair<std::vector<std::string>, std::vector<std::string>> pages[] = {
       {{"--help"}, {"prove", "verify", "export-vk", "info"}},
@@ -222,6 +298,12 @@ TEST(Cli, HelpDocumentsEveryCommand) {
       {{"verify", "--help"}, {"vk", "public", "proof"}},
       {{"export-vk", "--help"}, {"zkey", "vk"}},
       {{"info", "--help"}, {"file"}},
+      {{"setup", "--help"},
+       {"<circuit.r1cs> <out.zkey>", "--circuit C", "--vk", "--force", "--curve", "--constraints", "conflict",
+        "CSPRNG"}},
+      {{"witness", "--help"}, {"--circuit", "--seed", "Which witness", "--force"}},
+      {{"bench", "prove", "--help"}, {"--seed", "Which witness"}},
+      {{"bench", "pipeline", "--help"}, {"--seed", "S+1"}},
   };
   for (const auto& [args, words] : pages) {
     SCOPED_TRACE(args[0]);
@@ -229,6 +311,8 @@ TEST(Cli, HelpDocumentsEveryCommand) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     for (const auto& w : words) EXPECT_NE(r.out.find(w), std::string::npos) << "no \"" << w << "\" in:\n" << r.out;
   }
+  // The key does not depend on a witness seed: setup takes none.
+  EXPECT_EQ(cuzk({"setup", "--help"}).out.find("--seed"), std::string::npos);
 }
 
 TEST_F(BadInput, UsageErrors) {

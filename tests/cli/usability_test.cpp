@@ -70,15 +70,22 @@ TEST(Prove, AFailureLeavesNoOlderProof) {
   EXPECT_TRUE(listing(out.path()).empty());
 }
 
-// Removing stale outputs never removes an input named in an output's place.
-TEST(Prove, RefusesToReplaceAFileThatIsNotJson) {
+// Removing earlier outputs never removes an input named in an output's place,
+// whether its name or its content gives it away.
+TEST(Prove, RefusesToReplaceAFileOfAnotherKind) {
   TempDir out;
-  const fs::path key_copy = out / "circuit.zkey";
+  const fs::path key_copy = out / "circuit.zkey", disguised = out / "proof.json";
   fs::copy_file(kZkey, key_copy);
-  const ProcessResult r = cuzk({"prove", kZkey, kWtns, key_copy, out / "public.json", "--backend", "cpu"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("not a JSON file"), std::string::npos) << r.err;
+  fs::copy_file(kZkey, disguised);
+  const ProcessResult by_name = cuzk({"prove", kZkey, kWtns, key_copy, out / "public.json", "--backend", "cpu"});
+  EXPECT_EQ(by_name.exit_code, 2) << by_name.err;
+  EXPECT_NE(by_name.err.find("a .zkey name for the json file"), std::string::npos) << by_name.err;
+  const ProcessResult by_content = cuzk({"prove", kZkey, kWtns, disguised, out / "public.json", "--backend", "cpu"});
+  EXPECT_EQ(by_content.exit_code, 2) << by_content.err;
+  EXPECT_NE(by_content.err.find("exists and is a zkey file"), std::string::npos) << by_content.err;
   EXPECT_EQ(read_bytes(key_copy), read_bytes(kZkey));
+  EXPECT_EQ(read_bytes(disguised), read_bytes(kZkey));
+  EXPECT_EQ(listing(out.path()), (std::vector<std::string>{"circuit.zkey", "proof.json"}));
 }
 
 TEST(Check, NamesTheFirstFailingConstraint) {

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <tuple>
 
 #include "../io/io_test_support.hpp"
@@ -22,6 +24,7 @@
 #include "cuzk/io/zkey_writer.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 #include "cuzk/poly/ntt.hpp"
+#include "cuzk/util/progress.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
@@ -343,6 +346,28 @@ TYPED_TEST(Setup, ToxicWasteIsDrawnNonZero) {
   for (const auto& x : {a.tau, a.alpha, a.beta, a.gamma, a.delta}) EXPECT_FALSE(x.is_zero());
   EXPECT_NE(a.tau, a.alpha);
   EXPECT_NE(a.tau, b.tau);
+}
+
+// The step reports every point of the key, over several chunks, weighting
+// G2 as three: 3 · 4500 G1 points of A, B1, IC and C, 8192 of H, 3 · 4500
+// for B2 make 35.2 k.
+TYPED_TEST(Setup, ReportsProgressPerPoint) {
+  using E = TypeParam;
+  SEED_TRACE();
+  auto rng = test_rng();
+  const auto m = random_r1cs<E>(5000, 4500, 2, rng);
+  std::FILE* f = std::tmpfile();
+  set_progress_output({.out = f, .delay = 0, .line_period = 600});
+  const auto d = groth16::dev_setup(m, toxic<E>(rng));
+  set_progress_output({});
+  ASSERT_EQ(d.key.domain_size(), 8192u);
+  std::string text(std::ftell(f), '\0');
+  std::rewind(f);
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  EXPECT_TRUE(text.starts_with("setup: ")) << text;
+  EXPECT_NE(text.find(" of 35.2 k points), "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nsetup: done, 35.2 k points in "), std::string::npos) << text;
 }
 
 TYPED_TEST(Setup, RefusesDegenerateInputs) {

@@ -52,6 +52,8 @@ struct DevKey {
 // for the rest, and H_j = [L'_j(τ) Z(τ) / ((gⁿ - 1) δ)]₁ with L'_j the
 // Lagrange basis of the coset g·⟨ω⟩ (setup.cpp derives it).
 //
+// Progress is reported as the step "setup" (util/progress.hpp), in points.
+//
 // std::invalid_argument, one line, when the domain would exceed the field's
 // 2-adicity, when γ or δ is zero, or when τ lies on the domain or the coset
 // (Z(τ) = 0 or a zero denominator: the key would be degenerate).

@@ -1,0 +1,88 @@
+#include "output.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace cuzk::cli {
+
+namespace {
+
+const char* kind_name(FileKind k) {
+  switch (k) {
+    case FileKind::zkey: return "zkey";
+    case FileKind::wtns: return "wtns";
+    case FileKind::json: return "json";
+  }
+  return "?";
+}
+
+// The kind a file name suggests: "zkey", "wtns", "r1cs", "ptau", "json", or
+// "" for any other extension.
+std::string kind_by_name(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+  for (const char* k : {"zkey", "wtns", "r1cs", "ptau", "json"})
+    if (ext == std::string(".") + k) return k;
+  return "";
+}
+
+// The kind an existing file's first bytes show: an iden3 magic, "json" for
+// text that opens with { or [, "empty", or "" for anything else.
+std::string kind_by_content(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[64];
+  in.read(head, sizeof head);
+  const std::string bytes(head, (size_t)in.gcount());
+  if (bytes.empty()) return "empty";
+  for (const char* magic : {"zkey", "wtns", "r1cs", "ptau"})
+    if (bytes.starts_with(magic)) return magic;
+  const size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) return "json";
+  return "";
+}
+
+// "a zkey", "an r1cs".
+std::string a(const std::string& kind) { return (kind.ends_with("r1cs") ? "an " : "a ") + kind; }
+
+}  // namespace
+
+namespace {
+
+// The rules on kinds: refuses a name or an existing file of another kind.
+// Returns whether a file of `kind` (or an empty one) is already there.
+bool check_kind(const std::filesystem::path& path, FileKind kind) {
+  const std::string want = kind_name(kind), p = path.string();
+  const std::string named = kind_by_name(path);
+  if (!named.empty() && named != want)
+    throw std::invalid_argument(p + ": " + a("." + named) + " name for the " + want +
+                                " file this command writes (give it a ." + want + " name)");
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return false;
+  if (std::filesystem::is_directory(status)) throw std::invalid_argument(p + " is a directory, not a file to write");
+  const std::string held = kind_by_content(path);
+  if (held != want && held != "empty")
+    throw std::invalid_argument(p + " exists and is " + (held.empty() ? "not " + a(want) + " file" : a(held) + " file") +
+                                ": it is not replaced by a " + want + " file, even with --force");
+  return true;
+}
+
+}  // namespace
+
+void check_output(const std::filesystem::path& path, FileKind kind, bool force) {
+  if (check_kind(path, kind) && !force) throw std::invalid_argument(path.string() + " exists (--force replaces it)");
+}
+
+void remove_earlier_output(const std::filesystem::path& path, FileKind kind) {
+  if (std::filesystem::is_directory(path))
+    throw std::runtime_error(path.string() + " is a directory, not a file to write");
+  if (!check_kind(path, kind)) return;
+  std::error_code ec;
+  if (!std::filesystem::remove(path, ec) && ec)
+    throw std::runtime_error(path.string() + ": cannot remove the earlier file: " + ec.message());
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,33 @@
+// The outputs a command writes to paths the user named. A path typed by
+// mistake may name an input (`cuzk setup merkle.r1cs`), so before any
+// expensive work every command checks its outputs here:
+//   - a path whose name or content says it is another kind of file (an .r1cs,
+//     a .wtns, a key) is refused, even with --force: no command writes a key
+//     over a circuit;
+//   - an existing file of the same kind is replaced only with --force (or
+//     where the command documents that it replaces its own outputs, such as
+//     a benchmark's --json).
+// The writers themselves are atomic (io/atomic_file.hpp). Proving commands go
+// one step further (remove_earlier_output): a failure leaves no output at all,
+// not even an older one that a script ignoring the exit status would take for
+// this run's (make's .DELETE_ON_ERROR).
+#pragma once
+
+#include <filesystem>
+
+namespace cuzk::cli {
+
+// What a command writes: the iden3 binary files by their 4-byte magic, or JSON.
+enum class FileKind { zkey, wtns, json };
+
+// Throws std::invalid_argument (exit 2) with a one-line message naming `path`
+// when writing `kind` there would break the rules above.
+void check_output(const std::filesystem::path& path, FileKind kind, bool force);
+
+// For prove and prove-batch, which replace their own outputs without --force
+// as rapidsnark's prover does: the rules above, then an earlier file at `path`
+// is removed before the work starts. A directory there is a std::runtime_error
+// (the output cannot be written).
+void remove_earlier_output(const std::filesystem::path& path, FileKind kind);
+
+}  // namespace cuzk::cli
