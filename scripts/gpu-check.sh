@@ -139,7 +139,7 @@ if [[ $mode == anchors ]]; then
   run ntt-bn254-radix2 env CUZK_NTT_KERNEL=radix2 "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes $logs \
     --repeat 5
   for curve in bn254 bls12_381; do
-    run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 5 \
+    run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 3 \
       --json "$OUT/msm-$curve.json"
   done
   [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
