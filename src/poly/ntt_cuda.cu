@@ -1,4 +1,5 @@
-// Device NTT: shared-memory passes of up to ten radix-2 stages (see ntt_cuda.hpp).
+// Device NTT: shared-memory passes of up to eleven radix-2 stages (see ntt_cuda.hpp);
+// pass_reg_kernel keeps 8 points a thread in registers, pass_kernel one butterfly.
 //
 // A pass over stages [t_lo, t_lo + S) touches index bits t_lo .. t_lo+S-1 only,
 // so the 2^S points that share the other bits form an independent sub-transform:
