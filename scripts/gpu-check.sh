@@ -22,6 +22,13 @@
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU, and
 #            with the key streamed (--key-budget-mib 1024)
+#     anchors  build the cuzk CLI and the NTT test only; the NTT and field device
+#            tests (ctest -R 'cuda_(ntt|field)'); sppark's MSM and NTT
+#            (OUT=$OUT/anchors bash .anchors/sppark-bench/run.sh, from a folder the
+#            caller carries: cp -r ../shared/anchors/sppark-bench .anchors/; knobs
+#            MSM_LOGS, NTT_LOGS) and beside it cuzk bench ntt (both curves, plus the
+#            bn254 variants CUZK_NTT_MUL=cios and CUZK_NTT_KERNEL=radix2) and
+#            cuzk bench msm g1, 2^20..2^26, one side-by-side table in one call
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +47,10 @@ summary=()
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
   > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 start=$(date +%s)
-cmake --build "$build" -j16 > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -60; exit 1; }
+targets=()
+[[ $mode == anchors ]] && targets=(--target cuzk cuda_ntt_test cuda_field_test)
+cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1 ||
+  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -60; exit 1; }
 summary+=("build: $(( $(date +%s) - start )) s")
 cuzk="$build/src/cuzk"
 
@@ -109,6 +119,30 @@ if [[ $mode == zkey ]]; then
   run "prove-batch-streamed-$zk" timeout 300 "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-streamed" \
     --backend cuda --abc gpu --synthesis-threads 4 --key-budget-mib 1024
   rm -rf "$zdir"
+fi
+if [[ $mode == anchors ]]; then
+  run ctest-ntt ctest --test-dir "$build" -R 'cuda_(ntt|field)' --output-on-failure --timeout 900
+  grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-ntt.log" | head -20
+  if [ -f .anchors/sppark-bench/run.sh ]; then
+    mkdir -p "$OUT/anchors"
+    run sppark-run env OUT="$OUT/anchors" bash .anchors/sppark-bench/run.sh
+  else
+    echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
+    status=1
+  fi
+  logs=20,22,24,26
+  for curve in bn254 bls12_381; do
+    run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes $logs --repeat 5 \
+      --json "$OUT/ntt-$curve.json"
+  done
+  run ntt-bn254-cios env CUZK_NTT_MUL=cios "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes $logs --repeat 5
+  run ntt-bn254-radix2 env CUZK_NTT_KERNEL=radix2 "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes $logs \
+    --repeat 5
+  for curve in bn254 bls12_381; do
+    run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 3 \
+      --json "$OUT/msm-$curve.json"
+  done
+  [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
 fi
 for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }

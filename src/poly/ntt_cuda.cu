@@ -1,4 +1,5 @@
-// Device NTT: shared-memory passes of up to ten radix-2 stages (see ntt_cuda.hpp).
+// Device NTT: shared-memory passes of up to eleven radix-2 stages (see ntt_cuda.hpp);
+// pass_reg_kernel keeps 8 points a thread in registers, pass_kernel one butterfly.
 //
 // A pass over stages [t_lo, t_lo + S) touches index bits t_lo .. t_lo+S-1 only,
 // so the 2^S points that share the other bits form an independent sub-transform:
@@ -11,6 +12,8 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -81,6 +84,128 @@ __global__ void __launch_bounds__(1 << (kMaxPassStages - 1))
   for (unsigned l = k, i = 0; i < 2; ++i, l += half) {
     const size_t g = global(l);
     x[g] = scale.lo ? s[l] * scale.at(reverse_index(g, log_n)) : s[l];
+  }
+}
+
+// Field multiplication inside the NTT kernels: the even/odd multiplication
+// (mont32_eo.hpp, default) or the CIOS one every other kernel uses
+// (CUZK_NTT_MUL=cios), so one device run can time both.
+enum MulKind { kMulEvenOdd = 0, kMulCios = 1 };
+template <int M, class Fr>
+__device__ __forceinline__ Fr fmul(const Fr& a, const Fr& b) {
+  if constexpr (M == kMulEvenOdd)
+    return Fr::mul_eo(a, b);
+  else
+    return a * b;
+}
+
+// Shared-memory slot of local point l: one 32-byte pad after every 8 points, so
+// threads that hold points 8 apart (the first round) hit different banks.
+__device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
+
+// One pass of S stages (3 <= S <= kRegMaxStages), as pass_kernel, with each of
+// the 2^(S-3) threads holding 8 points in registers. The stages run in rounds
+// of up to three: in a round whose stages touch local bits inside [c, c+3), a
+// thread holds the 8 points l = (hi << (c+3)) | (m << c) | lo (m = 0..7; lo, hi
+// from the thread index), does the round's butterflies in registers, and the
+// points move between rounds through shared memory. Stages therefore cost one
+// shared-memory store and load per point every three stages, and one barrier
+// pair per round. Global stage 0 (twiddle 1) skips its multiplication.
+// When t_lo = 0 the points are contiguous in device memory: they are loaded and
+// stored coalesced (point l by thread l mod T) and rearranged in shared memory.
+constexpr unsigned kRegBits = 3, kRegPoints = 1u << kRegBits;
+constexpr unsigned kRegMaxStages = 11;  // 256 threads, 72 KiB of shared memory
+
+template <class Fr, bool Dit, int M>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits))
+    pass_reg_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
+  extern __shared__ uint4 shared_raw[];
+  Fr* s = reinterpret_cast<Fr*>(shared_raw);
+  const size_t low = blockIdx.x & ((size_t(1) << t_lo) - 1);
+  const size_t high = (size_t)blockIdx.x >> t_lo;
+  const unsigned tid = threadIdx.x, threads = 1u << (stages - kRegBits);
+  auto global = [&](unsigned l) { return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low; };
+  Fr v[kRegPoints];
+
+  // Rounds: DIT covers local stages upwards from 0, DIF downwards from S-1.
+  unsigned done = 0, c = 0;
+  for (unsigned round = 0; done < stages; ++round) {
+    const unsigned k = min(kRegBits, stages - done);
+    const unsigned a = Dit ? done : stages - done - k;  // the round's lowest stage
+    c = min(a, stages - kRegBits);
+    const unsigned lo = tid & ((1u << c) - 1), hi = tid >> c;
+    auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
+    if (round == 0) {
+      if (t_lo == 0) {
+#pragma unroll
+        for (unsigned m = 0; m < kRegPoints; ++m) {
+          const unsigned l = m * threads + tid;
+          s[padded(l)] = x[global(l)];
+        }
+        __syncthreads();
+#pragma unroll
+        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[padded(lidx(m))];
+      } else {
+#pragma unroll
+        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = x[global(lidx(m))];
+      }
+    } else {
+#pragma unroll
+      for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[padded(lidx(m))];
+    }
+    // The round's stages are register bits q in [a - c, a - c + k).
+    const unsigned q0 = a - c;
+#pragma unroll
+    for (unsigned step = 0; step < kRegBits; ++step) {
+      const unsigned q = Dit ? step : kRegBits - 1 - step;
+      if (q < q0 || q >= q0 + k) continue;
+      const unsigned u = c + q;  // local stage
+      const unsigned shift = log_n - (t_lo + u) - 1;
+      const bool trivial = t_lo + u == 0;
+#pragma unroll
+      for (unsigned m = 0; m < kRegPoints; ++m) {
+        if (m & (1u << q)) continue;
+        const unsigned m1 = m | (1u << q);
+        const size_t j = ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
+        if (Dit) {
+          const Fr t = trivial ? v[m1] : fmul<M>(v[m1], tw[j << shift]);
+          v[m1] = v[m] - t;
+          v[m] = v[m] + t;
+        } else {
+          const Fr d = v[m] - v[m1];
+          v[m] = v[m] + v[m1];
+          v[m1] = trivial ? d : fmul<M>(d, tw[j << shift]);
+        }
+      }
+    }
+    done += k;
+    if (done < stages) {  // to the next round's owners
+      __syncthreads();  // every thread has read this round's points
+#pragma unroll
+      for (unsigned m = 0; m < kRegPoints; ++m) s[padded(lidx(m))] = v[m];
+      __syncthreads();
+    }
+  }
+  // v[m] holds local point lidx(m) of the last round (its c).
+  const unsigned lo = tid & ((1u << c) - 1), hi = tid >> c;
+  auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
+  auto put = [&](unsigned l, const Fr& val) {
+    const size_t g = global(l);
+    x[g] = scale.lo ? fmul<M>(val, scale.at(reverse_index(g, log_n))) : val;
+  };
+  if (t_lo == 0) {
+    __syncthreads();
+#pragma unroll
+    for (unsigned m = 0; m < kRegPoints; ++m) s[padded(lidx(m))] = v[m];
+    __syncthreads();
+#pragma unroll
+    for (unsigned m = 0; m < kRegPoints; ++m) {
+      const unsigned l = m * threads + tid;
+      put(l, s[padded(l)]);
+    }
+  } else {
+#pragma unroll
+    for (unsigned m = 0; m < kRegPoints; ++m) put(lidx(m), v[m]);
   }
 }
 
@@ -169,11 +294,50 @@ namespace {
 
 // All stages of one transform direction, split into near-equal passes; the
 // last pass of a DIF run may scale its output (see pass_kernel).
+// Knobs read once from the environment, for timing variants in one device run:
+// CUZK_NTT_MUL=cios (the CIOS multiplication instead of the even/odd one),
+// CUZK_NTT_PASS_STAGES=8..11 (most stages per pass; default 11),
+// CUZK_NTT_KERNEL=radix2 (the one-butterfly-per-thread pass_kernel throughout).
+struct NttKnobs {
+  int mul = kMulEvenOdd;
+  unsigned max_stages = kRegMaxStages;
+  bool radix2 = false;
+  NttKnobs() {
+    if (const char* e = std::getenv("CUZK_NTT_MUL"); e && std::string(e) == "cios") mul = kMulCios;
+    if (const char* e = std::getenv("CUZK_NTT_PASS_STAGES")) {
+      const long v = std::strtol(e, nullptr, 10);
+      if (v >= 8 && v <= (long)kRegMaxStages) max_stages = (unsigned)v;
+    }
+    if (const char* e = std::getenv("CUZK_NTT_KERNEL"); e && std::string(e) == "radix2") radix2 = true;
+  }
+};
+const NttKnobs& knobs() {
+  static const NttKnobs k;
+  return k;
+}
+
+template <class Fr, bool Dit, int M>
+void launch_reg_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale,
+                     cudaStream_t stream) {
+  const unsigned threads = 1u << (stages - kRegBits);
+  const size_t blocks = (size_t(1) << log_n) >> stages;
+  const size_t smem = sizeof(Fr) * ((size_t(1) << stages) + ((size_t(1) << stages) >> 3));
+  if (smem > 48 * 1024)  // above 48 KiB a kernel must ask, on each device it runs on
+    CUZK_CUDA_CHECK(
+        cudaFuncSetAttribute(pass_reg_kernel<Fr, Dit, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  pass_reg_kernel<Fr, Dit, M><<<(unsigned)blocks, threads, smem, stream>>>(x, tw, log_n, t_lo, stages, scale);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
 template <class Fr, bool Dit>
 void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream) {
   const unsigned log_n = d.log_size();
   if (log_n == 0) return;
-  const unsigned passes = (log_n + kMaxPassStages - 1) / kMaxPassStages;
+  const NttKnobs& kn = knobs();
+  // Below 2^3 points (or by choice) the radix-2 pass_kernel, up to ten stages a pass.
+  const bool reg = log_n >= kRegBits && !kn.radix2;
+  const unsigned max_stages = reg ? kn.max_stages : kMaxPassStages;
+  const unsigned passes = (log_n + max_stages - 1) / max_stages;
   const Fr* tw = d.tables().twiddles[direction].data();
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
@@ -181,11 +345,19 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     // DIT runs stages upwards from 0, DIF downwards from log_n - 1.
     const unsigned t_lo = Dit ? done : log_n - done - stages;
     const bool last = p + 1 == passes;
-    const unsigned threads = 1u << (stages - 1);
-    const size_t blocks = (size_t(1) << log_n) >> stages;
-    pass_kernel<Fr, Dit><<<(unsigned)blocks, threads, sizeof(Fr) << stages, stream>>>(
-        x, tw, log_n, t_lo, stages, last ? last_scale : PowTable<Fr>{});
-    CUZK_CUDA_CHECK_LAUNCH();
+    const PowTable<Fr> scale = last ? last_scale : PowTable<Fr>{};
+    if (reg) {
+      if (kn.mul == kMulCios)
+        launch_reg_pass<Fr, Dit, kMulCios>(x, tw, log_n, t_lo, stages, scale, stream);
+      else
+        launch_reg_pass<Fr, Dit, kMulEvenOdd>(x, tw, log_n, t_lo, stages, scale, stream);
+    } else {
+      const unsigned threads = 1u << (stages - 1);
+      const size_t blocks = (size_t(1) << log_n) >> stages;
+      pass_kernel<Fr, Dit><<<(unsigned)blocks, threads, sizeof(Fr) << stages, stream>>>(x, tw, log_n, t_lo, stages,
+                                                                                        scale);
+      CUZK_CUDA_CHECK_LAUNCH();
+    }
     done += stages;
   }
 }

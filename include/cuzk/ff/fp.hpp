@@ -11,6 +11,7 @@
 
 #include "cuzk/config.hpp"
 #include "cuzk/ff/detail/mont32.cuh"
+#include "cuzk/ff/detail/mont32_eo.hpp"
 #include "cuzk/ff/detail/mont64.hpp"
 
 namespace cuzk::ff {
@@ -78,6 +79,22 @@ CUZK_UNROLL
     mont64::mul<P>(r.limb, a.limb, b.limb);
 #endif
     return r;
+  }
+  // The same product by the even/odd multiplication on the device
+  // (mont32_eo.hpp); the host multiplication on the host.
+  CUZK_HD_INLINE static Fp mul_eo(const Fp& a, const Fp& b) {
+#if CUZK_DEVICE_PASS
+    Fp r;
+    uint32_t x[2 * N], y[2 * N], z[2 * N];
+    a.split(x);
+    b.split(y);
+    mont32eo::DeviceIsa isa;
+    mont32eo::mul<P, 2 * N>(isa, z, x, y);
+    r.join(z);
+    return r;
+#else
+    return a * b;
+#endif
   }
   CUZK_HD_INLINE friend Fp operator+(const Fp& a, const Fp& b) {
     Fp r;
