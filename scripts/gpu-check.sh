@@ -22,13 +22,18 @@
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU, and
 #            with the key streamed (--key-budget-mib 1024)
-#     anchors  build the cuzk CLI and the NTT test only; the NTT and field device
-#            tests (ctest -R 'cuda_(ntt|field)'); sppark's MSM and NTT
+#     anchors  build the cuzk CLI and the NTT, field and MSM device tests only;
+#            cuzk bench ntt for every NTT variant on bn254 (CUZK_NTT_KERNEL
+#            reg8 (default) / reg4 / reg8occ / reg4occ / radix2, each with
+#            CUZK_NTT_MUL eo (default) and the register and radix-2 kernels
+#            with cios) and the default on bls12_381; cuzk bench msm g1 on both
+#            curves with CUZK_MSM_MUL=eo and cios; 2^20..2^26; then the device
+#            tests ctest -R 'cuda_(ntt|field|msm)' and sppark's MSM and NTT
 #            (OUT=$OUT/anchors bash .anchors/sppark-bench/run.sh, from a folder the
 #            caller carries: cp -r ../shared/anchors/sppark-bench .anchors/; knobs
-#            MSM_LOGS, NTT_LOGS) and beside it cuzk bench ntt (both curves, plus the
-#            bn254 variants CUZK_NTT_MUL=cios and CUZK_NTT_KERNEL=radix2) and
-#            cuzk bench msm g1, 2^20..2^26, one side-by-side table in one call
+#            MSM_LOGS, NTT_LOGS). Steps that would end past CUZK_DEADLINE_S
+#            seconds from the start (default 560) are cut short or skipped, so
+#            the results come back from a 10-minute device call.
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +44,9 @@ trap 'tar -czf "$FINAL/gpu-results.tgz" -C "$OUT" .' EXIT
 export CUZK_GPU_PROOF_DIR="$OUT/proofs"
 mkdir -p "$CUZK_GPU_PROOF_DIR"
 mode=${1:-all}
+t_start=$(date +%s)
+deadline=${CUZK_DEADLINE_S:-100000}
+[[ $mode == anchors ]] && deadline=${CUZK_DEADLINE_S:-560}
 build=build-gpu
 status=0
 summary=()
@@ -48,16 +56,22 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITEC
   > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 start=$(date +%s)
 targets=()
-[[ $mode == anchors ]] && targets=(--target cuzk cuda_ntt_test cuda_field_test)
+[[ $mode == anchors ]] && targets=(--target cuzk cuda_ntt_test cuda_field_test cuda_msm_test)
 cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1 ||
   { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -60; exit 1; }
 summary+=("build: $(( $(date +%s) - start )) s")
 cuzk="$build/src/cuzk"
 
-run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure
+run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure; cut at the deadline
   local name=$1; shift
   local t0=$(date +%s)
-  "$@" > "$OUT/$name.log" 2>&1
+  local left=$(( deadline - (t0 - t_start) ))
+  if (( left < 15 )); then
+    summary+=("$name: skipped (deadline)")
+    status=1
+    return 1
+  fi
+  timeout "$left" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   [ $rc -eq 0 ] || status=1
   summary+=("$name: exit $rc, $(( $(date +%s) - t0 )) s")
@@ -121,8 +135,28 @@ if [[ $mode == zkey ]]; then
   rm -rf "$zdir"
 fi
 if [[ $mode == anchors ]]; then
-  run ctest-ntt ctest --test-dir "$build" -R 'cuda_(ntt|field)' --output-on-failure --timeout 900
-  grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-ntt.log" | head -20
+  logs=20,22,24,26
+  ntt() {  # ntt NAME CURVE [VAR=VALUE...]: cuzk bench ntt under those knobs
+    local name=$1 curve=$2; shift 2
+    run "ntt-$name" env "$@" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes $logs --repeat 5 \
+      --json "$OUT/ntt-$name.json"
+  }
+  ntt bn254-reg8-eo bn254
+  ntt bn254-reg8-cios bn254 CUZK_NTT_MUL=cios
+  ntt bn254-radix2-eo bn254 CUZK_NTT_KERNEL=radix2
+  ntt bn254-radix2-cios bn254 CUZK_NTT_KERNEL=radix2 CUZK_NTT_MUL=cios
+  ntt bn254-reg4-eo bn254 CUZK_NTT_KERNEL=reg4
+  ntt bn254-reg8occ-eo bn254 CUZK_NTT_KERNEL=reg8occ
+  ntt bn254-reg4occ-eo bn254 CUZK_NTT_KERNEL=reg4occ
+  ntt bls12_381-reg8-eo bls12_381
+  for curve in bn254 bls12_381; do
+    for mul in eo cios; do
+      run "msm-$curve-$mul" env CUZK_MSM_MUL=$mul "$cuzk" bench msm --backend cuda --curve $curve --group g1 \
+        --log-sizes $logs --repeat 3 --json "$OUT/msm-$curve-$mul.json"
+    done
+  done
+  run ctest-device ctest --test-dir "$build" -R 'cuda_(ntt|field|msm)' --output-on-failure --timeout 900
+  grep -E "tests passed|Failed|FAILED|\*\*\*|Test +#" "$OUT/ctest-device.log" | head -30
   if [ -f .anchors/sppark-bench/run.sh ]; then
     mkdir -p "$OUT/anchors"
     run sppark-run env OUT="$OUT/anchors" bash .anchors/sppark-bench/run.sh
@@ -130,18 +164,6 @@ if [[ $mode == anchors ]]; then
     echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
     status=1
   fi
-  logs=20,22,24,26
-  for curve in bn254 bls12_381; do
-    run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes $logs --repeat 5 \
-      --json "$OUT/ntt-$curve.json"
-  done
-  run ntt-bn254-cios env CUZK_NTT_MUL=cios "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes $logs --repeat 5
-  run ntt-bn254-radix2 env CUZK_NTT_KERNEL=radix2 "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes $logs \
-    --repeat 5
-  for curve in bn254 bls12_381; do
-    run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 3 \
-      --json "$OUT/msm-$curve.json"
-  done
   [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
 fi
 for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do

@@ -255,4 +255,27 @@ CUZK_UNROLL
   }
 };
 
+
+// F with its multiplication and squaring done by F::mul_eo: the same bytes as
+// F, every other operation F's. Device code that is compiled for both
+// multiplications (the MSM's bucket kernels, CUZK_MSM_MUL) views its points
+// through it.
+template <class F>
+struct MulEo {
+  F v;
+
+  static constexpr size_t N = F::N;
+  CUZK_HD_INLINE static constexpr MulEo zero() { return {F::zero()}; }
+  CUZK_HD_INLINE static constexpr MulEo one() { return {F::one()}; }
+  CUZK_HD_INLINE bool is_zero() const { return v.is_zero(); }
+  CUZK_HD_INLINE friend bool operator==(const MulEo& a, const MulEo& b) { return a.v == b.v; }
+  CUZK_HD_INLINE friend bool operator!=(const MulEo& a, const MulEo& b) { return a.v != b.v; }
+  CUZK_HD_INLINE friend MulEo operator*(const MulEo& a, const MulEo& b) { return {F::mul_eo(a.v, b.v)}; }
+  CUZK_HD_INLINE friend MulEo operator+(const MulEo& a, const MulEo& b) { return {a.v + b.v}; }
+  CUZK_HD_INLINE friend MulEo operator-(const MulEo& a, const MulEo& b) { return {a.v - b.v}; }
+  CUZK_HD_INLINE MulEo operator-() const { return {-v}; }
+  CUZK_HD_INLINE MulEo dbl() const { return {v.dbl()}; }
+  CUZK_HD_INLINE MulEo sqr() const { return {F::mul_eo(v, v)}; }
+};
+
 }  // namespace cuzk::ff
