@@ -86,14 +86,16 @@ __global__ void pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, 
 }
 
 // Shared-memory slot of local point l: one 32-byte pad after every 8 points, so
-// threads that hold points 8 apart (the first round) hit different banks.
+// points a multiple of 8 apart, as the threads of a round hold them, spread
+// over the banks.
 __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
 // the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
 // ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
-// registers at 64 a thread, for occupancy. The stages run in rounds of up to B: in a round whose
-// stages touch local bits inside [c, c+B), a thread holds the 2^B points
+// registers at 64 a thread, for occupancy. The stages run in rounds of up to B:
+// in a round whose stages touch local bits inside [c, c+B), a thread holds the
+// 2^B points
 // l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread index),
 // does the round's butterflies in registers, and the points move between rounds
 // through shared memory. Stages therefore cost one shared-memory store and load
