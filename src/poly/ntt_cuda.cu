@@ -95,10 +95,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
 // registers at 64 a thread, for occupancy. The stages run in rounds of up to B:
 // in a round whose stages touch local bits inside [c, c+B), a thread holds the
-// 2^B points
-// l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread index),
-// does the round's butterflies in registers, and the points move between rounds
-// through shared memory. Stages therefore cost one shared-memory store and load
+// 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
+// index), does the round's butterflies in registers, and the points move
+// between rounds through shared memory. Stages therefore cost one shared-memory store and load
 // per point every B stages, and one barrier pair per round. Global stage 0
 // (twiddle 1) skips its multiplication.
 // When t_lo = 0 the points are contiguous in device memory: they are loaded and
