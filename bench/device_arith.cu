@@ -1,7 +1,8 @@
 // Device arithmetic throughput: field multiplication per field and XYZZ mixed
 // addition per group, in operations per second, against the H200 multiply
-// ceilings from shared/reference/anchors.md (CIOS needs 4n^2 + n IMADs for n
-// 32-bit words; 16.71 T IMAD/s measured, so ~28 G/s at 381 bits, ~63 G/s at 254).
+// ceilings from shared/reference/anchors.md (a Montgomery multiplication needs
+// 4n^2 + n IMADs for n 32-bit words; 16.71 T IMAD/s measured, so ~28 G/s at 381
+// bits, ~63 G/s at 254).
 //
 //   cuzk_bench_device [--json FILE]
 #include <algorithm>

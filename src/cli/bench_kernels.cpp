@@ -42,8 +42,9 @@ constexpr double kButterfliesPerSecond = 36.6e9;
   return 1e3 * std::ldexp(1.0, (int)log_n - 1) * log_n / kButterfliesPerSecond;
 }
 
-// anchors.md §3, "Multiply ceiling": CIOS Montgomery multiplies at the H200's
-// IMAD throughput, about 28 G/s for 381-bit Fq and 63 G/s for 254-bit.
+// anchors.md §3, "Multiply ceiling": Montgomery multiplies (4n^2 + n IMADs for
+// n 32-bit words) at the H200's IMAD throughput, about 28 G/s for 381-bit Fq
+// and 63 G/s for 254-bit.
 double fq_multiplies_per_second(size_t limbs64) { return limbs64 <= 4 ? 63e9 : 28e9; }
 
 // The MSM floor (anchors.md §3, "MSM floor"): n × windows × 10 multiplies

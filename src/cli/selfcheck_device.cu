@@ -1,6 +1,6 @@
 // Device half of `cuzk selfcheck`: field and curve operations on the GPU
 // against the host, bit for bit. Multiplication is out of line here (see
-// mont32.cuh) to keep this file's compile time small; the GPU tests cover the
+// mont32_eo.hpp) to keep this file's compile time small; the GPU tests cover the
 // inlined form.
 #define CUZK_DEVICE_MUL_NOINLINE
 

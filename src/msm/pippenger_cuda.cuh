@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -300,83 +299,6 @@ struct Plan {
   }
 };
 
-
-// The bucket kernels' field multiplication (CUZK_MSM_MUL, read once): the
-// even/odd one (Fp::mul_eo, the default) or the CIOS one (cios). Both are
-// compiled where the point field is a prime field (G1), for measurement; G2's
-// field (Fp2) multiplies by CIOS only.
-template <class F>
-concept HasMulEo = requires(const F& a) { F::mul_eo(a, a); };
-
-inline bool msm_mul_eo() {
-  static const bool eo = [] {
-    const char* e = std::getenv("CUZK_MSM_MUL");
-    return !(e && std::string(e) == "cios");
-  }();
-  return eo;
-}
-
-// C with its points viewed through ff::MulEo: the same bytes, so buffers of
-// Affine<C>, Xyzz<C> and Partial<C> are passed to kernels on EoCurve<C> as they
-// are.
-template <class C>
-struct EoCurve : C {
-  using F = ff::MulEo<typename C::F>;
-};
-
-template <class D, class T>
-D* view(T* p) {
-  return reinterpret_cast<D*>(p);
-}
-
-// Steps 2b-2d of enqueue for one chunk on the curve D (C or EoCurve<C>): the
-// bucket sums of the sorted (key, value) list, their weighting and the tree
-// sums; returns the window sums (plan.windows points) in `sums`.
-template <class C, class D>
-const ec::Xyzz<C>* chunk_window_sums(const Plan<C>& plan, const uint32_t* keys, const uint32_t* vals, size_t entries,
-                                     const ec::Affine<C>* bases_c, ec::Xyzz<C>* buckets_c, Partial<C>* parts_c,
-                                     ec::Xyzz<C>* sums_c, cudaStream_t stream) {
-  using Xyzz = ec::Xyzz<D>;
-  const uint32_t skip = plan.windows * plan.buckets;
-  const auto* bases = view<const ec::Affine<D>>(bases_c);
-  Xyzz* bk = view<Xyzz>(buckets_c);
-  Partial<D>* pa = view<Partial<D>>(parts_c);
-  Partial<D>* pb = pa + plan.level0_partials;
-  size_t threads = (entries + kSegment - 1) / kSegment;
-  const bool single = threads == 1;
-  accumulate_points_kernel<D>
-      <<<blocks_for(threads), kThreads, 0, stream>>>(keys, vals, entries, skip, bases, bk, pa, single);
-  CUZK_CUDA_CHECK_LAUNCH();
-  for (size_t len = single ? 0 : 2 * threads; len > 0;) {
-    threads = (len + kPartialSegment - 1) / kPartialSegment;
-    const bool last = threads == 1;
-    accumulate_partials_kernel<D><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
-    CUZK_CUDA_CHECK_LAUNCH();
-    std::swap(pa, pb);
-    len = last ? 0 : 2 * threads;
-  }
-  Xyzz* s0 = view<Xyzz>(sums_c);
-  Xyzz* s1 = s0 + plan.bucket_sums();
-  bucket_segments_kernel<D><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows, plan.buckets,
-                                                                                     s0);
-  CUZK_CUDA_CHECK_LAUNCH();
-  return view<const ec::Xyzz<C>>(sum_groups<D>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream));
-}
-
-// Step 3 of enqueue on the curve D: the sum of the points whose scalar is 1,
-// from ones_len = ceil(n / kOnesSegment) partial sums in `scratch` (room for
-// ones_len + ceil(ones_len / kTreeFan) points).
-template <class C, class D>
-const ec::Xyzz<C>* ones_sum(const ec::Affine<C>* bases_c, const typename C::Fr* scalars, size_t n,
-                            ec::Xyzz<C>* scratch_c, cudaStream_t stream) {
-  using Xyzz = ec::Xyzz<D>;
-  const size_t ones_len = (n + kOnesSegment - 1) / kOnesSegment;
-  Xyzz* o0 = view<Xyzz>(scratch_c);
-  ones_kernel<D><<<blocks_for(ones_len), kThreads, 0, stream>>>(view<const ec::Affine<D>>(bases_c), scalars, n, o0);
-  CUZK_CUDA_CHECK_LAUNCH();
-  return view<const ec::Xyzz<C>>(sum_groups<D>(o0, o0 + ones_len, 1, ones_len, stream));
-}
-
 }  // namespace detail
 
 template <class C>
@@ -468,6 +390,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
     auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
     auto sums = arena.take(2 * plan.bucket_sums() * sizeof(Xyzz));
 
+    const uint32_t skip = plan.windows * plan.buckets;
     for (size_t ch = 0; ch < st->chunks; ++ch) {
       const size_t b = ch * chunk, mc = std::min(m, b + chunk) - b;
       const size_t entries = (size_t)plan.windows * mc;
@@ -482,15 +405,28 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
 
       Xyzz* bk = buckets.as<Xyzz>();
       CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
-      const Xyzz* window_sums = nullptr;
-      if constexpr (HasMulEo<typename C::F>) {
-        if (msm_mul_eo())
-          window_sums = chunk_window_sums<C, EoCurve<C>>(plan, keys_out, vals_out, entries, bases, bk,
-                                                         parts.as<Partial<C>>(), sums.as<Xyzz>(), stream);
+      Partial<C>* pa = parts.as<Partial<C>>();
+      Partial<C>* pb = pa + plan.level0_partials;
+      size_t threads = (entries + kSegment - 1) / kSegment;
+      const bool single = threads == 1;
+      accumulate_points_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(keys_out, vals_out, entries, skip,
+                                                                                bases, bk, pa, single);
+      CUZK_CUDA_CHECK_LAUNCH();
+      for (size_t len = single ? 0 : 2 * threads; len > 0;) {
+        threads = (len + kPartialSegment - 1) / kPartialSegment;
+        const bool last = threads == 1;
+        accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
+        CUZK_CUDA_CHECK_LAUNCH();
+        std::swap(pa, pb);
+        len = last ? 0 : 2 * threads;
       }
-      if (!window_sums)
-        window_sums = chunk_window_sums<C, C>(plan, keys_out, vals_out, entries, bases, bk, parts.as<Partial<C>>(),
-                                              sums.as<Xyzz>(), stream);
+
+      Xyzz* s0 = sums.as<Xyzz>();
+      Xyzz* s1 = s0 + plan.bucket_sums();
+      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
+                                                                                         plan.buckets, s0);
+      CUZK_CUDA_CHECK_LAUNCH();
+      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
       CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
     }
@@ -505,11 +441,10 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
     // The tree's first level writes ceil(len / fan) sums into the spare
     // part, the later levels fewer, alternately.
     auto ones = arena.take((ones_len + (ones_len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
-    const Xyzz* sum = nullptr;
-    if constexpr (HasMulEo<typename C::F>) {
-      if (msm_mul_eo()) sum = ones_sum<C, EoCurve<C>>(bases, scalars, n, ones.as<Xyzz>(), stream);
-    }
-    if (!sum) sum = ones_sum<C, C>(bases, scalars, n, ones.as<Xyzz>(), stream);
+    Xyzz* o0 = ones.as<Xyzz>();
+    ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, o0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    const Xyzz* sum = sum_groups<C>(o0, o0 + ones_len, 1, ones_len, stream);
     CUZK_CUDA_CHECK(cudaMemcpyAsync(ones_out, sum, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
   }
   st->done.record(stream);

@@ -1,6 +1,6 @@
 // Device NTT: shared-memory passes of up to eleven radix-2 stages (see ntt_cuda.hpp);
-// pass_reg_kernel keeps 8 (or 4) points a thread in registers, pass_kernel one
-// butterfly.
+// pass_reg_kernel keeps 4 points a thread in registers; pass_kernel, one
+// butterfly a thread, runs the one-stage transform (2 points) it cannot.
 //
 // A pass over stages [t_lo, t_lo + S) touches index bits t_lo .. t_lo+S-1 only,
 // so the 2^S points that share the other bits form an independent sub-transform:
@@ -13,8 +13,6 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -28,7 +26,6 @@ using ::cuzk::cuda::DeviceBuffer;
 
 namespace {
 
-constexpr unsigned kMaxPassStages = 10;
 constexpr unsigned kPowLowBits = 10;
 
 // factor(i) = lo[i mod 2^10] · hi[i >> 10] = c·g^i.
@@ -45,26 +42,14 @@ __device__ __forceinline__ size_t reverse_index(size_t i, unsigned bits) {
   return bits ? (size_t)(__brevll((unsigned long long)i) >> (64 - bits)) : 0;
 }
 
-// Field multiplication inside the NTT kernels: the even/odd multiplication
-// (mont32_eo.hpp, default) or the CIOS one every other kernel uses
-// (CUZK_NTT_MUL=cios), so one device run can time both.
-enum MulKind { kMulEvenOdd = 0, kMulCios = 1 };
-template <int M, class Fr>
-__device__ __forceinline__ Fr fmul(const Fr& a, const Fr& b) {
-  if constexpr (M == kMulEvenOdd)
-    return Fr::mul_eo(a, b);
-  else
-    return a * b;
-}
-
-// One pass of S stages; Dit: Cooley–Tukey stages t_lo upwards (bit-reversed in,
-// natural out); otherwise Gentleman–Sande stages downwards (natural in,
-// bit-reversed out). With `scale` set, the point written to position p is
-// multiplied by scale.at(rev(p)): the coset shift, applied to the coefficient
-// that position holds after an inverse transform's last pass.
-template <class Fr, bool Dit, int M>
-__global__ void __launch_bounds__(1 << (kMaxPassStages - 1))
-    pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
+// One pass of S stages, one butterfly a thread (2^(S-1) threads); Dit:
+// Cooley–Tukey stages t_lo upwards (bit-reversed in, natural out); otherwise
+// Gentleman–Sande stages downwards (natural in, bit-reversed out). With `scale`
+// set, the point written to position p is multiplied by scale.at(rev(p)): the
+// coset shift, applied to the coefficient that position holds after an inverse
+// transform's last pass. Only transforms too small for pass_reg_kernel use it.
+template <class Fr, bool Dit>
+__global__ void pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
   extern __shared__ uint4 shared_raw[];
   Fr* s = reinterpret_cast<Fr*>(shared_raw);
   const size_t low = blockIdx.x & ((size_t(1) << t_lo) - 1);
@@ -84,45 +69,45 @@ __global__ void __launch_bounds__(1 << (kMaxPassStages - 1))
     const Fr w = tw[j << (log_n - (t_lo + u) - 1)];
     const Fr a = s[i0], b = s[i1];
     if (Dit) {
-      const Fr t = fmul<M>(b, w);
+      const Fr t = b * w;
       s[i0] = a + t;
       s[i1] = a - t;
     } else {
       s[i0] = a + b;
-      s[i1] = fmul<M>(a - b, w);
+      s[i1] = (a - b) * w;
     }
   }
   __syncthreads();
 #pragma unroll
   for (unsigned l = k, i = 0; i < 2; ++i, l += half) {
     const size_t g = global(l);
-    x[g] = scale.lo ? fmul<M>(s[l], scale.at(reverse_index(g, log_n))) : s[l];
+    x[g] = scale.lo ? s[l] * scale.at(reverse_index(g, log_n)) : s[l];
   }
 }
 
 // Shared-memory slot of local point l: one 32-byte pad after every 8 points, so
-// threads that hold points 8 apart (the first round) hit different banks.
+// points a multiple of 8 apart, as the threads of a round hold them, spread
+// over the banks.
 __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
-// the 2^(S-B) threads holding 2^B points in registers (B = 3: 8 points, the
-// default; B = 2: 4 points, half the live points and twice the threads, kept
-// for measurement). MinBlocks > 1 asks ptxas for that many blocks of the
-// largest pass per SM, which caps the registers (8 points, 3 blocks: 80; 4
-// points, 2 blocks: 64) where it would otherwise use 92-128 and fit only 16
-// warps an SM; also kept for measurement. The stages run in rounds of up to B: in a round whose
-// stages touch local bits inside [c, c+B), a thread holds the 2^B points
-// l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread index),
-// does the round's butterflies in registers, and the points move between rounds
-// through shared memory. Stages therefore cost one shared-memory store and load
+// the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
+// ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
+// registers at 64 a thread, for occupancy. The stages run in rounds of up to B:
+// in a round whose stages touch local bits inside [c, c+B), a thread holds the
+// 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
+// index), does the round's butterflies in registers, and the points move
+// between rounds through shared memory. Stages therefore cost one shared-memory store and load
 // per point every B stages, and one barrier pair per round. Global stage 0
 // (twiddle 1) skips its multiplication.
 // When t_lo = 0 the points are contiguous in device memory: they are loaded and
 // stored coalesced (point l by thread l mod T) and rearranged in shared memory.
 constexpr unsigned kRegMaxStages = 11;  // 72 KiB of shared memory
+constexpr unsigned kRegBits = 2;
+constexpr unsigned kRegMinBlocks = 2;
 
-template <class Fr, bool Dit, int M, unsigned kRegBits, unsigned MinBlocks>
-__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), MinBlocks)
+template <class Fr, bool Dit>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
     pass_reg_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
   constexpr unsigned kRegPoints = 1u << kRegBits;
   extern __shared__ uint4 shared_raw[];
@@ -174,13 +159,13 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), MinBlocks)
         const unsigned m1 = m | (1u << q);
         const size_t j = ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
         if (Dit) {
-          const Fr t = trivial ? v[m1] : fmul<M>(v[m1], tw[j << shift]);
+          const Fr t = trivial ? v[m1] : v[m1] * tw[j << shift];
           v[m1] = v[m] - t;
           v[m] = v[m] + t;
         } else {
           const Fr d = v[m] - v[m1];
           v[m] = v[m] + v[m1];
-          v[m1] = trivial ? d : fmul<M>(d, tw[j << shift]);
+          v[m1] = trivial ? d : d * tw[j << shift];
         }
       }
     }
@@ -197,7 +182,7 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), MinBlocks)
   auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
   auto put = [&](unsigned l, const Fr& val) {
     const size_t g = global(l);
-    x[g] = scale.lo ? fmul<M>(val, scale.at(reverse_index(g, log_n))) : val;
+    x[g] = scale.lo ? val * scale.at(reverse_index(g, log_n)) : val;
   };
   if (t_lo == 0) {
     __syncthreads();
@@ -298,99 +283,41 @@ DeviceDomain<Fr>::~DeviceDomain() = default;
 
 namespace {
 
-// All stages of one transform direction, split into near-equal passes; the
-// last pass of a DIF run may scale its output (see pass_kernel).
-// Knobs read once from the environment, for timing variants in one device run:
-// CUZK_NTT_MUL=cios (the CIOS multiplication instead of the even/odd one),
-// CUZK_NTT_PASS_STAGES=8..11 (most stages per register pass; default 11),
-// CUZK_NTT_KERNEL=radix2 (the one-butterfly-per-thread pass_kernel throughout)
-// or reg4 (the register passes with 4 points a thread instead of 8), or
-// reg8occ / reg4occ (those with their registers capped for occupancy).
-struct NttKnobs {
-  int mul = kMulEvenOdd;
-  unsigned max_stages = kRegMaxStages;
-  bool radix2 = false;
-  unsigned reg_bits = 3;
-  bool occupancy = false;
-  NttKnobs() {
-    if (const char* e = std::getenv("CUZK_NTT_MUL"); e && std::string(e) == "cios") mul = kMulCios;
-    if (const char* e = std::getenv("CUZK_NTT_PASS_STAGES")) {
-      const long v = std::strtol(e, nullptr, 10);
-      if (v >= 8 && v <= (long)kRegMaxStages) max_stages = (unsigned)v;
-    }
-    if (const char* e = std::getenv("CUZK_NTT_KERNEL")) {
-      if (std::string(e) == "radix2") radix2 = true;
-      const std::string k = e;
-      if (k == "reg4" || k == "reg4occ") reg_bits = 2;
-      if (k == "reg8occ" || k == "reg4occ") occupancy = true;
-    }
-  }
-};
-const NttKnobs& knobs() {
-  static const NttKnobs k;
-  return k;
-}
-
-template <class Fr, bool Dit, int M, unsigned B, unsigned MinBlocks>
+template <class Fr, bool Dit>
 void launch_reg_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale,
                      cudaStream_t stream) {
-  const unsigned threads = 1u << (stages - B);
+  const unsigned threads = 1u << (stages - kRegBits);
   const size_t blocks = (size_t(1) << log_n) >> stages;
   const size_t smem = sizeof(Fr) * ((size_t(1) << stages) + ((size_t(1) << stages) >> 3));
   if (smem > 48 * 1024)  // above 48 KiB a kernel must ask, on each device it runs on
-    CUZK_CUDA_CHECK(cudaFuncSetAttribute(pass_reg_kernel<Fr, Dit, M, B, MinBlocks>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  pass_reg_kernel<Fr, Dit, M, B, MinBlocks>
-      <<<(unsigned)blocks, threads, smem, stream>>>(x, tw, log_n, t_lo, stages, scale);
+    CUZK_CUDA_CHECK(
+        cudaFuncSetAttribute(pass_reg_kernel<Fr, Dit>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  pass_reg_kernel<Fr, Dit><<<(unsigned)blocks, threads, smem, stream>>>(x, tw, log_n, t_lo, stages, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
-template <class Fr, bool Dit, int M>
-void launch_radix2_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale,
-                        cudaStream_t stream) {
-  const unsigned threads = 1u << (stages - 1);
-  const size_t blocks = (size_t(1) << log_n) >> stages;
-  pass_kernel<Fr, Dit, M><<<(unsigned)blocks, threads, sizeof(Fr) << stages, stream>>>(x, tw, log_n, t_lo, stages,
-                                                                                       scale);
-  CUZK_CUDA_CHECK_LAUNCH();
-}
-
-template <class Fr, bool Dit, int M>
-void launch_pass(const NttKnobs& kn, bool reg, Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages,
-                 PowTable<Fr> scale, cudaStream_t stream) {
-  if (!reg)
-    launch_radix2_pass<Fr, Dit, M>(x, tw, log_n, t_lo, stages, scale, stream);
-  else if (kn.reg_bits == 2 && kn.occupancy)
-    launch_reg_pass<Fr, Dit, M, 2, 2>(x, tw, log_n, t_lo, stages, scale, stream);
-  else if (kn.reg_bits == 2)
-    launch_reg_pass<Fr, Dit, M, 2, 1>(x, tw, log_n, t_lo, stages, scale, stream);
-  else if (kn.occupancy)
-    launch_reg_pass<Fr, Dit, M, 3, 3>(x, tw, log_n, t_lo, stages, scale, stream);
-  else
-    launch_reg_pass<Fr, Dit, M, 3, 1>(x, tw, log_n, t_lo, stages, scale, stream);
-}
-
+// All stages of one transform direction, split into near-equal passes of at
+// most kRegMaxStages (each then has at least kRegBits stages); the last pass
+// of a DIF run may scale its output (see pass_kernel). A transform of fewer
+// than 2^kRegBits points is one pass_kernel pass.
 template <class Fr, bool Dit>
 void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream) {
   const unsigned log_n = d.log_size();
   if (log_n == 0) return;
-  const NttKnobs& kn = knobs();
-  // Below 2^B points (or by choice) the radix-2 pass_kernel, up to ten stages a pass.
-  const bool reg = log_n >= kn.reg_bits && !kn.radix2;
-  const unsigned max_stages = reg ? kn.max_stages : kMaxPassStages;
-  const unsigned passes = (log_n + max_stages - 1) / max_stages;
   const Fr* tw = d.tables().twiddles[direction].data();
+  if (log_n < kRegBits) {
+    pass_kernel<Fr, Dit><<<1, 1u << (log_n - 1), sizeof(Fr) << log_n, stream>>>(x, tw, log_n, 0, log_n, last_scale);
+    CUZK_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
     // DIT runs stages upwards from 0, DIF downwards from log_n - 1.
     const unsigned t_lo = Dit ? done : log_n - done - stages;
     const bool last = p + 1 == passes;
-    const PowTable<Fr> scale = last ? last_scale : PowTable<Fr>{};
-    if (kn.mul == kMulCios)
-      launch_pass<Fr, Dit, kMulCios>(kn, reg, x, tw, log_n, t_lo, stages, scale, stream);
-    else
-      launch_pass<Fr, Dit, kMulEvenOdd>(kn, reg, x, tw, log_n, t_lo, stages, scale, stream);
+    launch_reg_pass<Fr, Dit>(x, tw, log_n, t_lo, stages, last ? last_scale : PowTable<Fr>{}, stream);
     done += stages;
   }
 }

@@ -14,6 +14,7 @@
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/groth16/constraints.hpp"
 
 namespace cuzk::test {
 
@@ -60,14 +61,6 @@ Fr dot(std::span<const groth16::Term<Fr>> lc, std::span<const Fr> w) {
   Fr acc = Fr::zero();
   for (const auto& t : lc) acc += t.coef * w[t.wire];
   return acc;
-}
-
-// The first constraint that w violates, if any.
-template <class E>
-std::optional<size_t> first_unsatisfied(const groth16::ConstraintMatrices<E>& m, std::span<const typename E::Fr> w) {
-  for (size_t i = 0; i < m.n_constraints(); ++i)
-    if (dot(m.lc(i, 0), w) * dot(m.lc(i, 1), w) != dot(m.lc(i, 2), w)) return i;
-  return std::nullopt;
 }
 
 // a, b, c are A·w, B·w, C·w on the constraint rows, then snarkjs's public

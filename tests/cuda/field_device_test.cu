@@ -1,6 +1,6 @@
 // Every device field operation against the host, bit for bit, on 2^20 random
 // inputs per field, with 0, 1 and p-1 mixed in.
-// Multiplication is compiled out of line here (see mont32.cuh): the same code,
+// Multiplication is compiled out of line here (see mont32_eo.hpp): the same code,
 // a fraction of the compile time; inline_arith_test.cu covers the inlined form.
 #define CUZK_DEVICE_MUL_NOINLINE
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
-// The even/odd Montgomery multiplication (ff/detail/mont32_eo.hpp), run on the
-// host through HostIsa: the same sequence of carry-chain operations the GPU
-// runs, with the carry flag modelled, against the host multiplication
-// (mont64), on random values and on edge values, for every field the device
-// uses. Also checks that no chain ever drops a carry (the bound in the header).
+// The device's Montgomery multiplication (Fp's operator* on the GPU, the
+// even/odd one of ff/detail/mont32_eo.hpp), run on the host through HostIsa:
+// the same sequence of carry-chain operations the GPU runs, with the carry flag
+// modelled, against the host multiplication (mont64), on random values and on
+// edge values, for every field the device uses. Also checks that no chain ever
+// drops a carry (the bound in the header).
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -6,7 +6,8 @@
 // is limb equality and the layout is canonical.
 //
 // Host code runs on 64-bit limbs (mont64.hpp); device code views the same bytes
-// as 2N 32-bit words and runs PTX carry chains (mont32.cuh).
+// as 2N 32-bit words and runs PTX carry chains: the even/odd multiplication
+// (mont32_eo.hpp), addition and subtraction (mont32.cuh).
 #pragma once
 
 #include "cuzk/config.hpp"
@@ -73,28 +74,12 @@ CUZK_UNROLL
     uint32_t x[2 * N], y[2 * N], z[2 * N];
     a.split(x);
     b.split(y);
-    mont32::mul<P, 2 * N>(z, x, y);
+    mont32eo::mul<P, 2 * N>(z, x, y);
     r.join(z);
 #else
     mont64::mul<P>(r.limb, a.limb, b.limb);
 #endif
     return r;
-  }
-  // The same product by the even/odd multiplication on the device
-  // (mont32_eo.hpp); the host multiplication on the host.
-  CUZK_HD_INLINE static Fp mul_eo(const Fp& a, const Fp& b) {
-#if CUZK_DEVICE_PASS
-    Fp r;
-    uint32_t x[2 * N], y[2 * N], z[2 * N];
-    a.split(x);
-    b.split(y);
-    mont32eo::DeviceIsa isa;
-    mont32eo::mul<P, 2 * N>(isa, z, x, y);
-    r.join(z);
-    return r;
-#else
-    return a * b;
-#endif
   }
   CUZK_HD_INLINE friend Fp operator+(const Fp& a, const Fp& b) {
     Fp r;
@@ -253,29 +238,6 @@ CUZK_UNROLL
   CUZK_HD static void shift_right(uint64_t e[N], unsigned s) {
     for (size_t i = 0; i < N; ++i) e[i] = (e[i] >> s) | (i + 1 < N ? e[i + 1] << (64 - s) : 0);
   }
-};
-
-
-// F with its multiplication and squaring done by F::mul_eo: the same bytes as
-// F, every other operation F's. Device code that is compiled for both
-// multiplications (the MSM's bucket kernels, CUZK_MSM_MUL) views its points
-// through it.
-template <class F>
-struct MulEo {
-  F v;
-
-  static constexpr size_t N = F::N;
-  CUZK_HD_INLINE static constexpr MulEo zero() { return {F::zero()}; }
-  CUZK_HD_INLINE static constexpr MulEo one() { return {F::one()}; }
-  CUZK_HD_INLINE bool is_zero() const { return v.is_zero(); }
-  CUZK_HD_INLINE friend bool operator==(const MulEo& a, const MulEo& b) { return a.v == b.v; }
-  CUZK_HD_INLINE friend bool operator!=(const MulEo& a, const MulEo& b) { return a.v != b.v; }
-  CUZK_HD_INLINE friend MulEo operator*(const MulEo& a, const MulEo& b) { return {F::mul_eo(a.v, b.v)}; }
-  CUZK_HD_INLINE friend MulEo operator+(const MulEo& a, const MulEo& b) { return {a.v + b.v}; }
-  CUZK_HD_INLINE friend MulEo operator-(const MulEo& a, const MulEo& b) { return {a.v - b.v}; }
-  CUZK_HD_INLINE MulEo operator-() const { return {-v}; }
-  CUZK_HD_INLINE MulEo dbl() const { return {v.dbl()}; }
-  CUZK_HD_INLINE MulEo sqr() const { return {F::mul_eo(v, v)}; }
 };
 
 }  // namespace cuzk::ff

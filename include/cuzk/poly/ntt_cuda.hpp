@@ -1,11 +1,10 @@
 // Number-theoretic transforms on the GPU: the same four transforms as ntt.hpp,
 // bit for bit, on values already in device memory, enqueued on a stream.
 //
-// A transform of 2^k points runs as ceil(k / 11) passes (ntt_cuda.cu: 8 points a
-// thread in registers, three stages between shared-memory exchanges; below 2^3
-// points, or with CUZK_NTT_KERNEL=radix2, ceil(k / 10) radix-2 passes); each pass loads 2^11
-// (or fewer) points into shared memory and does its stages there,
-// so a 2^24 transform reads and writes device memory three times instead of 24
+// A transform of 2^k points runs as ceil(k / 11) passes (ntt_cuda.cu: 4 points a
+// thread in registers, two stages between shared-memory exchanges; 2 points are
+// one radix-2 pass); each pass loads 2^11 (or fewer) points into shared memory
+// and does its stages there, so a 2^24 transform reads and writes device memory three times instead of 24
 // and is bound by its multiplies. The forward transform is decimation in time
 // (bit-reversed in, natural out) and the inverse decimation in frequency
 // (natural in, bit-reversed out): the Groth16 quotient chains inverse then

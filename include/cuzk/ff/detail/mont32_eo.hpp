@@ -1,14 +1,14 @@
-// Montgomery multiplication on 32-bit words with even/odd accumulators
-// (the layout of Emmart and Weems, "Optimizing Modular Multiplication for
-// NVIDIA's Maxwell GPUs", ARITH 2016), written for cuzk from that idea.
+// The device Montgomery multiplication (Fp's operator* under __CUDA_ARCH__),
+// on 32-bit words with even/odd accumulators (the layout of Emmart and Weems,
+// "Optimizing Modular Multiplication for NVIDIA's Maxwell GPUs", ARITH 2016),
+// written for cuzk from that idea.
 //
-// mont32::mul (mont32.cuh) adds a·b_i as two carry chains, all low halves of
-// the products, then all high halves, so the two halves of one 32x32-bit
-// product are never next to each other. Here the words of a are split by
-// parity: a[j]·b_i for even j adds its low half at word j and its high half at
-// word j+1 of accumulator A, and for odd j the same into accumulator B. Each
-// chain then runs lo, hi, lo, hi over consecutive words, the two halves of one
-// product side by side, which is what a wide multiply-add with carry does.
+// The words of a are split by parity: a[j]·b_i for even j adds its low half at
+// word j and its high half at word j+1 of accumulator A, and for odd j the same
+// into accumulator B. Each chain then runs lo, hi, lo, hi over consecutive
+// words, the two halves of one 32x32-bit product side by side in one carry
+// chain, which is what a wide multiply-add with carry does; a row that adds all
+// low halves and then all high halves keeps them apart.
 //
 // State between rows, value T = A + pend + B·2^32:
 //   A[0..n]    words at positions 0..n,
@@ -35,7 +35,7 @@
 // Isa: the seven carry-chain operations, as PTX on the device (DeviceIsa, each
 // statement volatile for the reason given in mont32.cuh) and as a carry bit in
 // a member on the host (HostIsa, used by the unit test to run the very same
-// sequence).
+// sequence). mul(r, a, b) is the device entry point.
 #pragma once
 
 #include <cstddef>
@@ -195,5 +195,23 @@ CUZK_UNROLL
 CUZK_UNROLL
   for (size_t j = 0; j < n; ++j) r[j] = (s[j] & mask) | (t[j] & ~mask);
 }
+
+#if defined(__CUDACC__)
+// Multiplication is inlined by default, as the hot kernels want. A translation
+// unit that instantiates many large kernels (the arithmetic tests, the G2 MSM)
+// may define CUZK_DEVICE_MUL_NOINLINE to compile it once as a function: the
+// same code, minutes less compile time.
+#ifdef CUZK_DEVICE_MUL_NOINLINE
+#define CUZK_DEVICE_MUL_ATTR __device__ __noinline__
+#else
+#define CUZK_DEVICE_MUL_ATTR __device__ __forceinline__
+#endif
+
+template <class P, size_t n>
+CUZK_DEVICE_MUL_ATTR void mul(uint32_t r[n], const uint32_t a[n], const uint32_t b[n]) {
+  DeviceIsa isa;
+  mul<P, n>(isa, r, a, b);
+}
+#endif
 
 }  // namespace cuzk::ff::mont32eo
