@@ -7,7 +7,7 @@ namespace cuzk::engine {
 template <class E>
 struct Engine<E>::Job {
   uint32_t id = 0;
-  const groth16::PreparedKey<E>* key = nullptr;
+  groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
   std::mutex mu;
   std::vector<PartitionResult<E>> results;
@@ -65,10 +65,11 @@ Engine<E>::~Engine() {
 }
 
 template <class E>
-std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(const groth16::PreparedKey<E>& key,
+std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(groth16::SharedKey<E> key,
                                                                std::vector<Synthesize<E>> partitions) {
+  if (!key) throw std::invalid_argument("submit: no key");
   auto job = std::make_shared<Job>();
-  job->key = &key;
+  job->key = std::move(key);
   job->sources = std::move(partitions);
   job->remaining = job->sources.size();
   auto future = job->done.get_future();
@@ -98,7 +99,11 @@ void Engine<E>::complete(Job& job, uint32_t partition, std::optional<groth16::Pr
     r.error = std::move(error);
     last = --job.remaining == 0;
   }
-  if (last) job.done.set_value(std::move(job.results));
+  if (!last) return;
+  // No stage uses them any more; the caller may count on their release.
+  job.key.reset();
+  job.sources.clear();
+  job.done.set_value(std::move(job.results));
 }
 
 template <class E>

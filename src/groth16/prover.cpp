@@ -2,7 +2,6 @@
 
 #include <sys/random.h>
 
-#include <atomic>
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -23,13 +22,16 @@ void check_length(const char* what, size_t got, size_t want) {
                                 std::to_string(want));
 }
 
-namespace {
-std::atomic<uint64_t> next_key_id{1};
-}  // namespace
+template <class E>
+SharedKey<E> PreparedKey<E>::make(std::shared_ptr<const ProvingKey<E>> key) {
+  if (!key) throw std::invalid_argument("PreparedKey::make: no proving key");
+  return std::make_shared<const PreparedKey>(Private{}, std::move(key));
+}
 
 template <class E>
-PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
-    : key_(key), id_(next_key_id++), vk_(verifying_key(key)), domain_(poly::Domain<Fr>::of_size(key.domain_size())) {
+PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared)
+    : key_(std::move(shared)), vk_(verifying_key(*key_)), domain_(poly::Domain<Fr>::of_size(key_->domain_size())) {
+  const ProvingKey<E>& key = *key_;
   // Counting sort of the coefficients by (matrix, row): one pass to count, one
   // to place. The zkey's order is snarkjs's (per constraint, A and B mixed),
   // which nothing guarantees, so it is not relied on.
@@ -47,9 +49,9 @@ PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
 template <class E>
 void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                                   unsigned threads) const {
-  check_length("the witness", w.size(), key_.n_vars());
-  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_.domain_size());
-  const size_t rows = key_.domain_size();
+  check_length("the witness", w.size(), key_->n_vars());
+  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_->domain_size());
+  const size_t rows = key_->domain_size();
   constexpr size_t kRowsPerTask = 1 << 14;
   parallel_tasks((rows + kRowsPerTask - 1) / kRowsPerTask, threads, [&](size_t t) {
     const size_t end = std::min(rows, (t + 1) * kRowsPerTask);

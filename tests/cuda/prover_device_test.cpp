@@ -94,12 +94,14 @@ template <class E>
 struct Fixture {
   using Fr = typename E::Fr;
   io::Zkey zkey;
-  groth16::PreparedKey<E> key;
+  groth16::SharedKey<E> shared;
+  const groth16::PreparedKey<E>& key;
   std::vector<Fr> w;
 
   Fixture(const std::string& curve, const std::string& circuit)
       : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
-        key(zkey.as<E>()),
+        shared(groth16::PreparedKey<E>::make(zkey.share<E>())),
+        key(*shared),
         w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
 
   struct Abc {
@@ -139,7 +141,7 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts, const st
   using Fr = typename E::Fr;
   SCOPED_TRACE(curve + "/" + facts.name);
   const Fixture<E> f(curve, facts.name);
-  const gpu::DeviceKey<E> key(f.key, 0);
+  const gpu::DeviceKey<E> key(f.shared, 0);
   EXPECT_EQ(&key.prepared(), &f.key);
   EXPECT_EQ(key.device(), 0);
   EXPECT_GT(key.bytes(), 0u);
@@ -218,10 +220,11 @@ struct PinnedInputs {
 template <class E, class Circuit>
 void check_native(const Circuit& first, const Circuit& second) {
   using Fr = typename E::Fr;
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw());
-  const groth16::PreparedKey<E> prepared(dev.key);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw())));
+  const auto& prepared = *shared;
   ASSERT_EQ(prepared.key().domain_size(), circuit::domain_size_for(circuit::shape_of(first)));
-  const gpu::DeviceKey<E> key(prepared, 0);
+  const gpu::DeviceKey<E> key(shared, 0);
   gpu::Worker w1(0), w2(0);
   const PinnedInputs<E> in1(first), in2(second);
   const auto drawn = groth16::Randomness<Fr>::draw();

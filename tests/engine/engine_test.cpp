@@ -19,7 +19,7 @@ namespace {
 using E = ec::Bn254;
 using Fr = E::Fr;
 
-using test::DevKeyed;
+using test::dev_key;
 using test::expect_verified;
 using test::synthesis_source;
 
@@ -47,8 +47,29 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
   EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
 }
 
+// A job holds its key: the caller may drop its handle as soon as it has
+// submitted, and the engine lets the key go when the job's results are ready.
+TEST(Engine, AJobHoldsItsKeyUntilItsResultsAreReady) {
+  auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  const std::weak_ptr<const groth16::PreparedKey<E>> alive = chain;
+  const auto vk = chain->vk();
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 3; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  auto future = engine.submit(std::move(chain), std::move(parts));
+  const auto results = future.get();
+  for (const auto& r : results) {
+    ASSERT_TRUE(r.proof) << r.error;
+    EXPECT_TRUE(groth16::verify<E>(vk, r.publics, *r.proof));
+  }
+  EXPECT_TRUE(alive.expired()) << "the engine still holds the key of a finished job";
+  EXPECT_THROW(engine.submit(nullptr, {}), std::invalid_argument);
+}
+
 TEST(Engine, ABadPartitionFailsAlone) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
@@ -61,27 +82,27 @@ TEST(Engine, ABadPartitionFailsAlone) {
     else
       parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
-  const auto results = engine.submit(chain.key, std::move(parts)).get();
+  const auto results = engine.submit(chain, std::move(parts)).get();
   ASSERT_EQ(results.size(), 6u);
   for (uint32_t p = 0; p < 6; ++p) {
     if (p == 2 || p == 4) {
       EXPECT_FALSE(results[p].proof);
       EXPECT_EQ(results[p].error.rfind("synthesis: ", 0), 0u) << results[p].error;
     } else {
-      expect_verified(chain.key, results[p]);
+      expect_verified(*chain, results[p]);
     }
   }
   EXPECT_NE(results[4].error.find("witness file unreadable"), std::string::npos);
 }
 
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   auto engine = std::make_unique<Engine<E>>(EngineOptions{1, size_t(8) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 40; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 12, p); }));
-  auto future = engine->submit(chain.key, std::move(parts));
+  auto future = engine->submit(chain, std::move(parts));
   engine->shutdown();
   ASSERT_EQ(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
   const auto results = future.get();
@@ -89,7 +110,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   for (const auto& r : results) {
     if (r.proof) {
       ++proved;
-      expect_verified(chain.key, r);
+      expect_verified(*chain, r);
     } else {
       EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
       ++cancelled;
@@ -98,12 +119,12 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   EXPECT_EQ(proved + cancelled, 40u);
   EXPECT_GT(cancelled, 0u);
   EXPECT_EQ(engine->pool_counters().bytes_leased, 0u);
-  EXPECT_THROW(engine->submit(chain.key, {}), std::logic_error);
+  EXPECT_THROW(engine->submit(chain, {}), std::logic_error);
   engine.reset();  // joins with nothing left
 }
 
 TEST(Engine, PoolStopsAllocatingOnceWarm) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   // Room for four 1 MiB buffers (a partition of this key needs about 140 KB).
   // Synthesis is some fifty times faster than a proof, so it runs ahead until
@@ -114,7 +135,7 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 8; ++p)
       parts.push_back(synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
-    for (const auto& r : engine.submit(chain.key, std::move(parts)).get()) expect_verified(chain.key, r);
+    for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
   };
   for (uint64_t job = 0; job < 20 && engine.pool_counters().allocations < 4; ++job) run(1000 * job);
   const auto warm = engine.pool_counters();

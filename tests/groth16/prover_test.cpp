@@ -22,12 +22,14 @@ template <class E>
 struct Proving {
   using Fr = typename E::Fr;
   io::Zkey zkey;
-  groth16::PreparedKey<E> key;
+  groth16::SharedKey<E> shared;
+  const groth16::PreparedKey<E>& key;
   std::vector<Fr> w;
 
   Proving(const std::string& curve, const std::string& circuit)
       : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
-        key(zkey.as<E>()),
+        shared(groth16::PreparedKey<E>::make(zkey.share<E>())),
+        key(*shared),
         w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
 
   groth16::PendingProof<E> start(const std::vector<Fr>& witness) const {
@@ -97,6 +99,35 @@ TEST(Groth16Prove, Bn128Fixtures) {
 }
 TEST(Groth16Prove, Bls12381Fixtures) {
   for (const auto& f : kCircuits) check_fixture<ec::Bls12_381>("bls12381", f);
+}
+
+// A PreparedKey has one identity (no copies, no moves), and it keeps the
+// memory its points view: a key from a .zkey proves after the Zkey is gone,
+// and lets the mapping go with its last handle.
+static_assert(!std::is_copy_constructible_v<groth16::PreparedKey<ec::Bn254>> &&
+              !std::is_move_constructible_v<groth16::PreparedKey<ec::Bn254>> &&
+              !std::is_copy_assignable_v<groth16::PreparedKey<ec::Bn254>>);
+TEST(Groth16Prove, APreparedKeyOwnsItsZkeysMemory) {
+  using E = ec::Bn254;
+  using Fr = E::Fr;
+  groth16::SharedKey<E> key;
+  std::weak_ptr<const groth16::ProvingKey<E>> mapping;
+  {
+    const io::Zkey zkey = io::Zkey::open(fixture("bn128", "multiplier", "circuit.zkey"));
+    key = groth16::PreparedKey<E>::make(zkey.share<E>());
+    mapping = zkey.share<E>();
+  }
+  ASSERT_FALSE(mapping.expired());
+  std::vector<Fr> w = io::read_wtns(fixture("bn128", "multiplier", "witness.wtns")).as<E>();
+  const size_t n = key->key().domain_size();
+  std::vector<Fr> a(n), b(n), c(n);
+  key->evaluate_abc(w, a, b, c);
+  const auto pending =
+      groth16::prove_start(*key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  EXPECT_TRUE(groth16::verify<E>(key->vk(), pending.publics, groth16::prove_finish(*key, pending)));
+  key.reset();
+  EXPECT_TRUE(mapping.expired());
+  EXPECT_THROW(groth16::PreparedKey<E>::make(nullptr), std::invalid_argument);
 }
 
 TEST(Groth16Prove, WrongLengthsAreRefused) {

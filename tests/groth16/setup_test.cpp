@@ -285,10 +285,10 @@ TYPED_TEST(Setup, DevKeysProveAndVerify) {
   const std::string curve = ec::curve_name(E::id);
   for (const auto& facts : kCircuits) {
     SCOPED_TRACE(curve + "/" + facts.name);
-    const auto d = fixture_key<E>(facts.name);
-    const groth16::PreparedKey<E> key(d.key);
+    const auto shared = groth16::PreparedKey<E>::make(groth16::share(fixture_key<E>(facts.name)));
+    const auto& key = *shared;
     const auto w = fixture_witness<E>(facts.name);
-    const size_t n = d.key.domain_size();
+    const size_t n = key.key().domain_size();
     std::vector<Fr> a(n), b(n), c(n);
     key.evaluate_abc(w, a, b, c);
     const auto pending =

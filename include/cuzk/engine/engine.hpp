@@ -77,10 +77,11 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Queues every partition of a job proved with `key` (which must outlive the
-  // job). The future holds one result per partition, in partition order, once
-  // all of them are done. Throws std::logic_error after shutdown().
-  std::future<std::vector<PartitionResult<E>>> submit(const groth16::PreparedKey<E>& key,
+  // Queues every partition of a job proved with `key`, which the job holds
+  // until its last partition is done. The future holds one result per
+  // partition, in partition order, once all of them are done. Throws
+  // std::logic_error after shutdown().
+  std::future<std::vector<PartitionResult<E>>> submit(groth16::SharedKey<E> key,
                                                       std::vector<Synthesize<E>> partitions);
 
   // Stops taking work: partitions not yet started fail with "cancelled",
@@ -91,7 +92,7 @@ class Engine {
   BufferPool::Counters pool_counters() const { return pool_.counters(); }
   const char* memory_name() const { return pool_.memory_name(); }
   const Backend<E>& backend() const { return *backend_; }
-  // Drops the backend's copies of a key whose jobs are done (backend.hpp).
+  // Drops the backend's copies of a key (backend.hpp); safe while jobs use it.
   void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
 
  private:
