@@ -43,6 +43,19 @@ std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
   return backend;
 }
 
+// What the exception being handled says, whatever its type.
+std::string current_error() {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return "out of host memory";
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
 }  // namespace
 
 template <class E>
@@ -53,9 +66,15 @@ Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Bac
       backend_(checked(std::move(backend))),
       pool_(memory ? std::move(memory) : backend_->host_memory(), options.host_budget) {
   if (options_.synthesis_threads == 0) throw std::invalid_argument("the engine needs at least one synthesis thread");
-  for (unsigned i = 0; i < options_.synthesis_threads; ++i) threads_.emplace_back([this, i] { synthesis_loop((int)i); });
-  for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
-  threads_.emplace_back([this] { finalizer_loop(); });
+  try {
+    for (unsigned i = 0; i < options_.synthesis_threads; ++i)
+      threads_.emplace_back([this, i] { synthesis_loop((int)i); });
+    for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
+    threads_.emplace_back([this] { finalizer_loop(); });
+  } catch (...) {
+    shutdown();  // the threads that started stop, and are joined as threads_ goes
+    throw;
+  }
 }
 
 template <class E>
@@ -131,21 +150,24 @@ void Engine<E>::synthesis_loop(int index) {
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {
       error = kCancelled;
-    } catch (const std::exception& e) {
-      error = std::string("synthesis: ") + e.what();
+    } catch (...) {
+      error = "synthesis: " + current_error();
     }
     std::unique_lock lock(mu_);
     --synthesizing_;
-    if (ready && !stopping_) {
-      ready_.push_back(std::move(*ready));
-      work_.notify_all();
-      continue;
-    }
     work_.notify_all();
+    if (ready && stopping_) error = kCancelled;
+    if (ready && !stopping_) {
+      try {
+        ready_.push_back(std::move(*ready));
+        continue;
+      } catch (const std::bad_alloc&) {
+        error = "synthesis: out of host memory";
+      }
+    }
     lock.unlock();
-    const bool synthesized = ready.has_value();
     ready.reset();  // the buffer goes back before the partition is reported: its job may be the last
-    complete(*t.job, t.partition, std::nullopt, {}, synthesized ? kCancelled : error);
+    complete(*t.job, t.partition, std::nullopt, {}, error);
   }
 }
 
@@ -168,15 +190,22 @@ void Engine<E>::worker_loop(unsigned index) {
       WorkItem<E> item{t.job->key, t.job->id, t.partition, std::move(r->buffer)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
-    } catch (const std::exception& e) {
-      error = std::string("prove: ") + e.what();
+    } catch (...) {
+      error = "prove: " + current_error();
     }
     std::unique_lock lock(mu_);
     --proving_;
-    if (proof) pending_.push_back({t, std::move(*proof)});
     work_.notify_all();
+    if (proof) {
+      try {
+        pending_.push_back({t, std::move(*proof)});
+        continue;
+      } catch (const std::bad_alloc&) {
+        error = "prove: out of host memory";
+      }
+    }
     lock.unlock();
-    if (!proof) complete(*t.job, t.partition, std::nullopt, {}, error);
+    complete(*t.job, t.partition, std::nullopt, {}, error);
   }
 }
 
@@ -200,14 +229,15 @@ void Engine<E>::finalizer_loop() {
       recorder_.record(Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble,
                             start + ft.assemble + ft.verify});
     };
+    std::optional<groth16::Proof<E>> proof;
+    std::string error;
     try {
-      auto proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
-      record();
-      complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), "");
-    } catch (const std::exception& e) {
-      record();
-      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), std::string("finish: ") + e.what());
+      proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
+    } catch (...) {
+      error = "finish: " + current_error();
     }
+    record();
+    complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), std::move(error));
   }
 }
 

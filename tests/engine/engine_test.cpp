@@ -95,6 +95,46 @@ TEST(Engine, ABadPartitionFailsAlone) {
   EXPECT_NE(results[4].error.find("witness file unreadable"), std::string::npos);
 }
 
+// Whatever a source throws, and host memory running out, fail one partition;
+// the engine and the other partitions go on.
+TEST(Engine, AnythingASourceThrowsFailsItsPartitionAlone) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 5; ++p) {
+    if (p == 1) parts.push_back([](auto, auto, auto, auto) { throw 42; });
+    else if (p == 3) parts.push_back([](auto, auto, auto, auto) { throw std::bad_alloc(); });
+    else parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  }
+  const auto results = engine.submit(chain, std::move(parts)).get();
+  for (uint32_t p : {0u, 2u, 4u}) expect_verified(*chain, results[p]);
+  EXPECT_FALSE(results[1].proof);
+  EXPECT_EQ(results[1].error, "synthesis: an exception that is not a std::exception");
+  EXPECT_FALSE(results[3].proof);
+  EXPECT_EQ(results[3].error, "synthesis: out of host memory");
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+}
+
+// Host memory that cannot be had fails the partitions that asked for it.
+TEST(Engine, HostMemoryThatRunsOutFailsPartitionsNotTheProcess) {
+  struct Exhausted final : HostMemory {
+    void* allocate(size_t) override { throw std::bad_alloc(); }
+    void release(void*, size_t) override {}
+    const char* name() const override { return "exhausted"; }
+  };
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1), std::make_unique<Exhausted>());
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 3; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  for (const auto& r : engine.submit(chain, std::move(parts)).get()) {
+    EXPECT_FALSE(r.proof);
+    EXPECT_EQ(r.error, "synthesis: out of host memory");
+  }
+}
+
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   const auto chain = dev_key<E>(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
