@@ -121,28 +121,15 @@ PendingProof<E> prove_start(const PreparedKey<E>& key, std::span<const typename 
                             std::span<typename E::Fr> a, std::span<typename E::Fr> b,
                             std::span<typename E::Fr> c, unsigned threads = 0, StartTimes* times = nullptr);
 
-template <class Fr>
-struct Randomness {
-  Fr r, s;
-  // r and s uniform in [0, r) from the operating system's CSPRNG (getrandom),
-  // by rejection sampling, so there is no modular bias.
-  static Randomness draw();
-};
-
-// Assembly (snarkjs-formats.md §2.6), constant-time in r and s:
-//   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  B1 = B1' + β1 + s·δ1,
-//   πC = C' + H' + s·πA + r·B1 − rs·δ1.
-// Not verified: for tests that fix r and s.
-template <class E>
-Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
-
 // Wall times of one prove_finish, in seconds.
 struct FinishTimes {
   double assemble = 0, verify = 0;
 };
 
-// assemble with fresh randomness, then verify against key.vk(); a proof that
-// does not verify (an unsatisfied witness, a corrupt key) is a ProofError.
+// r and s drawn from the operating system's CSPRNG, the assembly
+// (snarkjs-formats.md §2.6, constant-time in r and s, which are zeroed after
+// use), then verification against key.vk(); a proof that does not verify (an
+// unsatisfied witness, a corrupt key) is a ProofError.
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, FinishTimes* times = nullptr);
 
@@ -150,8 +137,6 @@ Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending,
   extern template class PreparedKey<E>;                                                                        \
   extern template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>, \
                                               std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
-  extern template struct Randomness<E::Fr>;                                                                    \
-  extern template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);  \
   extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
 CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
 CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)
