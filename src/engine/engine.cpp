@@ -9,6 +9,9 @@ struct Engine<E>::Job {
   uint32_t id = 0;
   groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
+  JobOptions options;
+  // Why the job's partitions should stop now, or null.
+  const char* stopped() const;
   std::mutex mu;
   std::vector<PartitionResult<E>> results;
   size_t remaining = 0;
@@ -36,6 +39,8 @@ struct Engine<E>::Pending {
 namespace {
 
 constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
+constexpr const char* kJobCancelled = "cancelled: the job was cancelled before this partition was proved";
+constexpr const char* kDeadline = "deadline exceeded: the job's deadline passed before this partition was proved";
 
 template <class E>
 std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
@@ -59,18 +64,27 @@ std::string current_error() {
 }  // namespace
 
 template <class E>
+const char* Engine<E>::Job::stopped() const {
+  if (options.cancel.stop_requested()) return kJobCancelled;
+  if (std::chrono::steady_clock::now() >= options.deadline) return kDeadline;
+  return nullptr;
+}
+
+template <class E>
 Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
                   std::unique_ptr<HostMemory> memory)
     : options_(options),
       recorder_(recorder),
       backend_(checked(std::move(backend))),
       pool_(memory ? std::move(memory) : backend_->host_memory(), options.host_budget) {
-  if (options_.synthesis_threads == 0) throw std::invalid_argument("the engine needs at least one synthesis thread");
+  if (options_.synthesis_threads == 0 || options_.finalizer_threads == 0)
+    throw std::invalid_argument("the engine needs at least one synthesis thread and one finalizer");
   try {
     for (unsigned i = 0; i < options_.synthesis_threads; ++i)
       threads_.emplace_back([this, i] { synthesis_loop((int)i); });
     for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
-    threads_.emplace_back([this] { finalizer_loop(); });
+    for (unsigned i = 0; i < options_.finalizer_threads; ++i)
+      threads_.emplace_back([this, i] { finalizer_loop((int)i); });
   } catch (...) {
     shutdown();  // the threads that started stop, and are joined as threads_ goes
     throw;
@@ -85,10 +99,12 @@ Engine<E>::~Engine() {
 
 template <class E>
 std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(groth16::SharedKey<E> key,
-                                                               std::vector<Synthesize<E>> partitions) {
+                                                               std::vector<Synthesize<E>> partitions,
+                                                               JobOptions options) {
   if (!key) throw std::invalid_argument("submit: no key");
   auto job = std::make_shared<Job>();
   job->key = std::move(key);
+  job->options = std::move(options);
   job->sources = std::move(partitions);
   job->remaining = job->sources.size();
   auto future = job->done.get_future();
@@ -130,13 +146,19 @@ void Engine<E>::synthesis_loop(int index) {
   const Track track{Track::Kind::synthesis, -1, index};
   for (;;) {
     Task t;
+    const char* stopped = nullptr;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
       if (stopping_) return;  // shutdown() cancels what is left
       t = std::move(tasks_.front());
       tasks_.pop_front();
-      ++synthesizing_;
+      stopped = t.job->stopped();
+      if (!stopped) ++synthesizing_;
+    }
+    if (stopped) {
+      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+      continue;
     }
     std::optional<Ready> ready;
     std::string error;
@@ -156,6 +178,12 @@ void Engine<E>::synthesis_loop(int index) {
     std::unique_lock lock(mu_);
     --synthesizing_;
     work_.notify_all();
+    // A source interrupted by the job's token fails because of it: the job's
+    // reason is the partition's.
+    if (const char* why = t.job->stopped()) {
+      ready.reset();
+      error = why;
+    }
     if (ready && stopping_) error = kCancelled;
     if (ready && !stopping_) {
       try {
@@ -175,15 +203,22 @@ template <class E>
 void Engine<E>::worker_loop(unsigned index) {
   for (;;) {
     std::optional<Ready> r;
+    const char* stopped = nullptr;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
       if (stopping_) return;
       r.emplace(std::move(ready_.front()));
       ready_.pop_front();
-      ++proving_;
+      stopped = r->task.job->stopped();
+      if (!stopped) ++proving_;
     }
     const Task t = r->task;
+    if (stopped) {
+      r.reset();  // the buffer goes back before the partition is reported
+      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+      continue;
+    }
     std::optional<groth16::PendingProof<E>> proof;
     std::string error;
     try {
@@ -210,8 +245,8 @@ void Engine<E>::worker_loop(unsigned index) {
 }
 
 template <class E>
-void Engine<E>::finalizer_loop() {
-  const Track track{Track::Kind::finalizer, -1, 0};
+void Engine<E>::finalizer_loop(int index) {
+  const Track track{Track::Kind::finalizer, -1, index};
   for (;;) {
     std::optional<Pending> p;
     {
@@ -222,6 +257,10 @@ void Engine<E>::finalizer_loop() {
       pending_.pop_front();
     }
     const Task& t = p->task;
+    if (const char* why = t.job->stopped()) {
+      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), why);
+      continue;
+    }
     const double start = recorder_.now();
     groth16::FinishTimes ft;
     const auto record = [&] {

@@ -4,7 +4,12 @@
 // the recorder sees every stage on the expected tracks.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <set>
+#include <stop_token>
+#include <thread>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/circuit/tamper.hpp"
@@ -133,6 +138,94 @@ TEST(Engine, HostMemoryThatRunsOutFailsPartitionsNotTheProcess) {
     EXPECT_FALSE(r.proof);
     EXPECT_EQ(r.error, "synthesis: out of host memory");
   }
+}
+
+// Cancelling a job ends it at once, the partition being synthesized included
+// (its source polls the job's token, as a long one should); its other
+// partitions are never synthesized, and the engine goes on.
+TEST(Engine, CancellingAJobStopsItsPartitionsEvenOneBeingSynthesized) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::stop_source stop;
+  std::promise<void> started;
+  std::atomic<int> synthesized{0};
+  std::vector<Synthesize<E>> parts;
+  parts.push_back([&started, token = stop.get_token()](auto, auto, auto, auto) {
+    started.set_value();
+    while (!token.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    throw std::runtime_error("interrupted");
+  });
+  for (uint64_t p = 1; p < 5; ++p)
+    parts.push_back([&synthesized, p](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      ++synthesized;
+      circuit::synthesize_witness(Chain::for_constraints(1 << 10, p), w, a, b, c);
+    });
+  auto future = engine.submit(chain, std::move(parts), {stop.get_token()});
+  started.get_future().wait();
+  stop.request_stop();
+  for (const auto& r : future.get()) {
+    EXPECT_FALSE(r.proof);
+    EXPECT_EQ(r.error.rfind("cancelled: the job was cancelled", 0), 0u) << r.error;
+  }
+  EXPECT_EQ(synthesized, 0);
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+
+  std::vector<Synthesize<E>> next;
+  next.push_back(synthesis_source<E>([] { return Chain::for_constraints(1 << 10, 9); }));
+  expect_verified(*chain, engine.submit(chain, std::move(next)).get()[0]);
+}
+
+// A job past its deadline fails its partitions without work, and what a stage
+// finishes after the deadline is dropped.
+TEST(Engine, AJobPastItsDeadlineFailsItsPartitions) {
+  using namespace std::chrono_literals;
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::atomic<int> synthesized{0};
+  const auto counted = [&synthesized](uint64_t seed) -> Synthesize<E> {
+    return [&synthesized, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      ++synthesized;
+      circuit::synthesize_witness(Chain::for_constraints(1 << 10, seed), w, a, b, c);
+    };
+  };
+  std::vector<Synthesize<E>> late;
+  for (uint64_t p = 0; p < 3; ++p) late.push_back(counted(p + 1));
+  for (const auto& r : engine.submit(chain, std::move(late), {{}, std::chrono::steady_clock::now()}).get())
+    EXPECT_EQ(r.error.rfind("deadline exceeded", 0), 0u) << r.error;
+  EXPECT_EQ(synthesized, 0);
+
+  // The deadline passes while partition 0 is synthesized.
+  const auto deadline = std::chrono::steady_clock::now() + 2s;
+  std::vector<Synthesize<E>> slow;
+  slow.push_back([deadline, inner = counted(4)](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    std::this_thread::sleep_until(deadline + 50ms);
+    inner(w, a, b, c);
+  });
+  const auto results = engine.submit(chain, std::move(slow), {{}, deadline}).get();
+  EXPECT_FALSE(results[0].proof);
+  EXPECT_EQ(results[0].error.rfind("deadline exceeded", 0), 0u) << results[0].error;
+  EXPECT_EQ(synthesized, 1);
+}
+
+// Several finalizers share the finishing; each is a track of its own.
+TEST(Engine, SeveralFinalizersFinishEveryPartition) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  EXPECT_THROW(Engine<E>(EngineOptions{1, size_t(64) << 20, 0}, recorder, cpu_backend<E>(1, 1)),
+               std::invalid_argument);
+  Engine<E> engine({2, size_t(64) << 20, 3}, recorder, cpu_backend<E>(2, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 8; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
+  std::set<int> finalizers;
+  for (const Span& s : recorder.spans())
+    if (s.track.kind == Track::Kind::finalizer) finalizers.insert(s.track.index);
+  ASSERT_FALSE(finalizers.empty());
+  EXPECT_GE(*finalizers.begin(), 0);
+  EXPECT_LT(*finalizers.rbegin(), 3);
 }
 
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
