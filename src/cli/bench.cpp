@@ -28,8 +28,8 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   using E = typename C::Curve;
   const auto t0 = std::chrono::steady_clock::now();
   const auto matrices = circuit::constraint_matrices(circuit);
-  const auto dev = groth16::dev_setup(matrices, groth16::ToxicWaste<E>::draw(), o.run.threads);
-  const groth16::PreparedKey<E> key(dev.key);
+  const auto key = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(matrices, groth16::ToxicWaste<E>::draw(), o.run.threads)));
   const double setup_s = seconds_since(t0);
   const auto shape = circuit::shape_of(circuit);
 
@@ -61,7 +61,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
     j["curve"] = ec::curve_name(E::id);
     j["circuit"] = o.native.name;
     j["constraints"] = shape.n_constraints;
-    j["domain"] = key.key().domain_size();
+    j["domain"] = key->key().domain_size();
     j["signals"] = shape.n_vars;
     j["witness_0_or_1"] = (double)bits / w.size();
     j["backend"] = backend_name(where.backend);

@@ -38,12 +38,12 @@ engine::Synthesize<typename C::Curve> partition_source(uint64_t constraints, uin
 }
 
 template <class C>
-nlohmann::ordered_json run_variant(const groth16::PreparedKey<typename C::Curve>& key, const Placement& where,
+nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& key, const Placement& where,
                                    const EngineFlags& flags, const PipelineBenchOptions& o, bool write_trace) {
   using E = typename C::Curve;
   engine::Recorder recorder;
   const bool on_gpu_abc = gpu_abc(where, flags, false);
-  auto eng = make_engine<E>(key, where, flags, o.run.threads, on_gpu_abc, recorder);
+  auto eng = make_engine<E>(*key, where, flags, o.run.threads, on_gpu_abc, recorder);
   uint64_t seed = o.native.seed;
   const auto submit = [&](unsigned partitions) {
     std::vector<engine::Synthesize<E>> parts;
@@ -124,9 +124,8 @@ template <class C>
 int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placement& where) {
   using E = typename C::Curve;
   const auto t_setup = std::chrono::steady_clock::now();
-  const auto dev =
-      groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads);
-  const groth16::PreparedKey<E> key(dev.key);
+  const auto key = groth16::PreparedKey<E>::make(groth16::share(
+      groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads)));
   const double setup_s = seconds_since(t_setup);
   std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
               "took %.2f s (not timed)\n",

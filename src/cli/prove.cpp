@@ -27,21 +27,21 @@ std::string prove_with(const io::Zkey& zkey, const io::Witness& witness, const s
                        const std::string& public_path, const RunOptions& opts, const Placement& where,
                        Stopwatch& clock) {
   using Fr = typename E::Fr;
-  const groth16::PreparedKey<E> key(zkey.as<E>());
+  const auto key = groth16::PreparedKey<E>::make(zkey.share<E>());
   clock.lap("prepare");
   return with_prover(key, where, opts.threads, [&](auto& prover) {
     for (const auto& [stage, s] : prover.setup_times()) report_stage(stage.c_str(), s);
     const auto& w = witness.as<E>();
     std::copy(w.begin(), w.end(), prover.w().begin());
     clock.lap("buffers");
-    key.evaluate_abc(prover.w(), prover.a(), prover.b(), prover.c(), opts.threads);
+    key->evaluate_abc(prover.w(), prover.a(), prover.b(), prover.c(), opts.threads);
     clock.lap("abc");
     StageTimes stages;
     const auto proof = prover.prove(stages);
     for (const auto& [stage, s] : stages) report_stage(stage.c_str(), s);
     clock.lap("prove");
 
-    const auto publics = std::span<const Fr>(w).subspan(1, key.key().n_public());
+    const auto publics = std::span<const Fr>(w).subspan(1, key->key().n_public());
     const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {
         {proof_path, io::proof_to_json<E>(proof)}, {public_path, io::public_to_json<E>(publics)}};
     io::write_json_files(outputs);

@@ -31,14 +31,14 @@ template <class E>
 int batch_with(const io::Zkey& zkey, const io::R1cs* circuit, const std::vector<std::string>& wtns,
                const std::vector<std::filesystem::path>& outputs, const BatchOptions& o) {
   using Fr = typename E::Fr;
-  const groth16::PreparedKey<E> key(zkey.as<E>());
+  const auto key = groth16::PreparedKey<E>::make(zkey.share<E>());
   const Placement where = resolve_placement(o.run);
   const bool on_gpu_abc = gpu_abc(where, o.engine, true);
   engine::Recorder recorder;
   std::vector<engine::PartitionResult<E>> results;
   std::string backend, memory;
   {
-    auto eng = make_engine<E>(key, where, o.engine, o.run.threads, on_gpu_abc, recorder);
+    auto eng = make_engine<E>(*key, where, o.engine, o.run.threads, on_gpu_abc, recorder);
     std::vector<engine::Synthesize<E>> sources;
     for (const std::string& path : wtns)
       sources.push_back([&zkey, &key, circuit, path, threads = o.run.threads](std::span<Fr> w, std::span<Fr> a,
@@ -48,7 +48,7 @@ int batch_with(const io::Zkey& zkey, const io::R1cs* circuit, const std::vector<
         if (circuit) check_satisfies(*circuit, witness);
         const auto& values = witness.as<E>();
         std::copy(values.begin(), values.end(), w.begin());
-        if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
+        if (!a.empty()) key->evaluate_abc(w, a, b, c, threads);
       });
     results = eng->submit(key, std::move(sources)).get();
     backend = eng->backend().describe();

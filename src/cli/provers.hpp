@@ -29,11 +29,11 @@ class CpuProver {
  public:
   using Fr = typename E::Fr;
 
-  CpuProver(const groth16::PreparedKey<E>& key, unsigned threads)
-      : key_(key),
+  CpuProver(groth16::SharedKey<E> key, unsigned threads)
+      : key_(std::move(key)),
         threads_(threads),
-        w_(key.key().n_vars()),
-        a_(key.key().domain_size()),
+        w_(key_->key().n_vars()),
+        a_(key_->key().domain_size()),
         b_(a_.size()),
         c_(a_.size()) {}
 
@@ -51,10 +51,10 @@ class CpuProver {
 
   groth16::Proof<E> prove(StageTimes& times) {
     groth16::StartTimes t;
-    const auto pending = groth16::prove_start(key_, std::span<const Fr>(w_), std::span<Fr>(a_), std::span<Fr>(b_),
+    const auto pending = groth16::prove_start(*key_, std::span<const Fr>(w_), std::span<Fr>(a_), std::span<Fr>(b_),
                                               std::span<Fr>(c_), threads_, &t);
     const auto t0 = std::chrono::steady_clock::now();
-    auto proof = groth16::prove_finish(key_, pending);
+    auto proof = groth16::prove_finish(*key_, pending);
     times = {{"ntt (h)", t.ntt},         {"msm A (G1)", t.msm_a}, {"msm B1 (G1)", t.msm_b1},
              {"msm B2 (G2)", t.msm_b2}, {"msm C (G1)", t.msm_c}, {"msm H (G1)", t.msm_h},
              {"finish+verify", seconds_since(t0)}};
@@ -62,7 +62,7 @@ class CpuProver {
   }
 
  private:
-  const groth16::PreparedKey<E>& key_;
+  groth16::SharedKey<E> key_;
   unsigned threads_;
   StageTimes setup_;
   std::vector<Fr> w_, a_, b_, c_;
@@ -77,11 +77,11 @@ class CudaProver {
  public:
   using Fr = typename E::Fr;
 
-  CudaProver(const groth16::PreparedKey<E>& key, int gpu) : gpu_(gpu) {
+  CudaProver(const groth16::SharedKey<E>& key, int gpu) : gpu_(gpu) {
     ::cuzk::cuda::DeviceScope on(gpu);
     auto t0 = std::chrono::steady_clock::now();
-    const size_t n = key.key().domain_size();
-    w_ = ::cuzk::cuda::PinnedBuffer<Fr>(key.key().n_vars());
+    const size_t n = key->key().domain_size();
+    w_ = ::cuzk::cuda::PinnedBuffer<Fr>(key->key().n_vars());
     a_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
     b_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
     c_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
@@ -140,7 +140,7 @@ class CudaProver {
 
 // f(prover) with the prover for `where` (the first of its GPUs, for cuda).
 template <class E, class F>
-decltype(auto) with_prover(const groth16::PreparedKey<E>& key, [[maybe_unused]] const Placement& where,
+decltype(auto) with_prover(const groth16::SharedKey<E>& key, [[maybe_unused]] const Placement& where,
                            unsigned threads, F&& f) {
 #if defined(CUZK_HAVE_CUDA)
   if (where.backend == Backend::cuda) {

@@ -3,7 +3,6 @@
 #include <bit>
 #include <iterator>
 #include <new>
-#include <string>
 
 namespace cuzk::engine {
 
@@ -37,53 +36,91 @@ size_t BufferPool::size_class(size_t bytes) {
 
 BufferPool::Lease BufferPool::acquire(size_t bytes) {
   const size_t cls = size_class(bytes);
-  if (cls > budget_)
-    throw std::invalid_argument("a host buffer of " + std::to_string(bytes >> 20) + " MiB does not fit the pool's " +
-                                std::to_string(budget_ >> 20) + " MiB budget");
   std::unique_lock lock(mu_);
+  return cls > budget_ ? acquire_alone(lock, cls) : acquire_within_budget(lock, cls);
+}
+
+BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls) {
   bool waited = false;
   for (;;) {
     if (cancelled_) throw PoolCancelled();
-    if (auto it = free_.find(cls); it != free_.end()) {
-      void* p = it->second;
-      free_.erase(it);
-      ++counters_.reuses;
-      counters_.bytes_leased += cls;
-      return Lease(this, p, cls);
-    }
-    // Free buffers of other classes make room, largest first.
-    while (counters_.bytes_held + cls > budget_ && !free_.empty()) {
-      const auto last = std::prev(free_.end());
-      memory_->release(last->second, last->first);
-      counters_.bytes_held -= last->first;
-      ++counters_.releases;
-      free_.erase(last);
-    }
-    if (counters_.bytes_held + cls <= budget_) {
-      counters_.bytes_held += cls;  // reserved before the slow allocation, outside the lock
-      counters_.bytes_leased += cls;
-      ++counters_.allocations;
-      lock.unlock();
-      try {
-        return Lease(this, memory_->allocate(cls), cls);
-      } catch (...) {
-        std::lock_guard relock(mu_);
-        counters_.bytes_held -= cls;
-        counters_.bytes_leased -= cls;
-        --counters_.allocations;
-        returned_.notify_all();
-        throw;
+    if (alone_waiting_ == 0) {
+      if (auto it = free_.find(cls); it != free_.end()) {
+        void* p = it->second;
+        free_.erase(it);
+        ++counters_.reuses;
+        counters_.bytes_leased += cls;
+        return Lease(this, p, cls);
       }
+      // Free buffers of other classes make room, largest first.
+      while (counters_.bytes_held + cls > budget_ && !free_.empty()) {
+        const auto last = std::prev(free_.end());
+        memory_->release(last->second, last->first);
+        counters_.bytes_held -= last->first;
+        ++counters_.releases;
+        free_.erase(last);
+      }
+      if (counters_.bytes_held + cls <= budget_) return allocate(lock, cls);
     }
     if (!waited) ++counters_.waits, waited = true;
     returned_.wait(lock);
   }
 }
 
+BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls) {
+  ++alone_waiting_;
+  bool waited = false;
+  for (;;) {
+    if (cancelled_) {
+      --alone_waiting_;
+      returned_.notify_all();
+      throw PoolCancelled();
+    }
+    if (counters_.bytes_leased == 0) {
+      release_free();
+      --alone_waiting_;
+      return allocate(lock, cls);
+    }
+    if (!waited) ++counters_.waits, waited = true;
+    returned_.wait(lock);
+  }
+}
+
+void BufferPool::release_free() {
+  for (auto& [bytes, p] : free_) {
+    memory_->release(p, bytes);
+    counters_.bytes_held -= bytes;
+    ++counters_.releases;
+  }
+  free_.clear();
+}
+
+BufferPool::Lease BufferPool::allocate(std::unique_lock<std::mutex>& lock, size_t cls) {
+  counters_.bytes_held += cls;  // reserved before the slow allocation, outside the lock
+  counters_.bytes_leased += cls;
+  ++counters_.allocations;
+  lock.unlock();
+  try {
+    return Lease(this, memory_->allocate(cls), cls);
+  } catch (...) {
+    lock.lock();
+    counters_.bytes_held -= cls;
+    counters_.bytes_leased -= cls;
+    --counters_.allocations;
+    returned_.notify_all();
+    throw;
+  }
+}
+
 void BufferPool::give_back(void* p, size_t bytes) {
   std::lock_guard lock(mu_);
-  free_.emplace(bytes, p);
   counters_.bytes_leased -= bytes;
+  if (bytes > budget_) {  // served alone: not kept
+    memory_->release(p, bytes);
+    counters_.bytes_held -= bytes;
+  } else {
+    free_.emplace(bytes, p);
+  }
   returned_.notify_all();
 }
 

@@ -65,7 +65,7 @@ class CudaBackend final : public Backend<E> {
 
     double t = recorder.now();
     bool uploaded = false;
-    const auto key = g.cache.acquire(*item.key, &uploaded);
+    const auto key = g.cache.acquire(item.key, &uploaded);
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
@@ -103,10 +103,7 @@ class CudaBackend final : public Backend<E> {
   }
 
   void forget(const groth16::PreparedKey<E>& key) override {
-    for (auto& g : gpus_)
-      if (!g->cache.forget(key))
-        throw std::logic_error("forget: a worker of GPU " + std::to_string(g->cache.device()) +
-                               " is still proving with the key");
+    for (auto& g : gpus_) g->cache.forget(key);
   }
 
  private:

@@ -7,8 +7,11 @@ namespace cuzk::engine {
 template <class E>
 struct Engine<E>::Job {
   uint32_t id = 0;
-  const groth16::PreparedKey<E>* key = nullptr;
+  groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
+  JobOptions options;
+  // Why the job's partitions should stop now, or null.
+  const char* stopped() const;
   std::mutex mu;
   std::vector<PartitionResult<E>> results;
   size_t remaining = 0;
@@ -36,6 +39,8 @@ struct Engine<E>::Pending {
 namespace {
 
 constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
+constexpr const char* kJobCancelled = "cancelled: the job was cancelled before this partition was proved";
+constexpr const char* kDeadline = "deadline exceeded: the job's deadline passed before this partition was proved";
 
 template <class E>
 std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
@@ -43,7 +48,27 @@ std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
   return backend;
 }
 
+// What the exception being handled says, whatever its type.
+std::string current_error() {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return "out of host memory";
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
 }  // namespace
+
+template <class E>
+const char* Engine<E>::Job::stopped() const {
+  if (options.cancel.stop_requested()) return kJobCancelled;
+  if (std::chrono::steady_clock::now() >= options.deadline) return kDeadline;
+  return nullptr;
+}
 
 template <class E>
 Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
@@ -52,10 +77,18 @@ Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Bac
       recorder_(recorder),
       backend_(checked(std::move(backend))),
       pool_(memory ? std::move(memory) : backend_->host_memory(), options.host_budget) {
-  if (options_.synthesis_threads == 0) throw std::invalid_argument("the engine needs at least one synthesis thread");
-  for (unsigned i = 0; i < options_.synthesis_threads; ++i) threads_.emplace_back([this, i] { synthesis_loop((int)i); });
-  for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
-  threads_.emplace_back([this] { finalizer_loop(); });
+  if (options_.synthesis_threads == 0 || options_.finalizer_threads == 0)
+    throw std::invalid_argument("the engine needs at least one synthesis thread and one finalizer");
+  try {
+    for (unsigned i = 0; i < options_.synthesis_threads; ++i)
+      threads_.emplace_back([this, i] { synthesis_loop((int)i); });
+    for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
+    for (unsigned i = 0; i < options_.finalizer_threads; ++i)
+      threads_.emplace_back([this, i] { finalizer_loop((int)i); });
+  } catch (...) {
+    shutdown();  // the threads that started stop, and are joined as threads_ goes
+    throw;
+  }
 }
 
 template <class E>
@@ -65,10 +98,13 @@ Engine<E>::~Engine() {
 }
 
 template <class E>
-std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(const groth16::PreparedKey<E>& key,
-                                                               std::vector<Synthesize<E>> partitions) {
+std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(groth16::SharedKey<E> key,
+                                                               std::vector<Synthesize<E>> partitions,
+                                                               JobOptions options) {
+  if (!key) throw std::invalid_argument("submit: no key");
   auto job = std::make_shared<Job>();
-  job->key = &key;
+  job->key = std::move(key);
+  job->options = std::move(options);
   job->sources = std::move(partitions);
   job->remaining = job->sources.size();
   auto future = job->done.get_future();
@@ -98,7 +134,11 @@ void Engine<E>::complete(Job& job, uint32_t partition, std::optional<groth16::Pr
     r.error = std::move(error);
     last = --job.remaining == 0;
   }
-  if (last) job.done.set_value(std::move(job.results));
+  if (!last) return;
+  // No stage uses them any more; the caller may count on their release.
+  job.key.reset();
+  job.sources.clear();
+  job.done.set_value(std::move(job.results));
 }
 
 template <class E>
@@ -106,13 +146,19 @@ void Engine<E>::synthesis_loop(int index) {
   const Track track{Track::Kind::synthesis, -1, index};
   for (;;) {
     Task t;
+    const char* stopped = nullptr;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
       if (stopping_) return;  // shutdown() cancels what is left
       t = std::move(tasks_.front());
       tasks_.pop_front();
-      ++synthesizing_;
+      stopped = t.job->stopped();
+      if (!stopped) ++synthesizing_;
+    }
+    if (stopped) {
+      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+      continue;
     }
     std::optional<Ready> ready;
     std::string error;
@@ -126,21 +172,30 @@ void Engine<E>::synthesis_loop(int index) {
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {
       error = kCancelled;
-    } catch (const std::exception& e) {
-      error = std::string("synthesis: ") + e.what();
+    } catch (...) {
+      error = "synthesis: " + current_error();
     }
     std::unique_lock lock(mu_);
     --synthesizing_;
-    if (ready && !stopping_) {
-      ready_.push_back(std::move(*ready));
-      work_.notify_all();
-      continue;
-    }
     work_.notify_all();
+    // A source interrupted by the job's token fails because of it: the job's
+    // reason is the partition's.
+    if (const char* why = t.job->stopped()) {
+      ready.reset();
+      error = why;
+    }
+    if (ready && stopping_) error = kCancelled;
+    if (ready && !stopping_) {
+      try {
+        ready_.push_back(std::move(*ready));
+        continue;
+      } catch (const std::bad_alloc&) {
+        error = "synthesis: out of host memory";
+      }
+    }
     lock.unlock();
-    const bool synthesized = ready.has_value();
     ready.reset();  // the buffer goes back before the partition is reported: its job may be the last
-    complete(*t.job, t.partition, std::nullopt, {}, synthesized ? kCancelled : error);
+    complete(*t.job, t.partition, std::nullopt, {}, error);
   }
 }
 
@@ -148,36 +203,50 @@ template <class E>
 void Engine<E>::worker_loop(unsigned index) {
   for (;;) {
     std::optional<Ready> r;
+    const char* stopped = nullptr;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
       if (stopping_) return;
       r.emplace(std::move(ready_.front()));
       ready_.pop_front();
-      ++proving_;
+      stopped = r->task.job->stopped();
+      if (!stopped) ++proving_;
     }
     const Task t = r->task;
+    if (stopped) {
+      r.reset();  // the buffer goes back before the partition is reported
+      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+      continue;
+    }
     std::optional<groth16::PendingProof<E>> proof;
     std::string error;
     try {
       WorkItem<E> item{t.job->key, t.job->id, t.partition, std::move(r->buffer)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
-    } catch (const std::exception& e) {
-      error = std::string("prove: ") + e.what();
+    } catch (...) {
+      error = "prove: " + current_error();
     }
     std::unique_lock lock(mu_);
     --proving_;
-    if (proof) pending_.push_back({t, std::move(*proof)});
     work_.notify_all();
+    if (proof) {
+      try {
+        pending_.push_back({t, std::move(*proof)});
+        continue;
+      } catch (const std::bad_alloc&) {
+        error = "prove: out of host memory";
+      }
+    }
     lock.unlock();
-    if (!proof) complete(*t.job, t.partition, std::nullopt, {}, error);
+    complete(*t.job, t.partition, std::nullopt, {}, error);
   }
 }
 
 template <class E>
-void Engine<E>::finalizer_loop() {
-  const Track track{Track::Kind::finalizer, -1, 0};
+void Engine<E>::finalizer_loop(int index) {
+  const Track track{Track::Kind::finalizer, -1, index};
   for (;;) {
     std::optional<Pending> p;
     {
@@ -188,6 +257,10 @@ void Engine<E>::finalizer_loop() {
       pending_.pop_front();
     }
     const Task& t = p->task;
+    if (const char* why = t.job->stopped()) {
+      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), why);
+      continue;
+    }
     const double start = recorder_.now();
     groth16::FinishTimes ft;
     const auto record = [&] {
@@ -195,14 +268,15 @@ void Engine<E>::finalizer_loop() {
       recorder_.record(Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble,
                             start + ft.assemble + ft.verify});
     };
+    std::optional<groth16::Proof<E>> proof;
+    std::string error;
     try {
-      auto proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
-      record();
-      complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), "");
-    } catch (const std::exception& e) {
-      record();
-      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), std::string("finish: ") + e.what());
+      proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
+    } catch (...) {
+      error = "finish: " + current_error();
     }
+    record();
+    complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), std::move(error));
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <stdexcept>
 
 namespace cuzk::engine {
@@ -69,7 +70,9 @@ std::string track_name(const Track& t) {
   return "track";
 }
 
-Recorder::Recorder(bool log_lines) : log_lines_(log_lines) {}
+Recorder::Recorder(bool log_lines, size_t capacity) : log_lines_(log_lines), capacity_(capacity) {
+  if (capacity == 0) throw std::invalid_argument("a recorder keeps at least one span");
+}
 
 bool Recorder::timing_requested() {
   const char* v = std::getenv("CUZK_TIMING");
@@ -84,7 +87,17 @@ void Recorder::record(const Span& span) {
   if (!(span.end >= span.start)) throw std::invalid_argument("a span may not end before it starts");
   {
     std::lock_guard lock(mu_);
-    spans_.push_back(span);
+    if (ring_.size() < capacity_) {
+      try {
+        ring_.push_back(span);
+      } catch (const std::bad_alloc&) {
+        ++dropped_;
+      }
+    } else {
+      ring_[next_] = span;
+      next_ = (next_ + 1) % capacity_;
+      ++dropped_;
+    }
   }
   if (log_lines_)
     std::fprintf(stderr, "cuzk timing: %-10s job %u partition %u %-16s %10.3f ms\n", stage_name(span.stage), span.job,
@@ -93,7 +106,14 @@ void Recorder::record(const Span& span) {
 
 std::vector<Span> Recorder::spans() const {
   std::lock_guard lock(mu_);
-  return spans_;
+  std::vector<Span> out(ring_.begin() + (std::ptrdiff_t)next_, ring_.end());
+  out.insert(out.end(), ring_.begin(), ring_.begin() + (std::ptrdiff_t)next_);
+  return out;
+}
+
+uint64_t Recorder::dropped() const {
+  std::lock_guard lock(mu_);
+  return dropped_;
 }
 
 nlohmann::ordered_json chrome_trace(std::span<const Span> spans) {

@@ -1,8 +1,9 @@
 #include "cuzk/groth16/prover.hpp"
 
+#include "cuzk/groth16/detail/assemble.hpp"
+
 #include <sys/random.h>
 
-#include <atomic>
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -13,6 +14,7 @@
 #include "cuzk/msm/pippenger_host.hpp"
 #include "cuzk/poly/ntt.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/secure_zero.hpp"
 #include "cuzk/util/timing.hpp"
 
 namespace cuzk::groth16 {
@@ -23,13 +25,16 @@ void check_length(const char* what, size_t got, size_t want) {
                                 std::to_string(want));
 }
 
-namespace {
-std::atomic<uint64_t> next_key_id{1};
-}  // namespace
+template <class E>
+SharedKey<E> PreparedKey<E>::make(std::shared_ptr<const ProvingKey<E>> key) {
+  if (!key) throw std::invalid_argument("PreparedKey::make: no proving key");
+  return std::make_shared<const PreparedKey>(Private{}, std::move(key));
+}
 
 template <class E>
-PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
-    : key_(key), id_(next_key_id++), vk_(verifying_key(key)), domain_(poly::Domain<Fr>::of_size(key.domain_size())) {
+PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared)
+    : key_(std::move(shared)), vk_(verifying_key(*key_)), domain_(poly::Domain<Fr>::of_size(key_->domain_size())) {
+  const ProvingKey<E>& key = *key_;
   // Counting sort of the coefficients by (matrix, row): one pass to count, one
   // to place. The zkey's order is snarkjs's (per constraint, A and B mixed),
   // which nothing guarantees, so it is not relied on.
@@ -47,9 +52,9 @@ PreparedKey<E>::PreparedKey(const ProvingKey<E>& key)
 template <class E>
 void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                                   unsigned threads) const {
-  check_length("the witness", w.size(), key_.n_vars());
-  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_.domain_size());
-  const size_t rows = key_.domain_size();
+  check_length("the witness", w.size(), key_->n_vars());
+  for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_->domain_size());
+  const size_t rows = key_->domain_size();
   constexpr size_t kRowsPerTask = 1 << 14;
   parallel_tasks((rows + kRowsPerTask - 1) / kRowsPerTask, threads, [&](size_t t) {
     const size_t end = std::min(rows, (t + 1) * kRowsPerTask);
@@ -104,6 +109,8 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
   return p;
 }
 
+namespace detail {
+
 template <class Fr>
 Randomness<Fr> Randomness<Fr>::draw() {
   // Rejection sampling on the bit length of r: at worst half the draws are
@@ -122,10 +129,18 @@ Randomness<Fr> Randomness<Fr>::draw() {
       }
       v[Fr::N - 1] &= top_mask;
       Fr out;
-      if (Fr::from_canonical(v, out)) return out;
+      const bool reduced = Fr::from_canonical(v, out);
+      secure_zero(v);
+      if (reduced) return out;
     }
   };
   return {uniform(), uniform()};
+}
+
+template <class Fr>
+Randomness<Fr>::~Randomness() {
+  secure_zero(r);
+  secure_zero(s);
 }
 
 template <class E>
@@ -134,6 +149,7 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
   using G2 = typename E::G2;
   const ProvingKey<E>& key = prepared.key();
   const auto& [r, s] = rs;
+  typename E::Fr rs_product = r * s;
 
   const ec::Jacobian<G1> a = p.a.add(key.alpha1).add(ec::mul_consttime(key.delta1, r));
   const ec::Jacobian<G2> b = p.b2.add(key.beta2).add(ec::mul_consttime(key.delta2, s));
@@ -145,15 +161,18 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
   proof.c = p.c.add(p.h)
                 .add(ec::mul_consttime(proof.a, s))
                 .add(ec::mul_consttime(b1.to_affine(), r))
-                .add(ec::mul_consttime(-key.delta1, r * s))
+                .add(ec::mul_consttime(-key.delta1, rs_product))
                 .to_affine();
+  secure_zero(rs_product);
   return proof;
 }
+
+}  // namespace detail
 
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending, FinishTimes* times) {
   auto t0 = std::chrono::steady_clock::now();
-  const Proof<E> proof = assemble(prepared, pending, Randomness<typename E::Fr>::draw());
+  const Proof<E> proof = detail::assemble(prepared, pending, detail::Randomness<typename E::Fr>::draw());
   const double assembled = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   const bool ok = verify<E>(prepared.vk(), pending.publics, proof);
@@ -168,8 +187,9 @@ Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pen
   template class PreparedKey<E>;                                                                             \
   template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>,      \
                                        std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);           \
-  template struct Randomness<E::Fr>;                                                                         \
-  template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);       \
+  template struct detail::Randomness<E::Fr>;                                                                 \
+  template Proof<E> detail::assemble(const PreparedKey<E>&, const PendingProof<E>&,                          \
+                                     const detail::Randomness<E::Fr>&);                                      \
   template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bls12_381)

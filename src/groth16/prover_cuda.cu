@@ -98,10 +98,12 @@ size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKe
 }
 
 template <class E>
-DeviceKey<E>::DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOptions options)
-    : prepared_(prepared), device_(device), options_(options) {
+DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions options)
+    : prepared_(std::move(handle)), device_(device), options_(options) {
+  if (!prepared_) throw std::invalid_argument("DeviceKey: no prepared key");
   if (options_.streamed && options_.stream_chunk == 0) throw std::invalid_argument("stream_chunk must be at least 1");
   DeviceScope on(device);
+  const PreparedKey<E>& prepared = *prepared_;
   const ProvingKey<E>& k = prepared.key();
   const size_t need = bytes_needed(prepared, options_), free = ::cuzk::cuda::free_device_memory();
   if (need > free)
@@ -125,7 +127,14 @@ DeviceKey<E>::DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOpt
 }
 
 template <class E>
-DeviceKey<E>::~DeviceKey() = default;
+DeviceKey<E>::~DeviceKey() {
+  try {
+    DeviceScope on(device_);
+    resident_.reset();
+  } catch (const ::cuzk::cuda::Error&) {
+    resident_.reset();  // on whichever device is current: the best left to do
+  }
+}
 
 template <class E>
 size_t DeviceKey<E>::bytes() const {

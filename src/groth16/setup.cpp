@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "cuzk/ec/ops.hpp"
-#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/detail/assemble.hpp"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cuzk/util/progress.hpp"
@@ -201,7 +201,7 @@ ToxicWaste<E> ToxicWaste<E>::draw() {
   // (a 2^-254 event) leaves them uniform in [1, r).
   std::vector<Fr> v;
   while (v.size() < 5) {
-    const auto rs = Randomness<Fr>::draw();
+    const auto rs = detail::Randomness<Fr>::draw();
     for (const Fr& x : {rs.r, rs.s})
       if (!x.is_zero()) v.push_back(x);
   }

@@ -72,7 +72,7 @@ struct ZkeyLoader {
                     "B"};
 
   void run(SectionReader& header) {
-    const ZkeyHeader& h = key.header_;
+    const ZkeyHeader& h = key.state_->header;
     data.alpha1 = header_point<G1>(header, "alpha1");
     data.beta1 = header_point<G1>(header, "beta1");
     data.beta2 = header_point<G2>(header, "beta2");
@@ -89,7 +89,7 @@ struct ZkeyLoader {
     data.h = points<G1>(kH, h.domain_size, "H");
     data.points_in_file_mapping = true;
     read_coefs();
-    key.data_ = std::move(data);
+    key.state_->data = std::move(data);
   }
 
   template <class P>
@@ -111,9 +111,9 @@ struct ZkeyLoader {
   // the point sections start at 4 mod 8 and take this path.
   template <class P>
   std::span<const P> points(uint32_t id, uint64_t count, const char* what) {
-    const auto bytes = key.file_.section(id);
+    const auto bytes = key.state_->file.section(id);
     if (bytes.size() != count * sizeof(P))
-      key.file_.fail("section " + str(id) + " is " + str(bytes.size()) + " bytes but " + str(count) + " × " +
+      key.state_->file.fail("section " + str(id) + " is " + str(bytes.size()) + " bytes but " + str(count) + " × " +
                      str(sizeof(P)) + " bytes are needed for " + str(count) + " " + what + " points");
     // ec::Affine is trivially copyable with no padding (asserted above), so the
     // mapped bytes are used as points, as rapidsnark does with its mapping.
@@ -124,28 +124,28 @@ struct ZkeyLoader {
       auto copy = std::make_unique_for_overwrite<uint64_t[]>(bytes.size() / 8);
       std::memcpy(copy.get(), bytes.data(), bytes.size());
       p = reinterpret_cast<const P*>(copy.get());
-      key.copies_.push_back(std::move(copy));
+      key.state_->copies.push_back(std::move(copy));
     }
     const std::span<const P> view(p, count);
     const size_t bad = first_invalid_reported(count, sizeof(P), progress,
                                               [&](size_t i) { return check_point(view[i]) == PointFault::none; });
     if (bad != count)
-      key.file_.fail("section " + str(id) + ": " + what + " point " + str(bad) +
+      key.state_->file.fail("section " + str(id) + ": " + what + " point " + str(bad) +
                      (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q"
                                                                        : " is not on the curve"));
     return view;
   }
 
   void read_coefs() {
-    const ZkeyHeader& h = key.header_;
-    SectionReader s(key.file_, kCoefs);
+    const ZkeyHeader& h = key.state_->header;
+    SectionReader s(key.state_->file, kCoefs);
     const uint32_t n = s.u32("nCoefs");
     constexpr size_t entry = 12 + Fr::bytes;
     if (s.remaining() != (uint64_t)n * entry)
-      key.file_.fail("section 4 is " + str(4 + s.remaining()) + " bytes but 4 + " + str(n) + " × " + str(entry) +
+      key.state_->file.fail("section 4 is " + str(4 + s.remaining()) + " bytes but 4 + " + str(n) + " × " + str(entry) +
                      " bytes are needed for " + str(n) + " coefficients");
     const uint8_t* base = s.bytes(s.remaining(), "the coefficients").data();
-    key.header_.n_coefs = n;
+    key.state_->header.n_coefs = n;
 
     data.coefs.resize(n);
     enum class Fault { none, matrix, constraint, signal, value };
@@ -175,14 +175,14 @@ struct ZkeyLoader {
       case Fault::signal: problem += " has signal " + str(c.signal) + ", not below nVars " + str(h.n_vars); break;
       default: problem += " has a value ≥ r"; break;
     }
-    key.file_.fail(problem);
+    key.state_->file.fail(problem);
   }
 };
 
 Zkey Zkey::open(const std::filesystem::path& path) {
-  // The key owns the mapping from here on, so readers refer to key.file_.
+  // The key owns the mapping from here on, so readers refer to key.state_->file.
   Zkey key(BinFile::open(path, "zkey", kVersion));
-  const BinFile& file = key.file_;
+  const BinFile& file = key.state_->file;
 
   SectionReader proto(file, kProtocol);
   const uint32_t protocol = proto.u32("the protocol");
@@ -195,7 +195,7 @@ Zkey Zkey::open(const std::filesystem::path& path) {
   }
 
   SectionReader s(file, kHeader);
-  ZkeyHeader& h = key.header_;
+  ZkeyHeader& h = key.state_->header;
   h.n8q = s.u32("n8q");
   const auto q = s.bytes(h.n8q, "q");
   const auto curve = curve_from_q(q);

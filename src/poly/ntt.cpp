@@ -24,12 +24,13 @@
 #include "cuzk/poly/ntt.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "cuzk/util/parallel.hpp"
 
 namespace cuzk::poly {
 namespace {
@@ -43,31 +44,6 @@ constexpr unsigned tile_log = 4;
 
 unsigned resolve_threads(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-}
-
-// How many threads to use for `count` tasks handed out `grain` at a time.
-size_t workers_for(size_t count, size_t grain, unsigned threads) {
-  const size_t chunks = (count + grain - 1) / grain;
-  return std::max<size_t>(1, std::min<size_t>(threads, chunks));
-}
-
-// fn(task, worker) for every task < count, on `workers` threads (the caller is
-// worker 0). Tasks are taken `grain` at a time from a shared counter.
-template <class Fn>
-void parallel_tasks(size_t count, size_t grain, size_t workers, const Fn& fn) {
-  std::atomic<size_t> next{0};
-  auto work = [&](size_t worker) {
-    for (;;) {
-      const size_t b = next.fetch_add(grain, std::memory_order_relaxed);
-      if (b >= count) return;
-      const size_t e = std::min(count, b + grain);
-      for (size_t i = b; i < e; ++i) fn(i, worker);
-    }
-  };
-  std::vector<std::jthread> pool;
-  pool.reserve(workers - 1);
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
-  work(0);
 }
 
 // In-place DIF of size m = 2^log_m on `width` interleaved sequences: element i of
@@ -119,7 +95,7 @@ void bit_reverse(Fr* x, unsigned k, unsigned threads) {
   const unsigned mid = k - 2 * tile_log;
   const size_t tiles = size_t{1} << mid, side = size_t{1} << tile_log;
   const size_t grain = std::max<size_t>(1, task_elements >> (2 * tile_log));
-  parallel_tasks(tiles, grain, workers_for(tiles, grain, threads), [&](size_t m, size_t) {
+  parallel_tasks(tiles, threads, [&](size_t m) {
     const size_t mr = detail::reverse_bits(m, mid);
     if (mr < m) return;
     for (size_t a = 0; a < side; ++a) {
@@ -130,14 +106,14 @@ void bit_reverse(Fr* x, unsigned k, unsigned threads) {
         if (m != mr || i < j) std::swap(x[i], x[j]);
       }
     }
-  });
+  }, grain);
 }
 
 // x[i] *= g^i: the change of variable between a coset and the subgroup.
 template <class Fr>
 void multiply_by_powers(Fr* x, size_t n, const Fr& g, unsigned threads) {
   const size_t tasks = (n + task_elements - 1) / task_elements;
-  parallel_tasks(tasks, 1, workers_for(tasks, 1, threads), [&](size_t t, size_t) {
+  parallel_tasks(tasks, threads, [&](size_t t) {
     const uint64_t b = t * task_elements;
     const size_t e = std::min(n, (size_t)b + task_elements);
     Fr f = g.pow(&b, 1);
@@ -167,9 +143,9 @@ void transform(const Domain<Fr>& d, Fr* x, bool inverse, unsigned threads) {
   const size_t width = std::clamp<size_t>(cache_elements / rows, 2, 16);
 
   const size_t blocks = cols / width;
-  const size_t col_workers = workers_for(blocks, 1, threads);
+  const size_t col_workers = parallel_workers(blocks, threads);
   std::vector<Fr> scratch(col_workers * rows * width);
-  parallel_tasks(blocks, 1, col_workers, [&](size_t blk, size_t worker) {
+  parallel_tasks(blocks, threads, [&](size_t blk, size_t worker) {
     Fr* buf = scratch.data() + worker * rows * width;
     Fr* col = x + blk * width;
     for (size_t a = 0; a < rows; ++a) std::copy_n(col + a * cols, width, buf + a * width);
@@ -179,13 +155,13 @@ void transform(const Domain<Fr>& d, Fr* x, bool inverse, unsigned threads) {
 
   const Fr first = inverse ? d.size_inv() : Fr::one();
   const size_t row_grain = std::max<size_t>(1, task_elements >> t.log_cols);
-  parallel_tasks(rows, row_grain, workers_for(rows, row_grain, threads), [&](size_t p, size_t) {
+  parallel_tasks(rows, threads, [&](size_t p) {
     Fr* row = x + p * cols;
     const Fr step = t.row_step[inverse][p];
     Fr w = first;
     for (size_t b = 0; b < cols; ++b, w *= step) row[b] *= w;
     dif(row, t.log_cols, 1, tw);
-  });
+  }, row_grain);
 
   bit_reverse(x, k, threads);
 }

@@ -34,7 +34,7 @@ using Fr = E::Fr;
 using Chain = circuit::HashChain<E>;
 using Part = circuit::Partition<E>;
 
-using test::DevKeyed;
+using test::dev_key;
 using test::expect_same_pending;
 using test::expect_verified;
 using test::synthesis_source;
@@ -99,7 +99,7 @@ TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
 INSTANTIATE_TEST_SUITE_P(AbcOnHostAndGpu, GpuEngine, testing::Bool());
 
 TEST(GpuEngine, ABadPartitionFailsAlone) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
   std::vector<Synthesize<E>> parts;
@@ -115,7 +115,7 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
     else
       parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
-  const auto results = engine.submit(chain.key, std::move(parts)).get();
+  const auto results = engine.submit(chain, std::move(parts)).get();
   for (uint32_t p = 0; p < 6; ++p) {
     if (p == 1) {
       EXPECT_FALSE(results[p].proof);
@@ -124,13 +124,13 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
       EXPECT_FALSE(results[p].proof);
       EXPECT_EQ(results[p].error.rfind("finish: the proof does not verify", 0), 0u) << results[p].error;
     } else {
-      expect_verified(chain.key, results[p]);
+      expect_verified(*chain, results[p]);
     }
   }
 }
 
 TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   auto engine = std::make_unique<Engine<E>>(EngineOptions{2, size_t(6) << 20}, recorder, cuda_backend<E>(on_gpu0(2)));
   auto run = [&](uint64_t first, size_t n) {
@@ -138,12 +138,12 @@ TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
     for (uint64_t p = 0; p < n; ++p)
       parts.push_back(
           synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 12, first + p); }));
-    return engine->submit(chain.key, std::move(parts));
+    return engine->submit(chain, std::move(parts));
   };
-  for (const auto& r : run(0, 8).get()) expect_verified(chain.key, r);
+  for (const auto& r : run(0, 8).get()) expect_verified(*chain, r);
   const auto warm = engine->pool_counters();
   EXPECT_GT(warm.allocations, 0u);
-  for (const auto& r : run(100, 8).get()) expect_verified(chain.key, r);
+  for (const auto& r : run(100, 8).get()) expect_verified(*chain, r);
   EXPECT_EQ(engine->pool_counters().allocations, warm.allocations) << "steady state allocated pinned buffers";
 
   auto last = run(200, 40);
@@ -153,7 +153,7 @@ TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
   for (const auto& r : last.get()) {
     if (r.proof) {
       ++proved;
-      expect_verified(chain.key, r);
+      expect_verified(*chain, r);
     } else {
       ++cancelled;
       EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
@@ -177,18 +177,18 @@ groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, Inputs 
 TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
   for (uint64_t constraints : {uint64_t(1) << 10, (uint64_t(1) << 16) + 5}) {
     SCOPED_TRACE(constraints);
-    DevKeyed<E> part(Part::for_constraints(constraints, 1));
+    const auto part = dev_key<E>(Part::for_constraints(constraints, 1));
     const Inputs in = circuit::synthesize_assignment(Part::for_constraints(constraints, 2));
-    const auto want = cpu_pending(part.key, in);
+    const auto want = cpu_pending(*part, in);
     const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c), none;
     // Chunks that do not divide the MSM lengths, so the last is short.
     using O = gpu::DeviceKeyOptions;
     for (const O o : {O{false, 0, true}, O{true, 1000, true}, O{true, 4093, false}}) {
       SCOPED_TRACE(o.streamed ? "streamed" : "resident");
       SCOPED_TRACE(o.matrices ? "with rows" : "without rows");
-      const gpu::DeviceKey<E> key(part.key, 0, o);
+      const gpu::DeviceKey<E> key(part, 0, o);
       EXPECT_EQ(key.streamed(), o.streamed);
-      EXPECT_EQ(key.bytes() < gpu::DeviceKey<E>::bytes_needed(part.key, {}), o.streamed);
+      EXPECT_EQ(key.bytes() < gpu::DeviceKey<E>::bytes_needed(*part, {}), o.streamed);
       gpu::Worker worker(0);
       if (o.matrices) {
         auto pending = gpu::prove_start<E>(key, worker, w, none, none, none);  // a, b, c on the GPU
@@ -210,7 +210,8 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
 TEST(DeviceKeys, AZkeyStreamedFromItsFileMappingGivesTheCpuResults) {
   const io::Zkey zkey = io::Zkey::open(test::fixture("bn128", "multiplier", "circuit.zkey"));
   ASSERT_TRUE(zkey.as<E>().points_in_file_mapping);
-  const groth16::PreparedKey<E> key(zkey.as<E>());
+  const auto shared = groth16::PreparedKey<E>::make(zkey.share<E>());
+  const auto& key = *shared;
   const auto& values = io::read_wtns(test::fixture("bn128", "multiplier", "witness.wtns")).as<E>();
   const size_t rows = key.key().domain_size();
   std::vector<Fr> w(values.begin(), values.end()), a(rows), b(rows), c(rows);
@@ -222,7 +223,7 @@ TEST(DeviceKeys, AZkeyStreamedFromItsFileMappingGivesTheCpuResults) {
   using O = gpu::DeviceKeyOptions;
   for (const O o : {O{false, 0, true}, O{true, 3, true}, O{true, 2, false}}) {
     SCOPED_TRACE(o.streamed ? "streamed" : "resident");
-    const gpu::DeviceKey<E> dk(key, 0, o);
+    const gpu::DeviceKey<E> dk(shared, 0, o);
     gpu::Worker worker(0);
     auto pending = o.matrices ? gpu::prove_start<E>(dk, worker, std::span<const Fr>(w), none, none, none)
                               : gpu::prove_start<E>(dk, worker, std::span<const Fr>(w), std::span<const Fr>(a),
@@ -232,22 +233,22 @@ TEST(DeviceKeys, AZkeyStreamedFromItsFileMappingGivesTheCpuResults) {
 }
 
 TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit) {
-  DevKeyed<E> k1(Chain::for_constraints(1 << 12, 0)), k2(Chain::for_constraints(1 << 12, 1));
-  const size_t one = gpu::DeviceKey<E>::bytes_needed(k1.key, {});
+  const auto k1 = dev_key<E>(Chain::for_constraints(1 << 12, 0)), k2 = dev_key<E>(Chain::for_constraints(1 << 12, 1));
+  const size_t one = gpu::DeviceKey<E>::bytes_needed(*k1, {});
   // Room for one resident key and a little more.
   DeviceKeyCache<E> cache(0, one + one / 2, {});
   bool uploaded = false;
-  auto a = cache.acquire(k1.key, &uploaded);
+  auto a = cache.acquire(k1, &uploaded);
   EXPECT_TRUE(uploaded);
-  EXPECT_EQ(cache.acquire(k1.key, &uploaded), a);
+  EXPECT_EQ(cache.acquire(k1, &uploaded), a);
   EXPECT_FALSE(uploaded);
   a.reset();
-  auto b = cache.acquire(k2.key, &uploaded);  // k1 is unused: evicted
+  auto b = cache.acquire(k2, &uploaded);  // k1 is unused: evicted
   EXPECT_TRUE(uploaded);
   EXPECT_FALSE(b->streamed());
   EXPECT_EQ(cache.counters().evictions, 1u);
   // k2 is in use, so k1 cannot be resident beside it: streamed.
-  auto c = cache.acquire(k1.key, &uploaded);
+  auto c = cache.acquire(k1, &uploaded);
   EXPECT_TRUE(uploaded);
   EXPECT_TRUE(c->streamed());
   EXPECT_EQ(cache.counters().uploads, 3u);
@@ -260,15 +261,45 @@ TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit
   gpu::Worker worker(0);
   auto pending = gpu::prove_start<E>(*c, worker, std::span<const Fr>(in.w), std::span<const Fr>(in.a),
                                      std::span<const Fr>(in.b), std::span<const Fr>(in.c));
-  expect_same_pending<E>(pending.wait(), cpu_pending(k1.key, in));
+  expect_same_pending<E>(pending.wait(), cpu_pending(*k1, in));
 
   // A budget below even the streamed form is a one-line error.
   DeviceKeyCache<E> tiny(0, 1024, {});
-  EXPECT_THROW(tiny.acquire(k1.key), cuda::Error);
-  EXPECT_FALSE(cache.forget(k1.key)) << "c is still held";
-  c.reset();
-  EXPECT_TRUE(cache.forget(k1.key));
-  EXPECT_EQ(cache.counters().bytes, b->bytes());
+  EXPECT_THROW(tiny.acquire(k1), cuda::Error);
+}
+
+// Forgetting a key a worker is proving with: the worker's copy stays valid and
+// counted until it lets go, the cache never hands it out again, and the
+// cache's copies keep a key alive after every other owner has dropped it.
+TEST(DeviceKeys, CacheForgetsKeysInUseSafely) {
+  auto k1 = dev_key<E>(Chain::for_constraints(1 << 12, 0));
+  const std::weak_ptr<const groth16::PreparedKey<E>> k1_alive = k1;
+  DeviceKeyCache<E> cache(0, size_t(1) << 30, {});
+  auto held = cache.acquire(k1);
+  const size_t bytes = held->bytes();
+  cache.forget(*k1);
+  EXPECT_EQ(cache.counters().bytes, bytes) << "still held by a worker";
+  bool uploaded = false;
+  auto again = cache.acquire(k1, &uploaded);
+  EXPECT_TRUE(uploaded) << "a forgotten copy is not handed out again";
+  EXPECT_NE(again, held);
+  EXPECT_EQ(cache.counters().bytes, 2 * bytes);
+
+  // The worker's copy still proves, after the caller's handle is gone.
+  const Inputs in = circuit::synthesize_assignment(Chain::for_constraints(1 << 12, 5));
+  const auto want = cpu_pending(*k1, in);
+  k1.reset();
+  EXPECT_FALSE(k1_alive.expired()) << "the device copies hold the key";
+  gpu::Worker worker(0);
+  auto pending = gpu::prove_start<E>(*held, worker, std::span<const Fr>(in.w), std::span<const Fr>(in.a),
+                                     std::span<const Fr>(in.b), std::span<const Fr>(in.c));
+  expect_same_pending<E>(pending.wait(), want);
+  held.reset();
+  EXPECT_EQ(cache.counters().bytes, bytes) << "freed once its last user let go";
+  cache.forget(again->prepared());
+  again.reset();
+  EXPECT_EQ(cache.counters().bytes, 0u);
+  EXPECT_TRUE(k1_alive.expired());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/groth16/detail/assemble.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -73,14 +74,14 @@ Both<E> prove_both(const gpu::DeviceKey<E>& key, gpu::Worker& worker, std::span<
 // For each r, s: the same proof from both, byte for byte, and it verifies.
 template <class E>
 void expect_same_proofs(const groth16::PreparedKey<E>& key, const Both<E>& p,
-                        const groth16::Randomness<typename E::Fr>& drawn) {
+                        const groth16::detail::Randomness<typename E::Fr>& drawn) {
   using Fr = typename E::Fr;
   expect_same_pending(p.gpu, p.cpu);
-  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  const groth16::detail::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
   for (const auto* rs : {&drawn, &zero}) {
     SCOPED_TRACE(rs == &zero ? "r = s = 0" : "drawn r, s");
-    const auto from_gpu = groth16::assemble(key, p.gpu, *rs);
-    const auto from_cpu = groth16::assemble(key, p.cpu, *rs);
+    const auto from_gpu = groth16::detail::assemble(key, p.gpu, *rs);
+    const auto from_cpu = groth16::detail::assemble(key, p.cpu, *rs);
     EXPECT_TRUE(from_gpu == from_cpu) << "proofs differ";
     EXPECT_EQ(io::proof_to_json<E>(from_gpu).dump(), io::proof_to_json<E>(from_cpu).dump());
     EXPECT_TRUE(groth16::verify<E>(key.vk(), p.gpu.publics, from_gpu)) << "the GPU proof does not verify";
@@ -94,12 +95,14 @@ template <class E>
 struct Fixture {
   using Fr = typename E::Fr;
   io::Zkey zkey;
-  groth16::PreparedKey<E> key;
+  groth16::SharedKey<E> shared;
+  const groth16::PreparedKey<E>& key;
   std::vector<Fr> w;
 
   Fixture(const std::string& curve, const std::string& circuit)
       : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
-        key(zkey.as<E>()),
+        shared(groth16::PreparedKey<E>::make(zkey.share<E>())),
+        key(*shared),
         w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
 
   struct Abc {
@@ -139,7 +142,7 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts, const st
   using Fr = typename E::Fr;
   SCOPED_TRACE(curve + "/" + facts.name);
   const Fixture<E> f(curve, facts.name);
-  const gpu::DeviceKey<E> key(f.key, 0);
+  const gpu::DeviceKey<E> key(f.shared, 0);
   EXPECT_EQ(&key.prepared(), &f.key);
   EXPECT_EQ(key.device(), 0);
   EXPECT_GT(key.bytes(), 0u);
@@ -148,7 +151,7 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts, const st
 
   const auto abc = f.abc(f.w);
   const std::span<const Fr> w(f.w), a(abc.a), b(abc.b), c(abc.c);
-  const auto drawn = groth16::Randomness<Fr>::draw();
+  const auto drawn = groth16::detail::Randomness<Fr>::draw();
   const auto both = prove_both(key, worker, w, a, b, c);
   EXPECT_EQ(both.gpu.publics, std::vector<Fr>(f.w.begin() + 1, f.w.begin() + 1 + facts.n_public));
   expect_same_proofs(f.key, both, drawn);
@@ -218,13 +221,14 @@ struct PinnedInputs {
 template <class E, class Circuit>
 void check_native(const Circuit& first, const Circuit& second) {
   using Fr = typename E::Fr;
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw());
-  const groth16::PreparedKey<E> prepared(dev.key);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw())));
+  const auto& prepared = *shared;
   ASSERT_EQ(prepared.key().domain_size(), circuit::domain_size_for(circuit::shape_of(first)));
-  const gpu::DeviceKey<E> key(prepared, 0);
+  const gpu::DeviceKey<E> key(shared, 0);
   gpu::Worker w1(0), w2(0);
   const PinnedInputs<E> in1(first), in2(second);
-  const auto drawn = groth16::Randomness<Fr>::draw();
+  const auto drawn = groth16::detail::Randomness<Fr>::draw();
 
   auto p1 = gpu::prove_start(key, w1, in1.cw(), in1.ca(), in1.cb(), in1.cc());
   auto p2 = gpu::prove_start(key, w2, in2.cw(), in2.ca(), in2.cb(), in2.cc());

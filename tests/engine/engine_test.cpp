@@ -4,7 +4,12 @@
 // the recorder sees every stage on the expected tracks.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <set>
+#include <stop_token>
+#include <thread>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/circuit/tamper.hpp"
@@ -19,7 +24,7 @@ namespace {
 using E = ec::Bn254;
 using Fr = E::Fr;
 
-using test::DevKeyed;
+using test::dev_key;
 using test::expect_verified;
 using test::synthesis_source;
 
@@ -47,8 +52,29 @@ TEST(Engine, ManyJobsAndPartitionsComeBackVerifiedInPlace) {
   EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
 }
 
+// A job holds its key: the caller may drop its handle as soon as it has
+// submitted, and the engine lets the key go when the job's results are ready.
+TEST(Engine, AJobHoldsItsKeyUntilItsResultsAreReady) {
+  auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  const std::weak_ptr<const groth16::PreparedKey<E>> alive = chain;
+  const auto vk = chain->vk();
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 3; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  auto future = engine.submit(std::move(chain), std::move(parts));
+  const auto results = future.get();
+  for (const auto& r : results) {
+    ASSERT_TRUE(r.proof) << r.error;
+    EXPECT_TRUE(groth16::verify<E>(vk, r.publics, *r.proof));
+  }
+  EXPECT_TRUE(alive.expired()) << "the engine still holds the key of a finished job";
+  EXPECT_THROW(engine.submit(nullptr, {}), std::invalid_argument);
+}
+
 TEST(Engine, ABadPartitionFailsAlone) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
@@ -61,27 +87,155 @@ TEST(Engine, ABadPartitionFailsAlone) {
     else
       parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
-  const auto results = engine.submit(chain.key, std::move(parts)).get();
+  const auto results = engine.submit(chain, std::move(parts)).get();
   ASSERT_EQ(results.size(), 6u);
   for (uint32_t p = 0; p < 6; ++p) {
     if (p == 2 || p == 4) {
       EXPECT_FALSE(results[p].proof);
       EXPECT_EQ(results[p].error.rfind("synthesis: ", 0), 0u) << results[p].error;
     } else {
-      expect_verified(chain.key, results[p]);
+      expect_verified(*chain, results[p]);
     }
   }
   EXPECT_NE(results[4].error.find("witness file unreadable"), std::string::npos);
 }
 
+// Whatever a source throws, and host memory running out, fail one partition;
+// the engine and the other partitions go on.
+TEST(Engine, AnythingASourceThrowsFailsItsPartitionAlone) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 5; ++p) {
+    if (p == 1) parts.push_back([](auto, auto, auto, auto) { throw 42; });
+    else if (p == 3) parts.push_back([](auto, auto, auto, auto) { throw std::bad_alloc(); });
+    else parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  }
+  const auto results = engine.submit(chain, std::move(parts)).get();
+  for (uint32_t p : {0u, 2u, 4u}) expect_verified(*chain, results[p]);
+  EXPECT_FALSE(results[1].proof);
+  EXPECT_EQ(results[1].error, "synthesis: an exception that is not a std::exception");
+  EXPECT_FALSE(results[3].proof);
+  EXPECT_EQ(results[3].error, "synthesis: out of host memory");
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+}
+
+// Host memory that cannot be had fails the partitions that asked for it.
+TEST(Engine, HostMemoryThatRunsOutFailsPartitionsNotTheProcess) {
+  struct Exhausted final : HostMemory {
+    void* allocate(size_t) override { throw std::bad_alloc(); }
+    void release(void*, size_t) override {}
+    const char* name() const override { return "exhausted"; }
+  };
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1), std::make_unique<Exhausted>());
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 3; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  for (const auto& r : engine.submit(chain, std::move(parts)).get()) {
+    EXPECT_FALSE(r.proof);
+    EXPECT_EQ(r.error, "synthesis: out of host memory");
+  }
+}
+
+// Cancelling a job ends it at once, the partition being synthesized included
+// (its source polls the job's token, as a long one should); its other
+// partitions are never synthesized, and the engine goes on.
+TEST(Engine, CancellingAJobStopsItsPartitionsEvenOneBeingSynthesized) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::stop_source stop;
+  std::promise<void> started;
+  std::atomic<int> synthesized{0};
+  std::vector<Synthesize<E>> parts;
+  parts.push_back([&started, token = stop.get_token()](auto, auto, auto, auto) {
+    started.set_value();
+    while (!token.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    throw std::runtime_error("interrupted");
+  });
+  for (uint64_t p = 1; p < 5; ++p)
+    parts.push_back([&synthesized, p](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      ++synthesized;
+      circuit::synthesize_witness(Chain::for_constraints(1 << 10, p), w, a, b, c);
+    });
+  auto future = engine.submit(chain, std::move(parts), {stop.get_token()});
+  started.get_future().wait();
+  stop.request_stop();
+  for (const auto& r : future.get()) {
+    EXPECT_FALSE(r.proof);
+    EXPECT_EQ(r.error.rfind("cancelled: the job was cancelled", 0), 0u) << r.error;
+  }
+  EXPECT_EQ(synthesized, 0);
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
+
+  std::vector<Synthesize<E>> next;
+  next.push_back(synthesis_source<E>([] { return Chain::for_constraints(1 << 10, 9); }));
+  expect_verified(*chain, engine.submit(chain, std::move(next)).get()[0]);
+}
+
+// A job past its deadline fails its partitions without work, and what a stage
+// finishes after the deadline is dropped.
+TEST(Engine, AJobPastItsDeadlineFailsItsPartitions) {
+  using namespace std::chrono_literals;
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::atomic<int> synthesized{0};
+  const auto counted = [&synthesized](uint64_t seed) -> Synthesize<E> {
+    return [&synthesized, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      ++synthesized;
+      circuit::synthesize_witness(Chain::for_constraints(1 << 10, seed), w, a, b, c);
+    };
+  };
+  std::vector<Synthesize<E>> late;
+  for (uint64_t p = 0; p < 3; ++p) late.push_back(counted(p + 1));
+  for (const auto& r : engine.submit(chain, std::move(late), {{}, std::chrono::steady_clock::now()}).get())
+    EXPECT_EQ(r.error.rfind("deadline exceeded", 0), 0u) << r.error;
+  EXPECT_EQ(synthesized, 0);
+
+  // The deadline passes while partition 0 is synthesized.
+  const auto deadline = std::chrono::steady_clock::now() + 2s;
+  std::vector<Synthesize<E>> slow;
+  slow.push_back([deadline, inner = counted(4)](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    std::this_thread::sleep_until(deadline + 50ms);
+    inner(w, a, b, c);
+  });
+  const auto results = engine.submit(chain, std::move(slow), {{}, deadline}).get();
+  EXPECT_FALSE(results[0].proof);
+  EXPECT_EQ(results[0].error.rfind("deadline exceeded", 0), 0u) << results[0].error;
+  EXPECT_EQ(synthesized, 1);
+}
+
+// Several finalizers share the finishing; each is a track of its own.
+TEST(Engine, SeveralFinalizersFinishEveryPartition) {
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
+  Recorder recorder(false);
+  EXPECT_THROW(Engine<E>(EngineOptions{1, size_t(64) << 20, 0}, recorder, cpu_backend<E>(1, 1)),
+               std::invalid_argument);
+  Engine<E> engine({2, size_t(64) << 20, 3}, recorder, cpu_backend<E>(2, 1));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t p = 0; p < 8; ++p)
+    parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
+  for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
+  std::set<int> finalizers;
+  for (const Span& s : recorder.spans())
+    if (s.track.kind == Track::Kind::finalizer) finalizers.insert(s.track.index);
+  ASSERT_FALSE(finalizers.empty());
+  EXPECT_GE(*finalizers.begin(), 0);
+  EXPECT_LT(*finalizers.rbegin(), 3);
+}
+
 TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 12, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 12, 0));
   Recorder recorder(false);
   auto engine = std::make_unique<Engine<E>>(EngineOptions{1, size_t(8) << 20}, recorder, cpu_backend<E>(1, 1));
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 40; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 12, p); }));
-  auto future = engine->submit(chain.key, std::move(parts));
+  auto future = engine->submit(chain, std::move(parts));
   engine->shutdown();
   ASSERT_EQ(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
   const auto results = future.get();
@@ -89,7 +243,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   for (const auto& r : results) {
     if (r.proof) {
       ++proved;
-      expect_verified(chain.key, r);
+      expect_verified(*chain, r);
     } else {
       EXPECT_EQ(r.error.rfind("cancelled", 0), 0u) << r.error;
       ++cancelled;
@@ -98,12 +252,12 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   EXPECT_EQ(proved + cancelled, 40u);
   EXPECT_GT(cancelled, 0u);
   EXPECT_EQ(engine->pool_counters().bytes_leased, 0u);
-  EXPECT_THROW(engine->submit(chain.key, {}), std::logic_error);
+  EXPECT_THROW(engine->submit(chain, {}), std::logic_error);
   engine.reset();  // joins with nothing left
 }
 
 TEST(Engine, PoolStopsAllocatingOnceWarm) {
-  DevKeyed<E> chain(Chain::for_constraints(1 << 10, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(1 << 10, 0));
   Recorder recorder(false);
   // Room for four 1 MiB buffers (a partition of this key needs about 140 KB).
   // Synthesis is some fifty times faster than a proof, so it runs ahead until
@@ -114,7 +268,7 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 8; ++p)
       parts.push_back(synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
-    for (const auto& r : engine.submit(chain.key, std::move(parts)).get()) expect_verified(chain.key, r);
+    for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
   };
   for (uint64_t job = 0; job < 20 && engine.pool_counters().allocations < 4; ++job) run(1000 * job);
   const auto warm = engine.pool_counters();

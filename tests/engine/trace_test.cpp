@@ -52,6 +52,23 @@ TEST(Trace, RecordsFromManyThreads) {
   EXPECT_THROW(r.record(span(Stage::ntt, {}, 2.0, 1.0)), std::invalid_argument);
 }
 
+// A recorder keeps its latest spans, oldest first, and counts the rest: what
+// a process proving for ever holds stays bounded.
+TEST(Trace, KeepsTheLatestSpansWithinItsCapacity) {
+  Recorder r(false, 4);
+  for (uint32_t p = 0; p < 10; ++p) r.record(span(Stage::ntt, {}, p, p + 1, 0, p));
+  const auto spans = r.spans();
+  ASSERT_EQ(spans.size(), 4u);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(spans[i].partition, 6 + i);
+  EXPECT_EQ(r.dropped(), 6u);
+  Recorder unfilled(false, 4);
+  unfilled.record(span(Stage::ntt, {}, 0, 1, 0, 7));
+  ASSERT_EQ(unfilled.spans().size(), 1u);
+  EXPECT_EQ(unfilled.spans()[0].partition, 7u);
+  EXPECT_EQ(unfilled.dropped(), 0u);
+  EXPECT_THROW(Recorder(false, 0), std::invalid_argument);
+}
+
 TEST(Trace, TimingLinesFollowTheEnvironment) {
   ::unsetenv("CUZK_TIMING");
   EXPECT_FALSE(Recorder::timing_requested());

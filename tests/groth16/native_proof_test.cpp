@@ -33,8 +33,9 @@ groth16::PendingProof<E> start(const groth16::PreparedKey<E>& key, const C& circ
 
 template <class E, class C>
 void prove_and_verify(const C& circuit, const C& other_witness) {
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw());
-  const groth16::PreparedKey<E> key(dev.key);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw())));
+  const auto& key = *shared;
   ASSERT_EQ(key.key().domain_size(), circuit::domain_size_for(circuit::shape_of(circuit)));
 
   const auto pending = start(key, circuit);
@@ -64,8 +65,9 @@ TYPED_TEST(NativeProof, PartitionProvesAndVerifies) {
 TYPED_TEST(NativeProof, UnsatisfiedWitnessIsReportedNotProved) {
   using E = TypeParam;
   const auto chain = circuit::HashChain<E>::for_constraints(1 << 10, 5);
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(chain), groth16::ToxicWaste<E>::draw());
-  const groth16::PreparedKey<E> key(dev.key);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(chain), groth16::ToxicWaste<E>::draw())));
+  const auto& key = *shared;
   // An intermediate state changed after it was computed breaks the next round.
   EXPECT_THROW(start(key, circuit::Tampered<circuit::HashChain<E>>{chain, 10}), circuit::Unsatisfied);
 }
@@ -77,8 +79,9 @@ TYPED_TEST(NativeProof, WitnessOfAnotherCircuitIsRefusedByTheProver) {
   // same domain: the prover runs, and prove_finish refuses the result.
   const auto chain = circuit::HashChain<E>::for_constraints(1 << 10, 6);
   const auto partition = circuit::Partition<E>::for_constraints(1 << 10, 6);
-  const auto dev = groth16::dev_setup(circuit::constraint_matrices(partition), groth16::ToxicWaste<E>::draw());
-  const groth16::PreparedKey<E> key(dev.key);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(partition), groth16::ToxicWaste<E>::draw())));
+  const auto& key = *shared;
   const std::vector<Fr> w = circuit::synthesize_assignment(chain).w;
   // Sized to the partition's key: the chain's witness padded with zeros.
   std::vector<Fr> padded(key.key().n_vars(), Fr::zero());

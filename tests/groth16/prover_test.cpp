@@ -7,8 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <new>
+
 #include "../io/io_test_support.hpp"
 #include "cuzk/ec/consttime.hpp"
+#include "cuzk/groth16/detail/assemble.hpp"
 #include "cuzk/ff/encode.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/r1cs.hpp"
@@ -22,12 +26,14 @@ template <class E>
 struct Proving {
   using Fr = typename E::Fr;
   io::Zkey zkey;
-  groth16::PreparedKey<E> key;
+  groth16::SharedKey<E> shared;
+  const groth16::PreparedKey<E>& key;
   std::vector<Fr> w;
 
   Proving(const std::string& curve, const std::string& circuit)
       : zkey(io::Zkey::open(fixture(curve, circuit, "circuit.zkey"))),
-        key(zkey.as<E>()),
+        shared(groth16::PreparedKey<E>::make(zkey.share<E>())),
+        key(*shared),
         w(io::read_wtns(fixture(curve, circuit, "witness.wtns")).as<E>()) {}
 
   groth16::PendingProof<E> start(const std::vector<Fr>& witness) const {
@@ -81,9 +87,9 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts) {
 
   // Fixed randomness is deterministic, and r = s = 0 is still a valid proof
   // (the randomness hides the witness; it is not what makes the proof valid).
-  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
-  EXPECT_EQ(groth16::assemble(p.key, pending, zero), groth16::assemble(p.key, pending, zero));
-  EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, groth16::assemble(p.key, pending, zero)));
+  const groth16::detail::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  EXPECT_EQ(groth16::detail::assemble(p.key, pending, zero), groth16::detail::assemble(p.key, pending, zero));
+  EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, groth16::detail::assemble(p.key, pending, zero)));
 
   // A witness that breaks one constraint is refused, not proved. The last
   // signal is private in every fixture, and used in some constraint.
@@ -99,6 +105,35 @@ TEST(Groth16Prove, Bls12381Fixtures) {
   for (const auto& f : kCircuits) check_fixture<ec::Bls12_381>("bls12381", f);
 }
 
+// A PreparedKey has one identity (no copies, no moves), and it keeps the
+// memory its points view: a key from a .zkey proves after the Zkey is gone,
+// and lets the mapping go with its last handle.
+static_assert(!std::is_copy_constructible_v<groth16::PreparedKey<ec::Bn254>> &&
+              !std::is_move_constructible_v<groth16::PreparedKey<ec::Bn254>> &&
+              !std::is_copy_assignable_v<groth16::PreparedKey<ec::Bn254>>);
+TEST(Groth16Prove, APreparedKeyOwnsItsZkeysMemory) {
+  using E = ec::Bn254;
+  using Fr = E::Fr;
+  groth16::SharedKey<E> key;
+  std::weak_ptr<const groth16::ProvingKey<E>> mapping;
+  {
+    const io::Zkey zkey = io::Zkey::open(fixture("bn128", "multiplier", "circuit.zkey"));
+    key = groth16::PreparedKey<E>::make(zkey.share<E>());
+    mapping = zkey.share<E>();
+  }
+  ASSERT_FALSE(mapping.expired());
+  std::vector<Fr> w = io::read_wtns(fixture("bn128", "multiplier", "witness.wtns")).as<E>();
+  const size_t n = key->key().domain_size();
+  std::vector<Fr> a(n), b(n), c(n);
+  key->evaluate_abc(w, a, b, c);
+  const auto pending =
+      groth16::prove_start(*key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+  EXPECT_TRUE(groth16::verify<E>(key->vk(), pending.publics, groth16::prove_finish(*key, pending)));
+  key.reset();
+  EXPECT_TRUE(mapping.expired());
+  EXPECT_THROW(groth16::PreparedKey<E>::make(nullptr), std::invalid_argument);
+}
+
 TEST(Groth16Prove, WrongLengthsAreRefused) {
   using E = ec::Bn254;
   using Fr = E::Fr;
@@ -112,11 +147,21 @@ TEST(Groth16Prove, WrongLengthsAreRefused) {
                std::invalid_argument);
 }
 
+// r and s do not outlive their Randomness: its storage is zero once it goes.
+TEST(Groth16Prove, RandomnessIsZeroedWhenItGoes) {
+  using R = groth16::detail::Randomness<ec::Bls12_381::Fr>;
+  alignas(R) unsigned char storage[sizeof(R)];
+  R* rs = new (storage) R(R::draw());
+  ASSERT_FALSE(rs->r.is_zero() || rs->s.is_zero());
+  rs->~R();
+  EXPECT_EQ(std::count(storage, storage + sizeof storage, 0), (std::ptrdiff_t)sizeof storage);
+}
+
 TEST(Groth16Prove, RandomnessIsFreshAndReduced) {
   using Fr = ec::Bls12_381::Fr;  // 255 bits: the top-limb mask matters
   std::vector<Fr> seen;
   for (int i = 0; i < 64; ++i) {
-    const auto rs = groth16::Randomness<Fr>::draw();
+    const auto rs = groth16::detail::Randomness<Fr>::draw();
     EXPECT_NE(rs.r, rs.s);
     for (const Fr& x : {rs.r, rs.s}) {
       uint64_t v[Fr::N];

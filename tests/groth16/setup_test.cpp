@@ -15,6 +15,7 @@
 
 #include "../io/io_test_support.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/groth16/detail/assemble.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
@@ -288,15 +289,15 @@ TYPED_TEST(Setup, DevKeysProveAndVerify) {
   const std::string curve = ec::curve_name(E::id);
   for (const auto& facts : kCircuits) {
     SCOPED_TRACE(curve + "/" + facts.name);
-    const auto d = fixture_key<E>(facts.name);
-    const groth16::PreparedKey<E> key(d.key);
+    const auto shared = groth16::PreparedKey<E>::make(groth16::share(fixture_key<E>(facts.name)));
+    const auto& key = *shared;
     const auto w = fixture_witness<E>(facts.name);
-    const size_t n = d.key.domain_size();
+    const size_t n = key.key().domain_size();
     std::vector<Fr> a(n), b(n), c(n);
     key.evaluate_abc(w, a, b, c);
     const auto pending =
         groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-    const auto proof = groth16::assemble(key, pending, groth16::Randomness<Fr>::draw());
+    const auto proof = groth16::detail::assemble(key, pending, groth16::detail::Randomness<Fr>::draw());
     EXPECT_TRUE(groth16::verify<E>(key.vk(), pending.publics, proof));
     EXPECT_NO_THROW(groth16::prove_finish(key, pending));
   }

@@ -23,14 +23,11 @@
 namespace cuzk::test {
 
 // A development key for the shape of a native circuit, prepared for proving.
-template <class E>
-struct DevKeyed {
-  groth16::DevKey<E> dev;
-  groth16::PreparedKey<E> key;
-  template <class C>
-  explicit DevKeyed(const C& shape_of)
-      : dev(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())), key(dev.key) {}
-};
+template <class E, class C>
+groth16::SharedKey<E> dev_key(const C& shape_of) {
+  return groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(shape_of), groth16::ToxicWaste<E>::draw())));
+}
 
 // An engine source that synthesizes make() into the engine's spans (w only,
 // where the backend computes a, b, c itself).
@@ -71,7 +68,8 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
   using Fr = typename E::Fr;
   using Chain = circuit::HashChain<E>;
   using Part = circuit::Partition<E>;
-  const DevKeyed<E> chain(Chain::for_constraints(constraints, 0)), part(Part::for_constraints(constraints, 0));
+  const auto chain = dev_key<E>(Chain::for_constraints(constraints, 0));
+  const auto part = dev_key<E>(Part::for_constraints(constraints, 0));
   const auto witness = [&](int j, uint64_t p, std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
     const uint64_t seed = 100 * (uint64_t)j + p;
     if (j % 2) circuit::synthesize_witness(Part::for_constraints(constraints, seed), w, a, b, c);
@@ -79,7 +77,7 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
   };
   std::vector<std::future<std::vector<engine::PartitionResult<E>>>> futures;
   for (int j = 0; j < jobs; ++j) {
-    const groth16::PreparedKey<E>& key = j % 2 ? part.key : chain.key;
+    const auto& key = j % 2 ? part : chain;
     std::vector<engine::Synthesize<E>> sources;
     for (uint64_t p = 0; p < parts; ++p)
       sources.push_back([&witness, j, p](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
@@ -89,7 +87,7 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
   }
   std::set<std::string> all_publics;  // the publics' bytes: Fr has no order
   for (int j = 0; j < jobs; ++j) {
-    const groth16::PreparedKey<E>& key = j % 2 ? part.key : chain.key;
+    const groth16::PreparedKey<E>& key = j % 2 ? *part : *chain;
     const auto results = futures[j].get();
     ASSERT_EQ(results.size(), parts);
     for (uint32_t p = 0; p < parts; ++p) {
@@ -104,8 +102,8 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
     }
   }
   EXPECT_EQ(all_publics.size(), (size_t)jobs * parts) << "every partition proved its own witness";
-  engine.forget(chain.key);  // the keys die here
-  engine.forget(part.key);
+  engine.forget(*chain);
+  engine.forget(*part);
 }
 
 }  // namespace cuzk::test

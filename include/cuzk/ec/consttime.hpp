@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "cuzk/ec/point.hpp"
+#include "cuzk/util/secure_zero.hpp"
 
 namespace cuzk::ec {
 
@@ -69,7 +70,7 @@ void select_if(T& dst, const T& src, uint64_t mask) {
 
 // k·P in time independent of k: 4-bit fixed windows over every bit of the
 // canonical k, 4 complete doublings and one complete addition of a masked
-// table entry per window.
+// table entry per window. The scalar's canonical copy is zeroed before return.
 template <class C>
 Jacobian<C> mul_consttime(const Affine<C>& p, const typename C::Fr& k) {
   using Fr = typename C::Fr;
@@ -90,6 +91,7 @@ Jacobian<C> mul_consttime(const Affine<C>& p, const typename C::Fr& k) {
       for (uint64_t j = 1; j < 16; ++j) select_if(entry, table[j], 0 - (uint64_t)(j == digit));
       acc = acc.add(entry);
     }
+  secure_zero(v);
   return acc.to_jacobian();
 }
 

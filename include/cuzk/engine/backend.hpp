@@ -40,7 +40,7 @@ PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16
 // One partition for a worker: its key, and its host buffer (partition_spans).
 template <class E>
 struct WorkItem {
-  const groth16::PreparedKey<E>* key = nullptr;
+  groth16::SharedKey<E> key;
   uint32_t job = 0, partition = 0;
   BufferPool::Lease buffer;
 };
@@ -67,9 +67,9 @@ class Backend {
   // while the proof runs. Throws on failure.
   virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
 
-  // Drops whatever the backend keeps for `key` (its copies on GPUs), for a
-  // caller about to destroy the key once its jobs are done. Throws
-  // std::logic_error while a worker is still proving with it.
+  // Drops whatever the backend keeps for `key` (its copies on GPUs, which hold
+  // the key): a copy a worker is proving with goes when the worker is done
+  // with it, and a later partition of the key makes a new one.
   virtual void forget(const groth16::PreparedKey<E>& key) { (void)key; }
 };
 

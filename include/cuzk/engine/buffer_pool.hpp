@@ -10,6 +10,11 @@
 // buffer would exceed it, free buffers of other classes are released first,
 // and if that is not enough the caller waits until a lease comes back: that is
 // the pipeline's backpressure, so synthesis never runs ahead of memory.
+//
+// A request larger than the whole budget (a key bigger than the one the budget
+// was sized for) is served alone: it waits until nothing else is leased, the
+// requests after it wait behind it, and its buffer is freed when it comes
+// back, so the pool holds at most the budget or that one buffer.
 #pragma once
 
 #include <condition_variable>
@@ -52,7 +57,7 @@ class BufferPool {
     size_t reuses = 0;       // leases served by a kept buffer
     size_t releases = 0;     // kept buffers freed to make room for another class
     size_t waits = 0;        // acquisitions that had to wait for a lease to return
-    size_t bytes_held = 0;   // leased and free together, <= budget
+    size_t bytes_held = 0;   // leased and free together, <= budget but for a request served alone
     size_t bytes_leased = 0;
   };
 
@@ -66,8 +71,7 @@ class BufferPool {
   static size_t size_class(size_t bytes);
 
   // A buffer of at least `bytes`, waiting for leases to return while the budget
-  // is used up. Throws std::invalid_argument when the size class alone exceeds
-  // the budget, and PoolCancelled once cancel() has been called.
+  // is used up. Throws PoolCancelled once cancel() has been called.
   Lease acquire(size_t bytes);
   // Wakes every waiter with PoolCancelled, and makes later acquire() throw it.
   void cancel();
@@ -78,6 +82,12 @@ class BufferPool {
  private:
   friend class ::cuzk::Lease<BufferPool>;
   void give_back(void* p, size_t bytes);
+  // The two ways acquire() serves a size class, with mu_ held by `lock`.
+  Lease acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls);
+  Lease acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls);
+  // A new buffer of `cls` bytes, allocated outside the lock.
+  Lease allocate(std::unique_lock<std::mutex>& lock, size_t cls);
+  void release_free();  // every free buffer
 
   std::unique_ptr<HostMemory> memory_;
   const size_t budget_;
@@ -85,6 +95,7 @@ class BufferPool {
   std::condition_variable returned_;
   std::multimap<size_t, void*> free_;  // size class -> buffer
   Counters counters_;
+  size_t alone_waiting_ = 0;  // requests over the budget waiting to be served
   bool cancelled_ = false;
 };
 

@@ -1,20 +1,22 @@
 // The proving pipeline (DESIGN.md, "The GPU data path"; issue 5): jobs of K
 // partitions each flow through
 //
-//   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizer (prove_finish)
+//   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizers (prove_finish)
 //
 // A synthesis thread takes the next partition, leases one host buffer for its
 // witness (and a/b/c, where the backend wants them from the host) from the
 // pool, waiting while the pool's budget is used up: the backpressure that
 // keeps synthesis from running ahead of the provers. A worker hands it to the
 // backend (backend.hpp: the CPU, or GPUs with two workers each), which gives
-// the buffer back as soon as it has read it; the finalizer draws r and s,
+// the buffer back as soon as it has read it; a finalizer draws r and s,
 // assembles and verifies, so the worker is free for the next partition. Each
 // stage is a span in the Recorder. A partition that fails (an unsatisfied
-// witness, a proof that does not verify) fails alone, with its message; the
-// others go on.
+// witness, a proof that does not verify, anything its source throws, host
+// memory running out) fails alone, with its message; the others go on. A job
+// may be cancelled, and may have a deadline (JobOptions).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -24,6 +26,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,9 +53,22 @@ struct PartitionResult {
   std::string error;  // why there is no proof
 };
 
+// What a caller may set for one job. Both are checked between the stages of
+// each partition: a partition not yet done when its job is cancelled or past
+// its deadline fails with "cancelled: ..." or "deadline exceeded: ..." without
+// further work, and what a stage under way produces is dropped. A source that
+// runs long should poll the same token and return or throw early.
+struct JobOptions {
+  std::stop_token cancel;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
 struct EngineOptions {
   unsigned synthesis_threads = 2;
   size_t host_budget = size_t(1) << 30;  // bytes of witness and a/b/c buffers
+  // Threads running prove_finish (assembly and verification): more than one
+  // where the workers hand over partitions faster than one thread verifies.
+  unsigned finalizer_threads = 1;
 };
 
 // A host budget that lets every stage hold a partition at once: each synthesis
@@ -77,11 +93,12 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Queues every partition of a job proved with `key` (which must outlive the
-  // job). The future holds one result per partition, in partition order, once
-  // all of them are done. Throws std::logic_error after shutdown().
-  std::future<std::vector<PartitionResult<E>>> submit(const groth16::PreparedKey<E>& key,
-                                                      std::vector<Synthesize<E>> partitions);
+  // Queues every partition of a job proved with `key`, which the job holds
+  // until its last partition is done. The future holds one result per
+  // partition, in partition order, once all of them are done. Throws
+  // std::logic_error after shutdown().
+  std::future<std::vector<PartitionResult<E>>> submit(groth16::SharedKey<E> key,
+                                                      std::vector<Synthesize<E>> partitions, JobOptions options = {});
 
   // Stops taking work: partitions not yet started fail with "cancelled",
   // those in flight finish, every job's future becomes ready, and every
@@ -91,7 +108,7 @@ class Engine {
   BufferPool::Counters pool_counters() const { return pool_.counters(); }
   const char* memory_name() const { return pool_.memory_name(); }
   const Backend<E>& backend() const { return *backend_; }
-  // Drops the backend's copies of a key whose jobs are done (backend.hpp).
+  // Drops the backend's copies of a key (backend.hpp); safe while jobs use it.
   void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
 
  private:
@@ -102,7 +119,7 @@ class Engine {
 
   void synthesis_loop(int index);
   void worker_loop(unsigned index);
-  void finalizer_loop();
+  void finalizer_loop(int index);
   void complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics,
                 std::string error);
 

@@ -7,7 +7,9 @@
 //   - the summary every run ends with: per-stage count, median and p95, GPU
 //     busy %, upload GB/s, lock wait and hold.
 // Recording is one short critical section per span (a few per partition, each
-// partition tens of milliseconds or more), far under 1% of proof time.
+// partition tens of milliseconds or more), far under 1% of proof time. The
+// recorder keeps the latest `capacity` spans in a ring and counts the older
+// ones it dropped, so a process that proves for ever holds bounded memory.
 #pragma once
 
 #include <chrono>
@@ -64,17 +66,25 @@ struct Span {
 
 class Recorder {
  public:
+  // About 48 MiB of spans: some 70 000 partitions' worth.
+  static constexpr size_t kDefaultCapacity = size_t(1) << 20;
+
   // log_lines: print a CUZK_TIMING line for every span as it is recorded.
-  explicit Recorder(bool log_lines = timing_requested());
+  // capacity: the spans kept (at least 1).
+  explicit Recorder(bool log_lines = timing_requested(), size_t capacity = kDefaultCapacity);
 
   // CUZK_TIMING is set to something other than "" or "0".
   static bool timing_requested();
 
   // Seconds since the recorder was made: the time base of every span.
   double now() const;
-  // Thread-safe. Throws std::invalid_argument for a span that ends before it starts.
+  // Thread-safe. Throws std::invalid_argument for a span that ends before it
+  // starts; a span there is no memory for is dropped, never thrown.
   void record(const Span& span);
+  // The kept spans, oldest first.
   std::vector<Span> spans() const;
+  // Spans recorded but no longer kept (overwritten, or no memory).
+  uint64_t dropped() const;
 
   // Records [construction, destruction) as one span.
   class Scope {
@@ -95,8 +105,11 @@ class Recorder {
  private:
   const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   const bool log_lines_;
+  const size_t capacity_;
   mutable std::mutex mu_;
-  std::vector<Span> spans_;
+  std::vector<Span> ring_;  // grows to capacity_, then wraps
+  size_t next_ = 0;         // where the next span goes once ring_ is full
+  uint64_t dropped_ = 0;
 };
 
 // The spans as Chrome trace events: "X" (complete) events in microseconds, one

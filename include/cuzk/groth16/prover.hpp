@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -42,8 +43,19 @@ void check_length(const char* what, size_t got, size_t want);
 // domain, the verifying key (for prove_finish's check) and the A and B
 // coefficients in rows, so that a and b are computed row-parallel without
 // write conflicts (on the CPU here, on the GPU from the same rows).
+//
+// A PreparedKey is made only by make() and lives behind SharedKey handles:
+// it is neither copied nor moved, so its address is its identity (what caches
+// match by), and it shares ownership of the memory its ProvingKey views, so
+// whoever holds a handle (a job, a GPU's copy of the key) can read the points
+// after every other owner has let go.
 template <class E>
 class PreparedKey {
+  class Private {
+    explicit Private() = default;
+    friend class PreparedKey;
+  };
+
  public:
   using Fr = typename E::Fr;
   struct Entry {
@@ -56,13 +68,14 @@ class PreparedKey {
     std::span<const Entry> entries;
   };
 
-  // `key` must outlive the PreparedKey.
-  explicit PreparedKey(const ProvingKey<E>& key);
+  // `key` must share ownership of what its spans view: io::Zkey::share, or
+  // groth16::share for a development key.
+  static std::shared_ptr<const PreparedKey> make(std::shared_ptr<const ProvingKey<E>> key);
+  PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> key);  // for make() only
+  PreparedKey(const PreparedKey&) = delete;
+  PreparedKey& operator=(const PreparedKey&) = delete;
 
-  const ProvingKey<E>& key() const { return key_; }
-  // Unique among the PreparedKeys of this process, so that caches never take
-  // a new key for an old one that lived at the same address.
-  uint64_t id() const { return id_; }
+  const ProvingKey<E>& key() const { return *key_; }
   const VerifyingKey<E>& vk() const { return vk_; }
   const poly::Domain<Fr>& domain() const { return domain_; }
 
@@ -75,14 +88,17 @@ class PreparedKey {
   Rows rows(int matrix) const { return {row_start_[matrix], entries_[matrix]}; }
 
  private:
-  const ProvingKey<E>& key_;
-  uint64_t id_;
+  std::shared_ptr<const ProvingKey<E>> key_;
   VerifyingKey<E> vk_;
   poly::Domain<Fr> domain_;
   // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
   std::vector<Entry> entries_[2];
   std::vector<uint32_t> row_start_[2];
 };
+
+// The handle by which a PreparedKey is held.
+template <class E>
+using SharedKey = std::shared_ptr<const PreparedKey<E>>;
 
 // The five MSM results and the public signals: everything prove_finish needs.
 template <class E>
@@ -105,28 +121,15 @@ PendingProof<E> prove_start(const PreparedKey<E>& key, std::span<const typename 
                             std::span<typename E::Fr> a, std::span<typename E::Fr> b,
                             std::span<typename E::Fr> c, unsigned threads = 0, StartTimes* times = nullptr);
 
-template <class Fr>
-struct Randomness {
-  Fr r, s;
-  // r and s uniform in [0, r) from the operating system's CSPRNG (getrandom),
-  // by rejection sampling, so there is no modular bias.
-  static Randomness draw();
-};
-
-// Assembly (snarkjs-formats.md §2.6), constant-time in r and s:
-//   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  B1 = B1' + β1 + s·δ1,
-//   πC = C' + H' + s·πA + r·B1 − rs·δ1.
-// Not verified: for tests that fix r and s.
-template <class E>
-Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
-
 // Wall times of one prove_finish, in seconds.
 struct FinishTimes {
   double assemble = 0, verify = 0;
 };
 
-// assemble with fresh randomness, then verify against key.vk(); a proof that
-// does not verify (an unsatisfied witness, a corrupt key) is a ProofError.
+// r and s drawn from the operating system's CSPRNG, the assembly
+// (snarkjs-formats.md §2.6, constant-time in r and s, which are zeroed after
+// use), then verification against key.vk(); a proof that does not verify (an
+// unsatisfied witness, a corrupt key) is a ProofError.
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, FinishTimes* times = nullptr);
 
@@ -134,8 +137,6 @@ Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending,
   extern template class PreparedKey<E>;                                                                        \
   extern template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>, \
                                               std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
-  extern template struct Randomness<E::Fr>;                                                                    \
-  extern template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);  \
   extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
 CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
 CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)

@@ -44,14 +44,18 @@ struct DeviceKeyOptions {
 template <class E>
 class DeviceKey {
  public:
-  // Uploads onto `device`. `prepared` must outlive the DeviceKey. Throws
-  // cuda::Error (naming the sizes) when what must be resident does not fit.
-  DeviceKey(const PreparedKey<E>& prepared, int device, DeviceKeyOptions options = {});
+  // Uploads onto `device`, holding `prepared` (whose points a streamed key
+  // reads, and whose verifying key prove_finish checks with) while it lives.
+  // Throws cuda::Error (naming the sizes) when what must be resident does not
+  // fit.
+  DeviceKey(SharedKey<E> prepared, int device, DeviceKeyOptions options = {});
+  // Frees the device memory on the key's device, from any thread.
   ~DeviceKey();
   DeviceKey(const DeviceKey&) = delete;
   DeviceKey& operator=(const DeviceKey&) = delete;
 
-  const PreparedKey<E>& prepared() const { return prepared_; }
+  const PreparedKey<E>& prepared() const { return *prepared_; }
+  const SharedKey<E>& prepared_handle() const { return prepared_; }
   int device() const { return device_; }
   const DeviceKeyOptions& options() const { return options_; }
   bool streamed() const { return options_.streamed; }
@@ -67,7 +71,7 @@ class DeviceKey {
   const Resident& resident() const { return *resident_; }
 
  private:
-  const PreparedKey<E>& prepared_;
+  SharedKey<E> prepared_;
   int device_;
   DeviceKeyOptions options_;
   std::unique_ptr<Resident> resident_;

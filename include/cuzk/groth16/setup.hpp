@@ -11,6 +11,8 @@
 // that snarkjs proves and verifies with.
 #pragma once
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "cuzk/groth16/constraints.hpp"
@@ -43,6 +45,13 @@ struct DevKey {
   DevKey(const DevKey&) = delete;
   DevKey& operator=(const DevKey&) = delete;
 };
+
+// The key of `dev`, which it now owns: what PreparedKey<E>::make takes.
+template <class E>
+std::shared_ptr<const ProvingKey<E>> share(DevKey<E> dev) {
+  const auto owner = std::make_shared<const DevKey<E>>(std::move(dev));
+  return {owner, &owner->key};
+}
 
 // The key for constraints m and toxic waste t; threads = 0 uses every hardware
 // thread. With n = domain size, L_j the Lagrange basis of ⟨ω⟩ and u_i, v_i,

@@ -47,9 +47,9 @@ Fr coef_to_stored(const Fr& value) {
   return value * Fr::r2();
 }
 
-// A checked Groth16 proving key. The point spans point into the file mapping
-// (or into aligned copies, see zkey.cpp) that the Zkey owns; they stay valid
-// while it lives, moves included.
+// A checked Groth16 proving key: a handle to the file mapping (and aligned
+// copies, see zkey.cpp) that its point spans view. Copies of a Zkey share
+// them; they stay valid while any copy, or any pointer from share(), lives.
 class Zkey {
  public:
   // Maps and validates the whole key: protocol, curve, counts, section sizes,
@@ -59,33 +59,44 @@ class Zkey {
   // and it would cost a scalar multiplication per point on BLS12-381).
   static Zkey open(const std::filesystem::path& path);
 
-  const std::string& name() const { return file_.name(); }
-  const ZkeyHeader& header() const { return header_; }
-  Curve curve() const { return header_.curve; }
+  const std::string& name() const { return state_->file.name(); }
+  const ZkeyHeader& header() const { return state_->header; }
+  Curve curve() const { return state_->header.curve; }
   // The container, for consumers that move sections as bytes (device uploads).
-  const BinFile& file() const { return file_; }
+  const BinFile& file() const { return state_->file; }
 
   // The typed key for curve E; a FormatError if the key is for the other curve.
   template <class E>
   const groth16::ProvingKey<E>& as() const {
-    if (E::id != curve()) file_.fail(std::string("the key is for ") + curve_name(curve()) + ", not " + curve_name(E::id));
-    return std::get<groth16::ProvingKey<E>>(data_);
+    if (E::id != curve())
+      state_->file.fail(std::string("the key is for ") + curve_name(curve()) + ", not " + curve_name(E::id));
+    return std::get<groth16::ProvingKey<E>>(state_->data);
+  }
+  // as<E>(), sharing ownership of the memory its spans view: what
+  // groth16::PreparedKey<E>::make takes.
+  template <class E>
+  std::shared_ptr<const groth16::ProvingKey<E>> share() const {
+    return {state_, &as<E>()};
   }
   // f(const groth16::ProvingKey<E>&) for whichever curve the key is for.
   template <class F>
   decltype(auto) visit(F&& f) const {
-    return std::visit(std::forward<F>(f), data_);
+    return std::visit(std::forward<F>(f), state_->data);
   }
 
  private:
-  explicit Zkey(BinFile file) : file_(std::move(file)) {}
+  struct State {
+    explicit State(BinFile f) : file(std::move(f)) {}
+    BinFile file;
+    ZkeyHeader header{};
+    std::vector<std::unique_ptr<uint64_t[]>> copies;
+    std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data;
+  };
+  explicit Zkey(BinFile file) : state_(std::make_shared<State>(std::move(file))) {}
   template <class E>
   friend struct ZkeyLoader;
 
-  BinFile file_;
-  ZkeyHeader header_{};
-  std::vector<std::unique_ptr<uint64_t[]>> copies_;
-  std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data_;
+  std::shared_ptr<State> state_;
 };
 
 // The caller-level check that a witness belongs to a key (check_witness_shape).
