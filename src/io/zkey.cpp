@@ -68,7 +68,7 @@ struct ZkeyLoader {
   Zkey& key;
   groth16::ProvingKey<E> data{};
   // Reading a large key is mostly its checks, paced by the disk.
-  Progress progress{"read " + std::filesystem::path(key.file_.name()).filename().string(), checked_bytes(key.file_),
+  Progress progress{"read " + std::filesystem::path(key.file().name()).filename().string(), checked_bytes(key.file()),
                     "B"};
 
   void run(SectionReader& header) {
