@@ -20,7 +20,7 @@ set -e
 
 total=$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
 failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
-skipped_names=$(sed -nE 's/^ *[0-9]+ - ([^ ]+) \(Skipped\)$/\1/p' "$log")
+skipped_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \(Skipped\)$/\1/p' "$log")
 skipped=$(printf '%s' "$skipped_names" | grep -c . || true)
 gpu_names=$(ctest --test-dir build -N -L gpu | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+)$/\1/p')
 why=""
