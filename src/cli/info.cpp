@@ -10,6 +10,7 @@
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "output.hpp"
 
 namespace cuzk::cli {
 
@@ -83,13 +84,11 @@ void json_info(const std::string& path) {
 int info(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::FormatError(path + ": cannot open: " + std::strerror(errno));
-  char head[4] = {};
-  in.read(head, 4);
-  const std::string magic(head, (size_t)in.gcount());
-  if (magic == "zkey") zkey_info(path);
-  else if (magic == "wtns") wtns_info(path);
-  else if (magic == "r1cs") r1cs_info(path);
-  else if (!magic.empty() && (magic.find_first_of("{[") != std::string::npos)) json_info(path);
+  const std::string kind = content_kind(path);
+  if (kind == "zkey") zkey_info(path);
+  else if (kind == "wtns") wtns_info(path);
+  else if (kind == "r1cs") r1cs_info(path);
+  else if (kind == "json") json_info(path);
   else throw io::FormatError(path + ": not a .zkey, .wtns, .r1cs or snarkjs JSON file");
   return 0;
 }

@@ -29,27 +29,8 @@ std::string kind_by_name(const std::filesystem::path& path) {
   return "";
 }
 
-// The kind an existing file's first bytes show: an iden3 magic, "json" for
-// text that opens with { or [, "empty", or "" for anything else.
-std::string kind_by_content(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char head[64];
-  in.read(head, sizeof head);
-  const std::string bytes(head, (size_t)in.gcount());
-  if (bytes.empty()) return "empty";
-  for (const char* magic : {"zkey", "wtns", "r1cs", "ptau"})
-    if (bytes.starts_with(magic)) return magic;
-  const size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) return "json";
-  return "";
-}
-
 // "a zkey", "an r1cs".
 std::string a(const std::string& kind) { return (kind.ends_with("r1cs") ? "an " : "a ") + kind; }
-
-}  // namespace
-
-namespace {
 
 // The rules on kinds: refuses a name or an existing file of another kind.
 // Returns whether a file of `kind` (or an empty one) is already there.
@@ -63,7 +44,7 @@ bool check_kind(const std::filesystem::path& path, FileKind kind) {
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) return false;
   if (std::filesystem::is_directory(status)) throw std::invalid_argument(p + " is a directory, not a file to write");
-  const std::string held = kind_by_content(path);
+  const std::string held = content_kind(path);
   if (held != want && held != "empty")
     throw std::invalid_argument(p + " exists and is " + (held.empty() ? "not " + a(want) + " file" : a(held) + " file") +
                                 ": it is not replaced by a " + want + " file, even with --force");
@@ -71,6 +52,19 @@ bool check_kind(const std::filesystem::path& path, FileKind kind) {
 }
 
 }  // namespace
+
+std::string content_kind(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[64];
+  in.read(head, sizeof head);
+  const std::string bytes(head, (size_t)in.gcount());
+  if (bytes.empty()) return "empty";
+  for (const char* magic : {"zkey", "wtns", "r1cs", "ptau"})
+    if (bytes.starts_with(magic)) return magic;
+  const size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) return "json";
+  return "";
+}
 
 void check_output(const std::filesystem::path& path, FileKind kind, bool force) {
   if (check_kind(path, kind) && !force) throw std::invalid_argument(path.string() + " exists (--force replaces it)");
