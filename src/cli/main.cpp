@@ -95,6 +95,8 @@ void add_quiet_flag(CLI::App* cmd, bool& quiet) {
   cmd->add_flag("--quiet,-q", quiet, "Print nothing on success, and no progress (errors still go to stderr)");
 }
 
+constexpr const char* kWitnessSeedHelp = "Which witness (the circuit's shape, and so its key, do not depend on it)";
+
 constexpr const char* kEnvironment =
     "Environment:\n"
     "  CUZK_TIMING=1    print each stage's time to stderr (\"cuzk timing: ...\" lines)\n"
@@ -220,7 +222,7 @@ int main(int argc, char** argv) {
       "witness", "Write a native example circuit's witness: cuzk witness --circuit C --curve K --constraints N "
                  "[--seed S] <out.wtns> [--force]");
   add_native_options(witness, witness_circuit, false).front()->required();
-  add_seed_option(witness, witness_circuit, "Which witness (the circuit's shape, and so its key, do not depend on it)");
+  add_seed_option(witness, witness_circuit, kWitnessSeedHelp);
   add_force_option(witness, witness_force);
   witness->add_option("wtns", wtns, "where to write the .wtns")->required();
   witness->callback([&] { run = [&] { return cli::witness(witness_circuit, wtns, witness_force); }; });
@@ -231,7 +233,7 @@ int main(int argc, char** argv) {
   auto* bench_prove = bench->add_subcommand(
       "prove", "Time whole proofs of a native example circuit with a development key: a table of stage times");
   add_native_options(bench_prove, bench_opts.native, true);
-  add_seed_option(bench_prove, bench_opts.native, "Which witness (the circuit's shape, and so its key, do not depend on it)");
+  add_seed_option(bench_prove, bench_opts.native, kWitnessSeedHelp);
   add_proving_options(bench_prove, bench_opts.run);
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
