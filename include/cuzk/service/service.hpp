@@ -1,0 +1,228 @@
+// The proving service (DESIGN.md, layer `service`): what every front end
+// needs and none should copy. The CLI, the daemon (cuzkd) and the C API are
+// thin shells over one Service:
+//   - keys of both curves, loaded from files or bytes, held as owned shared
+//     handles under ids; evicting or replacing a key while jobs use it is safe
+//     (the jobs keep their handle);
+//   - one backend choice (CPU, or GPUs), one engine per curve on the same
+//     GPUs: one kernel lock per GPU and one host-memory pool for both;
+//   - witness sources: .wtns bytes or files, and native circuits by name;
+//   - jobs with priority and deadline, cancel, await; admission control that
+//     refuses work beyond a bound at once instead of queueing it;
+//   - status and cumulative counters for metrics;
+//   - one error taxonomy (errors.hpp) that the CLI maps to exit statuses and
+//     the daemon to gRPC codes.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/trace.hpp"
+#include "cuzk/service/errors.hpp"
+#include "cuzk/service/placement.hpp"
+
+namespace cuzk::service {
+
+// How keys are held in host memory. `copy` reads the file into memory the
+// service owns, so replacing or truncating the file while the service runs
+// cannot fault it (a mapping would SIGBUS); `map` maps it (no copy, page
+// cache shared with other processes; for a CLI run that ends soon).
+enum class KeyStorage { copy, map };
+
+struct ServiceOptions {
+  PlacementRequest placement;     // backend and GPUs
+  unsigned threads = 0;           // CPU threads of one CPU proof or a/b/c evaluation (0: all)
+  unsigned synthesis_threads = 2;
+  unsigned cpu_workers = 1;       // cpu backend: partitions proved at once
+  unsigned workers_per_gpu = 2;   // cuda backend
+  unsigned finalizer_threads = 1;
+  AbcPlace abc = AbcPlace::automatic;
+  bool pageable = false;          // heap buffers instead of pinned ones (cuda), for comparisons
+  // Bytes of pooled host buffers, for both curves together; 0: enough for
+  // every stage to hold a partition of the largest key loaded so far.
+  size_t host_budget = 0;
+  size_t key_budget = 0;          // cuda: device bytes per GPU for resident keys (0: 70% of free)
+  KeyStorage key_storage = KeyStorage::copy;
+  // Admission control: submit() refuses (ErrorKind::resource_exhausted) a job
+  // that would take the partitions queued or running past this number, or the
+  // witness bytes held by such jobs past max_pending_bytes (0: a quarter of
+  // the host's memory).
+  size_t max_pending_partitions = 4096;
+  size_t max_pending_bytes = 0;
+  // Where server-side witness paths may lie (WitnessFile); empty: anywhere
+  // (the CLI), a daemon sets its configured directories.
+  std::vector<std::filesystem::path> witness_dirs;
+  bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
+};
+
+// A loaded key, as status and ListKeys report it.
+struct KeyInfo {
+  std::string id;
+  std::string source;  // the file, or "<bytes>" with the name given
+  ec::Curve curve = ec::Curve::bn254;
+  uint64_t n_vars = 0, n_public = 0, domain_size = 0;
+  uint64_t host_bytes = 0;  // the key's bytes held in host memory
+  uint64_t jobs = 0;        // jobs not yet finished that prove with it
+};
+
+// Where one partition's witness comes from.
+struct WitnessBytes {
+  std::vector<uint8_t> bytes;  // a .wtns file's contents
+  std::string name = "witness";  // for messages
+};
+struct WitnessFile {
+  std::filesystem::path path;  // must lie under ServiceOptions::witness_dirs when those are set
+};
+struct NativeWitness {
+  std::string circuit;       // "partition" or "hash-chain"
+  uint64_t constraints = 0;  // the size the key was made for (cuzk setup --constraints)
+  uint64_t seed = 0;         // the witness
+};
+using PartitionInput = std::variant<WitnessBytes, WitnessFile, NativeWitness>;
+
+using Clock = std::chrono::steady_clock;
+
+struct SubmitOptions {
+  int priority = 0;  // higher first; equal priorities in submission order
+  Clock::time_point deadline = Clock::time_point::max();
+  std::string label;  // free text, shown in status
+};
+
+using JobId = uint64_t;
+
+// Seconds each partition spent in each stage of the pipeline.
+struct StageTimes {
+  double queue = 0;      // submitted to synthesis start
+  double synthesis = 0;  // reading or synthesizing the witness (and a/b/c)
+  double prove = 0;      // waiting for a worker, upload and kernels (or the CPU proof)
+  double finish = 0;     // waiting for a finalizer, assembly and verification
+  double total = 0;      // submitted to done
+};
+
+struct PartitionOutcome {
+  bool ok() const { return error_kind == ErrorKind::none; }
+  nlohmann::ordered_json proof;    // snarkjs proof.json, when ok
+  nlohmann::ordered_json publics;  // snarkjs public.json, when ok
+  ErrorKind error_kind = ErrorKind::none;
+  std::string error;  // one line, when not ok
+  StageTimes times;
+};
+
+struct JobOutcome {
+  JobId id = 0;
+  std::string key;
+  ec::Curve curve = ec::Curve::bn254;
+  std::vector<PartitionOutcome> partitions;  // in submission order
+  size_t failed() const;
+};
+
+enum class JobState { queued, running, done };
+const char* job_state_name(JobState s);
+
+struct JobStatus {
+  JobId id = 0;
+  std::string key, label;
+  JobState state = JobState::queued;
+  int priority = 0;
+  size_t partitions = 0, done = 0, failed = 0;
+  double age = 0;  // seconds since submission
+};
+
+struct GpuStatus {
+  int device = 0;
+  std::string name;
+  bool healthy = true;
+  std::string fault;  // the error that took it out of rotation, when not healthy
+  uint64_t key_cache_bytes = 0, key_budget = 0;
+  uint64_t key_uploads = 0, key_hits = 0, key_evictions = 0;
+};
+
+struct Status {
+  std::string backend;  // "cpu" or "cuda"
+  bool draining = false;
+  size_t queued_partitions = 0;   // admitted, not yet synthesizing
+  size_t running_partitions = 0;  // synthesizing, proving or finishing
+  size_t pending_bytes = 0;       // witness bytes held by unfinished jobs
+  std::vector<JobStatus> jobs;    // unfinished jobs, and finished ones not yet awaited
+  std::vector<KeyInfo> keys;
+  std::vector<GpuStatus> gpus;
+  uint64_t host_pool_bytes = 0, host_pool_budget = 0, host_pool_allocations = 0, host_pool_waits = 0;
+};
+
+// Cumulative counters since the service started, for metrics.
+struct Counters {
+  uint64_t jobs_submitted = 0, jobs_rejected = 0, partitions_proved = 0;
+  // Failed partitions by kind (indexed by ErrorKind).
+  std::array<uint64_t, kErrorKindCount> partitions_failed{};
+  engine::StageTotals stages;  // per stage and GPU: count, seconds, bytes
+};
+
+// Called once per finished partition, from an engine thread: keep it short.
+using PartitionObserver = std::function<void(const std::string& key, ec::Curve, const PartitionOutcome&)>;
+
+class Service {
+ public:
+  // Resolves the placement (ErrorKind::invalid_argument when cuda is asked
+  // for and cannot run). Engines are made when the first key of their curve
+  // is loaded.
+  explicit Service(ServiceOptions options);
+  // drain(), then stops every engine.
+  ~Service();
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  const ServiceOptions& options() const;
+  const Placement& placement() const;
+
+  // Loads and validates a key under `id` (default: the file's stem, or
+  // `name` for bytes). A key already under that id is replaced: jobs already
+  // submitted keep the old one. Errors: invalid_argument (malformed key),
+  // not_found (no such file).
+  KeyInfo load_key(const std::filesystem::path& path, std::string id = "");
+  KeyInfo load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id = "");
+  // Forgets the key: its GPU copies go once no job uses them. False if unknown.
+  bool evict(const std::string& id);
+  std::vector<KeyInfo> keys() const;
+
+  // Admits a job or throws Error: not_found (unknown key), invalid_argument
+  // (no partitions, a witness of the wrong curve or length, malformed bytes,
+  // a path outside the allowed directories, an unknown native circuit),
+  // resource_exhausted (beyond the admission bounds), unavailable (draining).
+  // Witness bytes are checked here, so a malformed one fails the submit.
+  JobId submit(const std::string& key, std::vector<PartitionInput> partitions, SubmitOptions options = {});
+  // Waits for the job and hands over its outcome, once: a second await of the
+  // same id is not_found. With a timeout, nullopt when it is not done by then.
+  std::optional<JobOutcome> await(JobId id, std::optional<Clock::duration> timeout = std::nullopt);
+  // Cancels a job: partitions not yet done fail with ErrorKind::cancelled.
+  // False if the id is unknown or already awaited.
+  bool cancel(JobId id);
+
+  Status status() const;
+  Counters counters() const;
+  // The recorder's kept spans (for --trace and the summary).
+  std::vector<engine::Span> spans() const;
+  // "CPU, 1 worker" / "GPU 0: 2 workers each; ...", per engine made.
+  std::string describe() const;
+  void on_partition(PartitionObserver observer);
+
+  // Stops admitting (submit answers unavailable) and waits until every
+  // admitted job is done; the outcomes stay awaitable.
+  void drain();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::service
