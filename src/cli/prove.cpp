@@ -9,6 +9,9 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+#include "client.hpp"
+#endif
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
@@ -55,6 +58,9 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
           const std::string& public_path, const ProveOptions& opts) {
   remove_earlier_output(proof_path, FileKind::json);
   remove_earlier_output(public_path, FileKind::json);
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+  if (const auto daemon = daemon_for("prove")) return prove_on_daemon(*daemon, zkey_path, wtns_path, proof_path, public_path, opts);
+#endif
   const Placement where = resolve_placement(opts.run);
   Stopwatch clock;
   const io::Zkey zkey = io::Zkey::open(zkey_path);
