@@ -1,0 +1,366 @@
+#include "config.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <toml.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace cuzk::daemon {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// toml11's messages span several lines (a source excerpt); the first line,
+// without its "[error] " tag, is the one cuzkd shows.
+std::string first_line(const std::string& what) {
+  std::string line = what.substr(0, what.find('\n'));
+  for (const char* tag : {"[error] ", "[error]"})
+    if (line.rfind(tag, 0) == 0) line.erase(0, std::string(tag).size());
+  return line;
+}
+
+// Walks one table of the file: each key read is marked, and finish() refuses
+// the keys nobody read, so a misspelled key is an error instead of a default.
+class Table {
+ public:
+  Table(const toml::value& v, std::string origin, std::string prefix)
+      : v_(v), origin_(std::move(origin)), prefix_(std::move(prefix)) {}
+
+  const toml::value* find(const std::string& key) {
+    seen_.insert(key);
+    const auto& t = v_.as_table();
+    auto it = t.find(key);
+    return it == t.end() ? nullptr : &it->second;
+  }
+
+  [[noreturn]] void fail(const toml::value& at, const std::string& key, const std::string& what) const {
+    throw ConfigError(origin_ + ":" + std::to_string(at.location().line()) + ": " + prefix_ + key + ": " + what);
+  }
+
+  void read(const std::string& key, std::string& out) {
+    if (auto* v = find(key)) {
+      if (!v->is_string()) fail(*v, key, "expected a string");
+      out = v->as_string().str;
+    }
+  }
+  void read(const std::string& key, bool& out) {
+    if (auto* v = find(key)) {
+      if (!v->is_boolean()) fail(*v, key, "expected true or false");
+      out = v->as_boolean();
+    }
+  }
+  template <class U>
+  void read_uint(const std::string& key, U& out, uint64_t max) {
+    if (auto* v = find(key)) {
+      if (!v->is_integer() || v->as_integer() < 0 || uint64_t(v->as_integer()) > max)
+        fail(*v, key, "expected an integer from 0 to " + std::to_string(max));
+      out = U(v->as_integer());
+    }
+  }
+  void read(const std::string& key, double& out) {
+    if (auto* v = find(key)) {
+      if (v->is_integer()) out = double(v->as_integer());
+      else if (v->is_floating()) out = v->as_floating();
+      else fail(*v, key, "expected a number");
+      if (!(out >= 0) || !std::isfinite(out)) fail(*v, key, "expected a number >= 0");
+    }
+  }
+  // A size: an integer of bytes or a string such as "16GiB".
+  void read_size(const std::string& key, size_t& out) {
+    if (auto* v = find(key)) {
+      if (v->is_integer() && v->as_integer() >= 0) {
+        out = size_t(v->as_integer());
+      } else if (v->is_string()) {
+        try {
+          out = parse_size(v->as_string().str);
+        } catch (const ConfigError& e) {
+          fail(*v, key, e.what());
+        }
+      } else {
+        fail(*v, key, "expected a size: bytes, or a string such as \"16GiB\"");
+      }
+    }
+  }
+  // A string turned into a value by `parse` (which throws ConfigError).
+  template <class T, class Parse>
+  void read_enum(const std::string& key, T& out, Parse parse) {
+    if (auto* v = find(key)) {
+      if (!v->is_string()) fail(*v, key, "expected a string");
+      try {
+        out = parse(v->as_string().str);
+      } catch (const ConfigError& e) {
+        fail(*v, key, e.what());
+      }
+    }
+  }
+  void read(const std::string& key, std::vector<fs::path>& out) {
+    if (auto* v = find(key)) {
+      if (!v->is_array()) fail(*v, key, "expected an array of strings");
+      out.clear();
+      for (const auto& e : v->as_array()) {
+        if (!e.is_string()) fail(e, key, "expected an array of strings");
+        out.emplace_back(e.as_string().str);
+      }
+    }
+  }
+  // A sub-table, or nullptr.
+  const toml::value* table(const std::string& key) {
+    auto* v = find(key);
+    if (v && !v->is_table()) fail(*v, key, "expected a table ([" + prefix_ + key + "])");
+    return v;
+  }
+
+  void finish() const {
+    for (const auto& [k, v] : v_.as_table())
+      if (!seen_.count(k)) fail(v, k, "unknown key");
+  }
+
+ private:
+  const toml::value& v_;
+  std::string origin_, prefix_;
+  std::set<std::string> seen_;
+};
+
+void read_service(Table& t, service::ServiceOptions& s) {
+  t.read_enum("backend", s.placement.backend, parse_backend);
+  t.read("gpus", s.placement.gpus);
+  t.read_uint("threads", s.threads, 4096);
+  t.read_uint("synthesis_threads", s.synthesis_threads, 1024);
+  t.read_uint("cpu_workers", s.cpu_workers, 1024);
+  t.read_uint("workers_per_gpu", s.workers_per_gpu, 64);
+  t.read_uint("finalizer_threads", s.finalizer_threads, 1024);
+  t.read_enum("abc", s.abc, parse_abc);
+  t.read("pageable", s.pageable);
+  t.read_size("host_budget", s.host_budget);
+  t.read_size("key_budget", s.key_budget);
+  t.read_enum("key_storage", s.key_storage, parse_key_storage);
+  t.read_uint("max_pending_partitions", s.max_pending_partitions, uint64_t(1) << 40);
+  t.read_size("max_pending_bytes", s.max_pending_bytes);
+  t.read("record_timing_lines", s.record_timing_lines);
+  t.finish();
+}
+
+void read_keys(const toml::value& v, Table& top, std::vector<KeySpec>& keys) {
+  if (!v.is_array()) top.fail(v, "keys", "expected an array of tables ([[keys]])");
+  keys.clear();
+  for (const auto& e : v.as_array()) {
+    if (!e.is_table()) top.fail(e, "keys", "expected an array of tables ([[keys]])");
+    Table k(e, "", "");
+    KeySpec spec;
+    std::string path;
+    k.read("id", spec.id);
+    k.read("path", path);
+    spec.path = path;
+    try {
+      k.finish();
+    } catch (const ConfigError& err) {
+      top.fail(e, "keys", std::string(err.what()).substr(std::string(err.what()).find(": ") + 2));
+    }
+    if (path.empty()) top.fail(e, "keys", "each [[keys]] needs a path");
+    if (spec.id.empty()) spec.id = spec.path.stem().string();
+    for (const auto& other : keys)
+      if (other.id == spec.id) top.fail(e, "keys", "the id '" + spec.id + "' appears twice");
+    keys.push_back(spec);
+  }
+}
+
+Config parse_value(const toml::value& root, const std::string& origin) {
+  Config c;
+  Table top(root, origin, "");
+  top.read("listen", c.listen);
+  if (auto* v = top.find("socket_mode")) {
+    // TOML's own octal (0o660) or a string ("0660").
+    if (v->is_integer() && v->as_integer() >= 0 && v->as_integer() <= 07777) {
+      c.socket_mode = mode_t(v->as_integer());
+    } else if (v->is_string()) {
+      try {
+        c.socket_mode = parse_mode(v->as_string().str);
+      } catch (const ConfigError& e) {
+        top.fail(*v, "socket_mode", e.what());
+      }
+    } else {
+      top.fail(*v, "socket_mode", "expected a file mode such as 0o660 or \"0660\"");
+    }
+  }
+  top.read("metrics", c.metrics);
+  top.read("log_level", c.log_level);
+  top.read_size("max_message_bytes", c.max_message_bytes);
+  top.read("shutdown_grace_s", c.shutdown_grace_s);
+  top.read("witness_dirs", c.service.witness_dirs);
+  if (auto* v = top.find("keys")) read_keys(*v, top, c.keys);
+  if (auto* v = top.table("tcp")) {
+    Table t(*v, origin, "tcp.");
+    t.read("address", c.tcp.address);
+    std::string cert, key, ca;
+    t.read("tls_cert", cert);
+    t.read("tls_key", key);
+    t.read("tls_client_ca", ca);
+    c.tcp.tls_cert = cert, c.tcp.tls_key = key, c.tcp.tls_client_ca = ca;
+    t.finish();
+  }
+  if (auto* v = top.table("service")) {
+    Table t(*v, origin, "service.");
+    read_service(t, c.service);
+  }
+  top.finish();
+  return c;
+}
+
+}  // namespace
+
+Config parse_config_text(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  toml::value root;
+  try {
+    root = toml::parse(in, origin);
+  } catch (const toml::exception& e) {
+    throw ConfigError(origin + ":" + std::to_string(e.location().line()) + ": " + first_line(e.what()));
+  } catch (const std::exception& e) {
+    throw ConfigError(origin + ": " + first_line(e.what()));
+  }
+  return parse_value(root, origin);
+}
+
+Config parse_config_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(file.string() + ": cannot open: " + std::strerror(errno));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_config_text(text.str(), file.string());
+}
+
+size_t parse_size(const std::string& text) {
+  static const std::map<std::string, double> units{
+      {"", 1},         {"B", 1},          {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},    {"GB", 1e9},        {"TB", 1e12}};
+  const std::string bad = "'" + text + "' is not a size (bytes, or a number with KiB, MiB, GiB, TiB, KB, MB, GB, TB)";
+  char* end = nullptr;
+  errno = 0;
+  const double n = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || errno != 0 || !(n >= 0) || !std::isfinite(n)) throw ConfigError(bad);
+  std::string unit(end);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+  auto it = units.find(unit);
+  if (it == units.end()) throw ConfigError(bad);
+  const double bytes = n * it->second;
+  if (bytes > 1.8e19) throw ConfigError("'" + text + "' is too large");
+  return size_t(bytes);
+}
+
+mode_t parse_mode(const std::string& text) {
+  if (text.empty() || text.size() > 5 || text.find_first_not_of("01234567") != std::string::npos)
+    throw ConfigError("'" + text + "' is not an octal file mode such as 0660");
+  return mode_t(std::strtoul(text.c_str(), nullptr, 8));
+}
+
+service::BackendKind parse_backend(const std::string& name) {
+  if (name == "auto") return service::BackendKind::automatic;
+  if (name == "cpu") return service::BackendKind::cpu;
+  if (name == "cuda") return service::BackendKind::cuda;
+  throw ConfigError("'" + name + "' is not a backend (auto, cpu or cuda)");
+}
+
+service::AbcPlace parse_abc(const std::string& name) {
+  if (name == "auto") return service::AbcPlace::automatic;
+  if (name == "host") return service::AbcPlace::host;
+  if (name == "gpu") return service::AbcPlace::gpu;
+  throw ConfigError("'" + name + "' is not a place for a, b, c (auto, host or gpu)");
+}
+
+service::KeyStorage parse_key_storage(const std::string& name) {
+  if (name == "copy") return service::KeyStorage::copy;
+  if (name == "map") return service::KeyStorage::map;
+  throw ConfigError("'" + name + "' is not a key storage (copy or map)");
+}
+
+fs::path unix_socket_path(const std::string& listen) {
+  if (listen.empty()) return {};
+  if (listen.rfind("unix:", 0) != 0)
+    throw ConfigError("listen: '" + listen + "' is not unix:///path (a TCP address goes in [tcp] address)");
+  std::string p = listen.substr(5);
+  if (p.rfind("//", 0) == 0) p.erase(0, 2);
+  if (p.empty()) throw ConfigError("listen: '" + listen + "' names no socket file");
+  return p;
+}
+
+namespace {
+
+// "host:port" or "[v6]:port" split; ConfigError when it does not parse.
+std::pair<std::string, std::string> split_host_port(const std::string& address, const std::string& what) {
+  const std::string bad = what + ": '" + address + "' is not host:port";
+  std::string host, port;
+  if (!address.empty() && address.front() == '[') {
+    const auto close = address.find(']');
+    if (close == std::string::npos || close + 1 >= address.size() || address[close + 1] != ':') throw ConfigError(bad);
+    host = address.substr(1, close - 1);
+    port = address.substr(close + 2);
+  } else {
+    const auto colon = address.rfind(':');
+    if (colon == std::string::npos || address.find(':') != colon) throw ConfigError(bad);
+    host = address.substr(0, colon);
+    port = address.substr(colon + 1);
+  }
+  if (host.empty() || port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(port) > 65535)
+    throw ConfigError(bad);
+  return {host, port};
+}
+
+void check_file(const fs::path& p, const std::string& what) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec)) throw ConfigError(what + ": " + p.string() + ": no such file");
+}
+
+}  // namespace
+
+bool is_loopback(const std::string& address) {
+  const auto [host, port] = split_host_port(address, "address");
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+void check_config(const Config& c) {
+  if (c.listen.empty() && c.tcp.address.empty())
+    throw ConfigError("nothing to listen on: set listen (a Unix socket) or [tcp] address");
+  const fs::path sock = unix_socket_path(c.listen);
+  if (sock.string().size() > 107) throw ConfigError("listen: the socket path is longer than 107 bytes: " + sock.string());
+  if (c.socket_mode > 07777) throw ConfigError("socket_mode: not a file mode");
+  if (!c.tcp.address.empty()) {
+    split_host_port(c.tcp.address, "tcp.address");
+    if (c.tcp.tls_cert.empty() != c.tcp.tls_key.empty())
+      throw ConfigError("tcp: tls_cert and tls_key go together");
+    if (!c.tcp.tls() && !is_loopback(c.tcp.address))
+      throw ConfigError("tcp.address: " + c.tcp.address +
+                        " is not a loopback address, so it needs TLS (tcp.tls_cert and tcp.tls_key)");
+    if (c.tcp.tls()) {
+      check_file(c.tcp.tls_cert, "tcp.tls_cert");
+      check_file(c.tcp.tls_key, "tcp.tls_key");
+    }
+    if (!c.tcp.tls_client_ca.empty()) {
+      if (!c.tcp.tls()) throw ConfigError("tcp.tls_client_ca needs tcp.tls_cert and tcp.tls_key");
+      check_file(c.tcp.tls_client_ca, "tcp.tls_client_ca");
+    }
+  } else if (c.tcp.tls() || !c.tcp.tls_client_ca.empty()) {
+    throw ConfigError("tcp: TLS files are set but tcp.address is not");
+  }
+  if (!c.metrics.empty()) split_host_port(c.metrics, "metrics");
+  if (spdlog::level::from_str(c.log_level) == spdlog::level::off && c.log_level != "off")
+    throw ConfigError("log_level: '" + c.log_level + "' is not one of trace, debug, info, warn, error, critical, off");
+  if (c.max_message_bytes < 1024 || c.max_message_bytes > size_t(INT32_MAX))
+    throw ConfigError("max_message_bytes: must be from 1KiB to 2GiB - 1");
+  for (const auto& k : c.keys) check_file(k.path, "key '" + k.id + "'");
+  for (const auto& d : c.service.witness_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) throw ConfigError("witness_dirs: " + d.string() + ": no such directory");
+  }
+}
+
+}  // namespace cuzk::daemon

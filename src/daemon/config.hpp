@@ -1,0 +1,83 @@
+// cuzkd's configuration: a TOML file (packaging/cuzkd.toml is the commented
+// example) and command-line flags, which override the file. Every error is a
+// ConfigError with one line naming the file or flag and the key; cuzkd prints
+// it after "error: " and exits 2.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/service/service.hpp"
+
+namespace cuzk::daemon {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A key loaded at start and on every SIGHUP.
+struct KeySpec {
+  std::string id;
+  std::filesystem::path path;
+  friend bool operator==(const KeySpec&, const KeySpec&) = default;
+};
+
+struct TcpConfig {
+  std::string address;  // "host:port"; empty: no TCP listener
+  // Required for any host other than loopback (127.0.0.0/8, ::1, localhost).
+  std::filesystem::path tls_cert, tls_key;
+  // When set, clients must present a certificate signed by this CA.
+  std::filesystem::path tls_client_ca;
+  bool tls() const { return !tls_cert.empty(); }
+};
+
+struct Config {
+  // "unix:///path/to/socket"; empty: no Unix socket (then TCP must be set).
+  std::string listen = "unix:///run/cuzk/cuzkd.sock";
+  mode_t socket_mode = 0660;
+  TcpConfig tcp;
+  std::vector<KeySpec> keys;
+  // "host:port" of the HTTP server for /metrics and /healthz; empty: none.
+  std::string metrics = "127.0.0.1:9464";
+  std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
+  // The largest request accepted (a key or witnesses sent as bytes).
+  size_t max_message_bytes = size_t(1) << 30;
+  // Seconds that RPCs still under way get after a drain before they are cut.
+  double shutdown_grace_s = 10;
+  // ServiceOptions::witness_dirs comes from the top-level witness_dirs.
+  service::ServiceOptions service;
+};
+
+// Reads and checks the shape of a TOML file: unknown keys, wrong types and
+// bad values are errors; files named in it are not opened here.
+Config parse_config_file(const std::filesystem::path& file);
+// The same from text (`origin` names it in messages).
+Config parse_config_text(const std::string& text, const std::string& origin);
+
+// What must hold before serving: a listener is configured, addresses parse,
+// a non-loopback TCP address has TLS, TLS files and key files exist, witness
+// directories are directories.
+void check_config(const Config& c);
+
+// The Unix socket's path from Config::listen ("unix:///a/b" or "unix:/a/b"
+// or "unix:a/b"), or empty when listen is empty.
+std::filesystem::path unix_socket_path(const std::string& listen);
+// Whether a "host:port" names a loopback address.
+bool is_loopback(const std::string& address);
+
+// "123", "512MiB", "16GiB", "1.5GiB", "64KiB", "2GB" (decimal) to bytes.
+size_t parse_size(const std::string& text);
+// "0660" or "660" to a mode.
+mode_t parse_mode(const std::string& text);
+
+service::BackendKind parse_backend(const std::string& name);
+service::AbcPlace parse_abc(const std::string& name);
+service::KeyStorage parse_key_storage(const std::string& name);
+
+}  // namespace cuzk::daemon

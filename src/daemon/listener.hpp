@@ -1,0 +1,23 @@
+// Where cuzkd listens: a Unix socket (a stale socket file is removed first,
+// a live one is refused; the file gets the configured mode), and TCP only
+// when configured, with TLS for any address other than loopback.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+
+#include "config.hpp"
+
+namespace cuzk::daemon {
+
+struct Listener {
+  std::unique_ptr<grpc::Server> server;
+  int tcp_port = 0;  // the TCP port bound (for a configured port 0), 0 without TCP
+};
+
+// Builds and starts the server for `service`; std::runtime_error with one
+// line when it cannot listen.
+Listener listen(const Config& config, grpc::Service& service);
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,137 @@
+// cuzkd: the proving service over gRPC. Start-up checks everything it can
+// before serving (a bad configuration, a missing key file, an address it
+// cannot listen on: one "error: ..." line and exit 2); then it serves until
+// SIGTERM or SIGINT, which drain (stop admitting, finish the jobs admitted,
+// then close the server) and exit 0. SIGHUP re-reads the configuration's key
+// list.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+
+#include "config.hpp"
+#include "configured_keys.hpp"
+#include "flags.hpp"
+#include "listener.hpp"
+#include "metrics.hpp"
+#include "server.hpp"
+#include "signals.hpp"
+
+namespace {
+
+using namespace cuzk::daemon;
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return 2;
+}
+
+void set_up_logging(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("cuzkd");
+  logger->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level));
+  spdlog::flush_on(spdlog::level::trace);
+}
+
+std::string where(const Config& config, const Listener& l, const Metrics* metrics) {
+  std::string s;
+  if (!config.listen.empty()) s += config.listen;
+  if (!config.tcp.address.empty()) {
+    const auto colon = config.tcp.address.rfind(':');
+    s += (s.empty() ? "" : " and ") + config.tcp.address.substr(0, colon) + ":" + std::to_string(l.tcp_port) +
+         (config.tcp.tls() ? " (TLS)" : "");
+  }
+  if (metrics) {
+    const auto colon = config.metrics.rfind(':');
+    s += ", metrics on http://" + config.metrics.substr(0, colon) + ":" + std::to_string(metrics->port()) + "/metrics";
+  }
+  return s;
+}
+
+// SIGHUP: the key list of the configuration read again (with the flags
+// applied again); a configuration that no longer parses changes nothing.
+void reload(const Flags& flags, ConfiguredKeys& keys) {
+  spdlog::info("SIGHUP: reloading the key list");
+  try {
+    const Config fresh = flags.load();
+    const size_t failed = keys.reload(fresh.keys);
+    spdlog::info("reload done: {} configured keys, {} failed", fresh.keys.size(), failed);
+  } catch (const std::exception& e) {
+    spdlog::error("reload: {}; keys unchanged", e.what());
+  }
+}
+
+int serve(const Config& config, const Flags& flags) {
+  std::unique_ptr<cuzk::service::Service> service;
+  try {
+    service = std::make_unique<cuzk::service::Service>(config.service);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  // Declared after the service so that they go first; the service has no
+  // jobs left (drained) by then, so no partition reaches the metrics late.
+  Metrics metrics(*service);
+  ConfiguredKeys keys(*service);
+  ProverService rpc(*service);
+  Listener listener;
+  try {
+    keys.load_all(config.keys);
+    if (!config.metrics.empty()) metrics.serve(config.metrics);
+    listener = listen(config, rpc);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  spdlog::info("cuzkd {} ready: {}; {}", CUZK_VERSION, where(config, listener, config.metrics.empty() ? nullptr : &metrics),
+               service->describe());
+
+  for (;;) {
+    const int sig = wait_signal();
+    if (sig == SIGHUP) {
+      reload(flags, keys);
+      continue;
+    }
+    const auto s = service->status();
+    spdlog::info("{}: draining (no new jobs; the {} partitions admitted finish)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                 s.queued_partitions + s.running_partitions);
+    break;
+  }
+  metrics.set_draining();
+  service->drain();
+  spdlog::info("drained; closing the server");
+  // RPCs under way (an Await of a job just finished) get the grace period.
+  listener.server->Shutdown(std::chrono::system_clock::now() +
+                            std::chrono::milliseconds(int64_t(config.shutdown_grace_s * 1000)));
+  listener.server->Wait();
+  std::error_code ignored;
+  if (const auto sock = unix_socket_path(config.listen); !sock.empty()) std::filesystem::remove(sock, ignored);
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  if (auto status = flags.parse(argc, argv)) return *status;
+  Config config;
+  try {
+    config = flags.load();
+    check_config(config);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  if (flags.check_only) {
+    std::printf("ok\n");
+    return 0;
+  }
+  try {
+    set_up_logging(config.log_level);
+    block_signals();
+    return serve(config, flags);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}

@@ -1,0 +1,218 @@
+#include "metrics.hpp"
+
+#include <CivetServer.h>
+#include <prometheus/counter.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <functional>
+#include <stdexcept>
+
+namespace cuzk::daemon {
+
+namespace {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+using Labels = std::vector<ClientMetric::Label>;
+
+// Latency buckets, seconds: a millisecond proof to a five-minute partition.
+const prometheus::Histogram::BucketBoundaries kBuckets{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                                        1,     2.5,    5,     10,   25,    50,   100, 300};
+
+// Families built at scrape time from the service's status and counters.
+class Families {
+ public:
+  MetricFamily& family(const std::string& name, MetricType type, const std::string& help) {
+    for (auto& f : out_)
+      if (f.name == name) return f;
+    out_.push_back({name, help, type, {}});
+    return out_.back();
+  }
+  void gauge(const std::string& name, const std::string& help, double v, Labels labels = {}) {
+    ClientMetric m;
+    m.label = std::move(labels);
+    m.gauge.value = v;
+    family(name, MetricType::Gauge, help).metric.push_back(m);
+  }
+  void counter(const std::string& name, const std::string& help, double v, Labels labels = {}) {
+    ClientMetric m;
+    m.label = std::move(labels);
+    m.counter.value = v;
+    family(name, MetricType::Counter, help).metric.push_back(m);
+  }
+  std::vector<MetricFamily> take() { return std::move(out_); }
+
+ private:
+  std::vector<MetricFamily> out_;
+};
+
+void add_status(Families& f, const service::Status& s) {
+  f.gauge("cuzk_draining", "1 while the daemon drains (no new jobs)", s.draining ? 1 : 0);
+  f.gauge("cuzk_queued_partitions", "Partitions admitted and not yet synthesizing", double(s.queued_partitions));
+  f.gauge("cuzk_running_partitions", "Partitions synthesizing, proving or finishing", double(s.running_partitions));
+  f.gauge("cuzk_pending_bytes", "Witness bytes held by unfinished jobs", double(s.pending_bytes));
+  size_t by_state[3] = {0, 0, 0};
+  for (const auto& j : s.jobs) ++by_state[size_t(j.state)];
+  for (auto st : {service::JobState::queued, service::JobState::running, service::JobState::done})
+    f.gauge("cuzk_jobs", "Jobs by state (done: finished, not yet awaited)", double(by_state[size_t(st)]),
+            {{"state", service::job_state_name(st)}});
+  f.gauge("cuzk_keys_loaded", "Proving keys loaded", double(s.keys.size()));
+  for (const auto& k : s.keys) {
+    const Labels l{{"key", k.id}, {"curve", ec::curve_name(k.curve)}};
+    f.gauge("cuzk_key_host_bytes", "A key's bytes held in host memory", double(k.host_bytes), l);
+    f.gauge("cuzk_key_jobs", "Unfinished jobs proving with a key", double(k.jobs), l);
+  }
+  f.gauge("cuzk_host_pool_bytes", "Bytes of pooled host buffers allocated", double(s.host_pool_bytes));
+  f.gauge("cuzk_host_pool_budget_bytes", "Budget of pooled host buffers", double(s.host_pool_budget));
+  f.counter("cuzk_host_pool_allocations_total", "Host buffers allocated by the pool", double(s.host_pool_allocations));
+  f.counter("cuzk_host_pool_waits_total", "Requests that waited for a host buffer", double(s.host_pool_waits));
+  for (const auto& g : s.gpus) {
+    const Labels l{{"gpu", std::to_string(g.device)}};
+    Labels named = l;
+    named.push_back({"name", g.name});
+    f.gauge("cuzk_gpu_healthy", "1 while a GPU is in rotation, 0 once a fault took it out", g.healthy ? 1 : 0, named);
+    f.gauge("cuzk_gpu_key_cache_bytes", "Device bytes of resident proving keys", double(g.key_cache_bytes), l);
+    f.gauge("cuzk_gpu_key_budget_bytes", "Device bytes allowed for resident proving keys", double(g.key_budget), l);
+    f.counter("cuzk_gpu_key_uploads_total", "Proving keys uploaded to a GPU", double(g.key_uploads), l);
+    f.counter("cuzk_gpu_key_hits_total", "Partitions that found their key resident", double(g.key_hits), l);
+    f.counter("cuzk_gpu_key_evictions_total", "Resident keys evicted from a GPU", double(g.key_evictions), l);
+  }
+}
+
+void add_counters(Families& f, const service::Counters& c) {
+  f.counter("cuzk_jobs_submitted_total", "Jobs admitted", double(c.jobs_submitted));
+  f.counter("cuzk_jobs_rejected_total", "Jobs refused at submission", double(c.jobs_rejected));
+  f.counter("cuzk_partitions_proved_total", "Partitions proved and verified", double(c.partitions_proved));
+  for (size_t k = 1; k < service::kErrorKindCount; ++k)
+    f.counter("cuzk_partitions_failed_total", "Partitions failed, by reason", double(c.partitions_failed[k]),
+              {{"reason", service::error_kind_name(service::ErrorKind(k))}});
+  using engine::Stage;
+  for (const auto& [gpu, stages] : c.stages) {
+    const std::string where = gpu < 0 ? "cpu" : std::to_string(gpu);
+    for (size_t s = 0; s < engine::kStageCount; ++s) {
+      const auto& t = stages[s];
+      if (t.count == 0) continue;
+      const Labels l{{"gpu", where}, {"stage", engine::stage_name(Stage(s))}};
+      f.counter("cuzk_stage_seconds_total", "Seconds spent in each pipeline stage, summed over spans",
+                t.seconds, l);
+      f.counter("cuzk_stage_spans_total", "Spans recorded per pipeline stage", double(t.count), l);
+    }
+    if (gpu < 0) continue;
+    const Labels l{{"gpu", where}};
+    // The kernel lock admits one worker at a time: its hold time is the time
+    // the GPU's kernels ran.
+    f.counter("cuzk_gpu_busy_seconds_total", "Seconds a GPU ran kernels (its kernel lock held)",
+              stages[size_t(Stage::lock_held)].seconds, l);
+    f.counter("cuzk_gpu_lock_wait_seconds_total", "Seconds workers waited for a GPU's kernel lock",
+              stages[size_t(Stage::lock_wait)].seconds, l);
+    f.counter("cuzk_gpu_lock_held_seconds_total", "Seconds a GPU's kernel lock was held",
+              stages[size_t(Stage::lock_held)].seconds, l);
+    for (Stage s : {Stage::upload, Stage::key_upload})
+      f.counter("cuzk_h2d_bytes_total", "Bytes copied host to device (witnesses and a/b/c; proving keys)",
+                double(stages[size_t(s)].bytes), {{"gpu", where}, {"stage", engine::stage_name(s)}});
+  }
+}
+
+}  // namespace
+
+class Metrics::Handler : public CivetHandler {
+ public:
+  // Answers GET with (status, content type, body).
+  using Respond = std::function<void(int& status, std::string& type, std::string& body)>;
+  explicit Handler(Respond respond) : respond_(std::move(respond)) {}
+
+  bool handleGet(CivetServer*, mg_connection* conn) override {
+    int status = 200;
+    std::string type = "text/plain; charset=utf-8", body;
+    try {
+      respond_(status, type, body);
+    } catch (const std::exception& e) {
+      status = 500;
+      body = std::string("error: ") + e.what() + "\n";
+    }
+    const char* reason = status == 200 ? "OK" : status == 503 ? "Service Unavailable" : "Internal Server Error";
+    mg_printf(conn, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+              status, reason, type.c_str(), body.size());
+    mg_write(conn, body.data(), body.size());
+    return true;
+  }
+
+ private:
+  Respond respond_;
+};
+
+Metrics::Metrics(service::Service& service) : service_(service), registry_(std::make_shared<prometheus::Registry>()) {
+  stage_seconds_ = &prometheus::BuildHistogram()
+                        .Name("cuzk_partition_seconds")
+                        .Help("Seconds each partition spent per stage: queue, synthesis, prove, finish, total")
+                        .Register(*registry_);
+  proofs_ = &prometheus::BuildCounter()
+                 .Name("cuzk_proofs_total")
+                 .Help("Partitions proved and verified, by key")
+                 .Register(*registry_);
+  failures_ = &prometheus::BuildCounter()
+                   .Name("cuzk_partition_failures_total")
+                   .Help("Partitions failed, by key and reason")
+                   .Register(*registry_);
+  service_.on_partition([this](const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
+    observe(key, curve, o);
+  });
+}
+
+Metrics::~Metrics() {
+  // The HTTP threads call into this object: stop them first.
+  http_.reset();
+}
+
+void Metrics::observe(const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
+  if (o.ok()) {
+    const auto& t = o.times;
+    const std::pair<const char*, double> stages[] = {
+        {"queue", t.queue}, {"synthesis", t.synthesis}, {"prove", t.prove}, {"finish", t.finish}, {"total", t.total}};
+    for (const auto& [stage, seconds] : stages) stage_seconds_->Add({{"stage", stage}}, kBuckets).Observe(seconds);
+    proofs_->Add({{"key", key}, {"curve", ec::curve_name(curve)}}).Increment();
+  } else {
+    failures_->Add({{"key", key}, {"reason", service::error_kind_name(o.error_kind)}}).Increment();
+  }
+}
+
+std::string Metrics::scrape() const {
+  Families live;
+  add_status(live, service_.status());
+  add_counters(live, service_.counters());
+  std::vector<MetricFamily> all = registry_->Collect();
+  for (auto& f : live.take()) all.push_back(std::move(f));
+  return prometheus::TextSerializer().Serialize(all);
+}
+
+void Metrics::set_draining() { draining_ = true; }
+
+void Metrics::serve(const std::string& address) {
+  metrics_handler_ = std::make_unique<Handler>([this](int&, std::string& type, std::string& body) {
+    type = "text/plain; version=0.0.4; charset=utf-8";
+    body = scrape();
+  });
+  health_handler_ = std::make_unique<Handler>([this](int& status, std::string&, std::string& body) {
+    status = draining_ ? 503 : 200;
+    body = draining_ ? "draining\n" : "ok\n";
+  });
+  try {
+    http_ = std::make_unique<CivetServer>(
+        std::vector<std::string>{"listening_ports", address, "num_threads", "4"});
+  } catch (const std::exception& e) {
+    throw std::runtime_error("metrics: cannot listen on " + address + ": " + e.what());
+  }
+  http_->addHandler("/metrics", metrics_handler_.get());
+  http_->addHandler("/healthz", health_handler_.get());
+}
+
+int Metrics::port() const {
+  if (!http_) return 0;
+  const auto ports = http_->getListeningPorts();
+  return ports.empty() ? 0 : ports.front();
+}
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,64 @@
+// cuzkd's HTTP side: Prometheus text on /metrics and liveness on /healthz
+// (200 "ok" while serving, 503 "draining" once a drain began), on their own
+// address. Metrics come from two places:
+//   - each finished partition (Service::on_partition): per-stage latency
+//     histograms, proofs and failures by key and reason;
+//   - Service::status() and Service::counters(), read at each scrape: queue
+//     depths, jobs, keys, host pool, GPU health and key caches, and per GPU
+//     the busy (kernel lock held), lock wait and H2D byte totals.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "cuzk/service/service.hpp"
+
+class CivetServer;
+
+namespace prometheus {
+class Registry;
+template <class T>
+class Family;
+class Histogram;
+class Counter;
+}  // namespace prometheus
+
+namespace cuzk::daemon {
+
+class Metrics {
+ public:
+  // Records the service's partitions from now on; serve() starts HTTP.
+  explicit Metrics(service::Service& service);
+  ~Metrics();
+  Metrics(const Metrics&) = delete;
+  Metrics& operator=(const Metrics&) = delete;
+
+  // Listens on "host:port" (port 0: any free port); std::runtime_error with
+  // one line when it cannot.
+  void serve(const std::string& address);
+  // The port served on (after serve()).
+  int port() const;
+
+  // /healthz answers 503 from now on.
+  void set_draining();
+
+  // The body of /metrics.
+  std::string scrape() const;
+
+  // One finished partition (called from an engine thread).
+  void observe(const std::string& key, ec::Curve curve, const service::PartitionOutcome& outcome);
+
+ private:
+  class Handler;
+  service::Service& service_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Histogram>* stage_seconds_;
+  prometheus::Family<prometheus::Counter>* proofs_;
+  prometheus::Family<prometheus::Counter>* failures_;
+  std::atomic<bool> draining_{false};
+  std::unique_ptr<Handler> metrics_handler_, health_handler_;
+  std::unique_ptr<CivetServer> http_;
+};
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,289 @@
+#include "server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+namespace cuzk::daemon {
+
+namespace {
+
+using service::Clock;
+using service::Error;
+using service::ErrorKind;
+
+v1::Curve to_proto(ec::Curve c) { return c == ec::Curve::bn254 ? v1::BN254 : v1::BLS12_381; }
+
+void fill(v1::KeyInfo* out, const service::KeyInfo& k) {
+  out->set_id(k.id);
+  out->set_source(k.source);
+  out->set_curve(to_proto(k.curve));
+  out->set_n_vars(k.n_vars);
+  out->set_n_public(k.n_public);
+  out->set_domain_size(k.domain_size);
+  out->set_host_bytes(k.host_bytes);
+  out->set_jobs(k.jobs);
+}
+
+void fill(v1::StageTimes* out, const service::StageTimes& t) {
+  out->set_queue_s(t.queue);
+  out->set_synthesis_s(t.synthesis);
+  out->set_prove_s(t.prove);
+  out->set_finish_s(t.finish);
+  out->set_total_s(t.total);
+}
+
+// JSON text as `cuzk prove` writes its files (io::write_json_file), so a
+// client that saves it verbatim writes the same bytes.
+std::string json_text(const nlohmann::ordered_json& j) { return j.dump(1); }
+
+void fill(v1::JobResult* out, const service::JobOutcome& o) {
+  out->set_job_id(o.id);
+  out->set_key_id(o.key);
+  out->set_curve(to_proto(o.curve));
+  for (const auto& p : o.partitions) {
+    auto* r = out->add_partitions();
+    r->set_ok(p.ok());
+    if (p.ok()) {
+      r->set_proof_json(json_text(p.proof));
+      r->set_public_json(json_text(p.publics));
+    } else {
+      r->set_error_code(service::error_kind_name(p.error_kind));
+      r->set_error(p.error);
+    }
+    fill(r->mutable_times(), p.times);
+  }
+}
+
+// The earlier of a job deadline of `ms` from now (0: none) and a gRPC
+// deadline (system clock, max: none), on the service's clock.
+Clock::time_point job_deadline(uint64_t ms, std::chrono::system_clock::time_point grpc_deadline) {
+  const auto now = Clock::now();
+  auto d = Clock::time_point::max();
+  if (ms) d = now + std::chrono::milliseconds(ms);
+  if (grpc_deadline != std::chrono::system_clock::time_point::max()) {
+    const auto left = grpc_deadline - std::chrono::system_clock::now();
+    d = std::min(d, now + std::chrono::duration_cast<Clock::duration>(left));
+  }
+  return d;
+}
+
+std::vector<service::PartitionInput> partitions_of(const v1::SubmitRequest& req) {
+  std::vector<service::PartitionInput> parts;
+  parts.reserve(size_t(req.partitions_size()));
+  for (int i = 0; i < req.partitions_size(); ++i) {
+    const auto& p = req.partitions(i);
+    const std::string name = p.name().empty() ? "partition " + std::to_string(i) : p.name();
+    switch (p.witness_case()) {
+      case v1::Partition::kWtns:
+        parts.emplace_back(service::WitnessBytes{std::vector<uint8_t>(p.wtns().begin(), p.wtns().end()), name});
+        break;
+      case v1::Partition::kWtnsPath:
+        parts.emplace_back(service::WitnessFile{p.wtns_path()});
+        break;
+      case v1::Partition::kNative:
+        parts.emplace_back(service::NativeWitness{p.native().circuit(), p.native().constraints(), p.native().seed()});
+        break;
+      case v1::Partition::WITNESS_NOT_SET:
+        throw Error(ErrorKind::invalid_argument, name + ": no witness (wtns, wtns_path or native)");
+    }
+  }
+  return parts;
+}
+
+// Runs one RPC's body and turns whatever it throws into a status: the error
+// kind's code and its one-line message. Client mistakes log at warn, the
+// service's own failures at error.
+template <class Body>
+grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, Body&& body) {
+  spdlog::debug("{} from {}", rpc, ctx->peer());
+  ErrorKind kind = ErrorKind::internal;
+  std::string message = "unknown error";
+  try {
+    body();
+    return grpc::Status::OK;
+  } catch (...) {
+    try {
+      const auto e = std::current_exception();
+      kind = service::classify(e);
+      message = service::message_of(e);
+    } catch (...) {
+      // Classifying failed (no memory): INTERNAL with the fixed message.
+    }
+  }
+  if (kind == ErrorKind::internal) spdlog::error("{}: {}", rpc, message);
+  else spdlog::warn("{}: {}: {}", rpc, service::error_kind_name(kind), message);
+  return grpc::Status(grpc_code(kind), message);
+}
+
+}  // namespace
+
+grpc::StatusCode grpc_code(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::none: return grpc::StatusCode::OK;
+    case ErrorKind::invalid_argument: return grpc::StatusCode::INVALID_ARGUMENT;
+    case ErrorKind::not_found: return grpc::StatusCode::NOT_FOUND;
+    case ErrorKind::unsatisfied: return grpc::StatusCode::FAILED_PRECONDITION;
+    case ErrorKind::resource_exhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    case ErrorKind::cancelled: return grpc::StatusCode::CANCELLED;
+    case ErrorKind::deadline_exceeded: return grpc::StatusCode::DEADLINE_EXCEEDED;
+    case ErrorKind::unavailable: return grpc::StatusCode::UNAVAILABLE;
+    case ErrorKind::internal: return grpc::StatusCode::INTERNAL;
+  }
+  return grpc::StatusCode::INTERNAL;
+}
+
+grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadRequest* req, v1::KeyInfo* out) {
+  return guarded("Preload", ctx, [&] {
+    service::KeyInfo k;
+    switch (req->source_case()) {
+      case v1::PreloadRequest::kPath:
+        k = service_.load_key(req->path(), req->id());
+        break;
+      case v1::PreloadRequest::kZkey:
+        k = service_.load_key_bytes(std::vector<uint8_t>(req->zkey().begin(), req->zkey().end()),
+                                    req->name().empty() ? "zkey" : req->name(), req->id());
+        break;
+      case v1::PreloadRequest::SOURCE_NOT_SET:
+        throw Error(ErrorKind::invalid_argument, "Preload: no key (path or zkey)");
+    }
+    spdlog::info("key {} loaded from {} ({}, {} variables, domain {})", k.id, k.source, ec::curve_name(k.curve),
+                 k.n_vars, k.domain_size);
+    fill(out, k);
+  });
+}
+
+grpc::Status ProverService::Evict(grpc::ServerContext* ctx, const v1::EvictRequest* req, v1::EvictReply* out) {
+  return guarded("Evict", ctx, [&] {
+    const bool evicted = service_.evict(req->id());
+    if (evicted) spdlog::info("key {} evicted", req->id());
+    out->set_evicted(evicted);
+  });
+}
+
+grpc::Status ProverService::ListKeys(grpc::ServerContext* ctx, const v1::ListKeysRequest*, v1::ListKeysReply* out) {
+  return guarded("ListKeys", ctx, [&] {
+    for (const auto& k : service_.keys()) fill(out->add_keys(), k);
+  });
+}
+
+service::JobId ProverService::submit(grpc::ServerContext* ctx, const v1::SubmitRequest& req, bool prove) {
+  if (req.key_id().empty()) throw Error(ErrorKind::invalid_argument, "no key_id");
+  service::SubmitOptions opts;
+  opts.priority = req.priority();
+  opts.label = req.label();
+  // A Submit's own gRPC deadline bounds the Submit, not the job; a Prove's
+  // bounds both.
+  opts.deadline = job_deadline(req.deadline_ms(), prove ? ctx->deadline() : std::chrono::system_clock::time_point::max());
+  const auto id = service_.submit(req.key_id(), partitions_of(req), opts);
+  spdlog::debug("job {} admitted: key {}, {} partitions, priority {}", id, req.key_id(), req.partitions_size(),
+                req.priority());
+  return id;
+}
+
+bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t timeout_ms, v1::JobResult* out) {
+  // The service is asked in short slices so that a caller who went away
+  // frees the thread; its job goes on and stays awaitable.
+  constexpr auto kSlice = std::chrono::milliseconds(100);
+  const auto until =
+      timeout_ms ? Clock::now() + std::chrono::milliseconds(timeout_ms) : Clock::time_point::max();
+  for (;;) {
+    if (ctx->IsCancelled()) throw Error(ErrorKind::cancelled, "the caller went away");
+    const auto now = Clock::now();
+    const auto wait = until == Clock::time_point::max() ? Clock::duration(kSlice)
+                                                        : std::min<Clock::duration>(kSlice, until - now);
+    if (auto outcome = service_.await(id, std::max(wait, Clock::duration::zero()))) {
+      double total = 0;
+      for (const auto& p : outcome->partitions) total = std::max(total, p.times.total);
+      spdlog::info("job {} done: key {}, {} partitions, {} failed, {:.3f} s", id, outcome->key,
+                   outcome->partitions.size(), outcome->failed(), total);
+      fill(out, *outcome);
+      return true;
+    }
+    if (Clock::now() >= until) return false;
+  }
+}
+
+grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::SubmitReply* out) {
+  return guarded("Submit", ctx, [&] { out->set_job_id(submit(ctx, *req, false)); });
+}
+
+grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req, v1::JobResult* out) {
+  return guarded("Await", ctx, [&] {
+    if (!await(ctx, req->job_id(), req->timeout_ms(), out))
+      throw Error(ErrorKind::deadline_exceeded,
+                  "job " + std::to_string(req->job_id()) + " is not done after " +
+                      std::to_string(req->timeout_ms()) + " ms");
+  });
+}
+
+grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::JobResult* out) {
+  return guarded("Prove", ctx, [&] {
+    const auto id = submit(ctx, *req, true);
+    try {
+      await(ctx, id, 0, out);
+    } catch (...) {
+      // Only this call knew the job: cancel it and take its outcome, so
+      // that nothing is left waiting for an Await that will not come.
+      service_.cancel(id);
+      try {
+        service_.await(id);
+      } catch (...) {
+      }
+      throw;
+    }
+  });
+}
+
+grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req, v1::CancelReply* out) {
+  return guarded("Cancel", ctx, [&] {
+    const bool cancelled = service_.cancel(req->job_id());
+    if (cancelled) spdlog::info("job {} cancelled", req->job_id());
+    out->set_cancelled(cancelled);
+  });
+}
+
+grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*, v1::StatusReply* out) {
+  return guarded("Status", ctx, [&] {
+    const auto s = service_.status();
+    out->set_backend(s.backend);
+    out->set_draining(s.draining);
+    out->set_queued_partitions(s.queued_partitions);
+    out->set_running_partitions(s.running_partitions);
+    out->set_pending_bytes(s.pending_bytes);
+    for (const auto& j : s.jobs) {
+      auto* r = out->add_jobs();
+      r->set_job_id(j.id);
+      r->set_key_id(j.key);
+      r->set_label(j.label);
+      r->set_state(service::job_state_name(j.state));
+      r->set_priority(j.priority);
+      r->set_partitions(j.partitions);
+      r->set_done(j.done);
+      r->set_failed(j.failed);
+      r->set_age_s(j.age);
+    }
+    for (const auto& k : s.keys) fill(out->add_keys(), k);
+    for (const auto& g : s.gpus) {
+      auto* r = out->add_gpus();
+      r->set_device(g.device);
+      r->set_name(g.name);
+      r->set_healthy(g.healthy);
+      r->set_fault(g.fault);
+      r->set_key_cache_bytes(g.key_cache_bytes);
+      r->set_key_budget(g.key_budget);
+      r->set_key_uploads(g.key_uploads);
+      r->set_key_hits(g.key_hits);
+      r->set_key_evictions(g.key_evictions);
+    }
+    out->set_host_pool_bytes(s.host_pool_bytes);
+    out->set_host_pool_budget(s.host_pool_budget);
+    out->set_host_pool_allocations(s.host_pool_allocations);
+    out->set_host_pool_waits(s.host_pool_waits);
+    out->set_version(CUZK_VERSION);
+  });
+}
+
+}  // namespace cuzk::daemon

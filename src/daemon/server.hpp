@@ -1,0 +1,43 @@
+// The gRPC Prover service (proto/cuzk/v1/prover.proto) over one
+// service::Service. Every handler answers with a status: service::Error kinds
+// become the gRPC codes the proto's header lists, with the error's one-line
+// message; anything else thrown is classified the same way
+// (service::classify), so no exception leaves a handler and a bad request
+// never takes the daemon down.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+
+#include "cuzk/service/service.hpp"
+#include "cuzk/v1/prover.grpc.pb.h"
+
+namespace cuzk::daemon {
+
+// The gRPC code of an error kind.
+grpc::StatusCode grpc_code(service::ErrorKind kind);
+
+class ProverService final : public cuzk::v1::Prover::Service {
+ public:
+  explicit ProverService(service::Service& service) : service_(service) {}
+
+  grpc::Status Preload(grpc::ServerContext*, const v1::PreloadRequest*, v1::KeyInfo*) override;
+  grpc::Status Evict(grpc::ServerContext*, const v1::EvictRequest*, v1::EvictReply*) override;
+  grpc::Status ListKeys(grpc::ServerContext*, const v1::ListKeysRequest*, v1::ListKeysReply*) override;
+  grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest*, v1::SubmitReply*) override;
+  grpc::Status Await(grpc::ServerContext*, const v1::AwaitRequest*, v1::JobResult*) override;
+  grpc::Status Prove(grpc::ServerContext*, const v1::SubmitRequest*, v1::JobResult*) override;
+  grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest*, v1::CancelReply*) override;
+  grpc::Status Status(grpc::ServerContext*, const v1::StatusRequest*, v1::StatusReply*) override;
+
+ private:
+  service::JobId submit(grpc::ServerContext* ctx, const v1::SubmitRequest& req, bool prove);
+  // Waits for the job while the caller is connected, until `timeout_ms`
+  // (0: none) passes; false when it is not done by then.
+  bool await(grpc::ServerContext* ctx, service::JobId id, uint64_t timeout_ms, v1::JobResult* out);
+
+  service::Service& service_;
+};
+
+}  // namespace cuzk::daemon

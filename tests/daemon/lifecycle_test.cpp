@@ -1,0 +1,299 @@
+// cuzkd's life: configuration errors refused at start (exit 2, one line),
+// the example configuration valid, SIGTERM draining work in flight, SIGHUP
+// reloading the key list, a key file replaced under the running daemon, the
+// socket file's lifecycle, TCP on loopback.
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <future>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "config.hpp"
+#include "daemon_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+v1::SubmitRequest request(const std::string& key, const std::string& curve, const std::string& circuit, int n) {
+  v1::SubmitRequest req;
+  req.set_key_id(key);
+  for (int i = 0; i < n; ++i) *req.add_partitions() = wtns_partition(curve, circuit);
+  return req;
+}
+
+class Lifecycle : public ::testing::Test {
+ protected:
+  TempDir dir;
+
+  // cuzkd run to completion with `args`.
+  ProcessResult cuzkd(std::vector<std::string> args) {
+    args.insert(args.begin(), cuzkd_binary());
+    ProcessResult r = run_process(args, std::chrono::seconds(60));
+    EXPECT_TRUE(r.exited()) << describe(args, r);
+    return r;
+  }
+  fs::path write_config(const std::string& name, const std::string& text) {
+    const fs::path p = dir / name;
+    write_bytes(p, Bytes(text.begin(), text.end()));
+    return p;
+  }
+};
+
+// One "error: ..." line, exit status 2, containing `expect`.
+void expect_config_error(const ProcessResult& r, const std::string& expect) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(expect), std::string::npos) << "expected \"" << expect << "\" in: " << r.err;
+}
+
+TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
+  const std::string sock = "unix://" + (dir / "s.sock").string();
+  const std::vector<std::string> base{"--listen", sock, "--metrics", ""};
+  struct Case {
+    std::string name, toml;
+    std::vector<std::string> flags;
+    std::string expect;
+  };
+  const std::vector<Case> cases{
+      {"unknown key", "colour = \"blue\"\n", {}, ":1: colour: unknown key"},
+      {"unknown key in a table", "[service]\nbackend = \"cpu\"\nthreds = 2\n", {}, ":3: service.threds: unknown key"},
+      {"wrong type", "[service]\nthreads = \"many\"\n", {}, "service.threads: expected an integer"},
+      {"syntax", "listen = \n", {}, ":1:"},
+      {"missing key file", key_entry("k", dir / "missing.zkey"), {}, "missing.zkey: no such file"},
+      {"bad listen", "", {"--listen", "tcp://0.0.0.0:1"}, "is not unix:///path"},
+      {"bad tcp address", "[tcp]\naddress = \"nohost\"\n", {}, "is not host:port"},
+      {"public tcp without tls", "[tcp]\naddress = \"0.0.0.0:50051\"\n", {}, "needs TLS"},
+      {"bad size", "[service]\nhost_budget = \"lots\"\n", {}, "is not a size"},
+      {"bad backend flag", "", {"--backend", "fpga"}, "--backend: 'fpga' is not a backend"},
+      {"bad log level", "log_level = \"loud\"\n", {}, "log_level"},
+      {"unknown flag", "", {"--frobnicate"}, "frobnicate"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::string> args{"--config", write_config("bad.toml", c.toml)};
+    args.insert(args.end(), base.begin(), base.end());
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    expect_config_error(cuzkd(args), c.expect);
+  }
+  // A missing configuration file.
+  expect_config_error(cuzkd({"--config", (dir / "none.toml").string()}), "none.toml");
+  // --check accepts a good one and starts nothing.
+  std::vector<std::string> args{"--config", write_config("good.toml", key_entry("k", fixture("bn128", "linear", "circuit.zkey"))),
+                                "--check"};
+  args.insert(args.end(), base.begin(), base.end());
+  const auto r = cuzkd(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "ok\n");
+  EXPECT_FALSE(fs::exists(dir / "s.sock"));
+}
+
+TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
+  const fs::path example = fs::path(CUZK_SOURCE_DIR) / "packaging" / "cuzkd.toml";
+  const daemon::Config c = daemon::parse_config_file(example);
+  const daemon::Config d;
+  EXPECT_EQ(c.listen, d.listen);
+  EXPECT_EQ(c.socket_mode, d.socket_mode);
+  EXPECT_EQ(c.metrics, d.metrics);
+  EXPECT_EQ(c.log_level, d.log_level);
+  EXPECT_EQ(c.max_message_bytes, d.max_message_bytes);
+  EXPECT_EQ(c.shutdown_grace_s, d.shutdown_grace_s);
+  EXPECT_EQ(c.tcp.address, d.tcp.address);
+  EXPECT_TRUE(c.keys.empty());
+  const auto &s = c.service, &t = d.service;
+  EXPECT_EQ(s.placement.backend, t.placement.backend);
+  EXPECT_EQ(s.placement.gpus, t.placement.gpus);
+  EXPECT_EQ(s.threads, t.threads);
+  EXPECT_EQ(s.synthesis_threads, t.synthesis_threads);
+  EXPECT_EQ(s.cpu_workers, t.cpu_workers);
+  EXPECT_EQ(s.workers_per_gpu, t.workers_per_gpu);
+  EXPECT_EQ(s.finalizer_threads, t.finalizer_threads);
+  EXPECT_EQ(s.abc, t.abc);
+  EXPECT_EQ(s.pageable, t.pageable);
+  EXPECT_EQ(s.host_budget, t.host_budget);
+  EXPECT_EQ(s.key_budget, t.key_budget);
+  EXPECT_EQ(s.key_storage, t.key_storage);
+  EXPECT_EQ(s.max_pending_partitions, t.max_pending_partitions);
+  EXPECT_EQ(s.max_pending_bytes, t.max_pending_bytes);
+  EXPECT_EQ(s.record_timing_lines, t.record_timing_lines);
+  EXPECT_EQ(s.witness_dirs, t.witness_dirs);
+  // And the daemon accepts it, with the socket moved somewhere writable.
+  const auto r = cuzkd({"--config", example.string(), "--listen", "unix://" + (dir / "s.sock").string(), "--check"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(Lifecycle, ConfigurationValuesAndFlagsOverrideTheFile) {
+  const daemon::Config c = daemon::parse_config_text(
+      "socket_mode = 0o600\nmax_message_bytes = \"64MiB\"\nwitness_dirs = [\"/a\", \"/b\"]\n"
+      "[[keys]]\npath = \"/k/porep.zkey\"\n[[keys]]\nid = \"x\"\npath = \"/k/y.zkey\"\n"
+      "[tcp]\naddress = \"127.0.0.1:5\"\n"
+      "[service]\nbackend = \"cpu\"\nhost_budget = \"1.5GiB\"\nkey_storage = \"map\"\nabc = \"host\"\n"
+      "max_pending_partitions = 7\n",
+      "t.toml");
+  EXPECT_EQ(c.socket_mode, 0600u);
+  EXPECT_EQ(c.max_message_bytes, size_t(64) << 20);
+  EXPECT_EQ(c.service.witness_dirs, (std::vector<fs::path>{"/a", "/b"}));
+  ASSERT_EQ(c.keys.size(), 2u);
+  EXPECT_EQ(c.keys[0], (daemon::KeySpec{"porep", "/k/porep.zkey"}));
+  EXPECT_EQ(c.keys[1], (daemon::KeySpec{"x", "/k/y.zkey"}));
+  EXPECT_EQ(c.tcp.address, "127.0.0.1:5");
+  EXPECT_EQ(c.service.placement.backend, service::BackendKind::cpu);
+  EXPECT_EQ(c.service.host_budget, size_t(1536) << 20);
+  EXPECT_EQ(c.service.key_storage, service::KeyStorage::map);
+  EXPECT_EQ(c.service.abc, service::AbcPlace::host);
+  EXPECT_EQ(c.service.max_pending_partitions, 7u);
+  EXPECT_THROW(daemon::parse_config_text("[[keys]]\nid = \"a\"\npath = \"/a\"\n[[keys]]\nid = \"a\"\npath = \"/b\"\n", "t"),
+               daemon::ConfigError);
+  EXPECT_TRUE(daemon::is_loopback("127.0.0.1:1"));
+  EXPECT_TRUE(daemon::is_loopback("[::1]:1"));
+  EXPECT_TRUE(daemon::is_loopback("localhost:1"));
+  EXPECT_FALSE(daemon::is_loopback("0.0.0.0:1"));
+  EXPECT_FALSE(daemon::is_loopback("10.0.0.1:1"));
+
+  // A flag wins over the file: the file says 0600, the flag 0640.
+  Daemon d(dir.path(), "socket_mode = \"0600\"\n", {"--socket-mode", "0640"});
+  struct stat st{};
+  ASSERT_EQ(::stat(d.socket().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+}
+
+// SIGTERM while a job runs: its Await (already waiting) gets every proof,
+// a new Submit is refused as UNAVAILABLE, /healthz turns 503, and the process
+// exits 0 once the job is done, removing its socket.
+TEST_F(Lifecycle, SigtermDrainsTheJobInFlightThenExitsZero) {
+  Daemon d(dir.path(), key_entry("mult", fixture("bls12381", "multiplier", "circuit.zkey")));
+  constexpr int kPartitions = 150;
+  v1::SubmitReply submitted;
+  ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bls12381", "multiplier", kPartitions), &submitted).ok());
+  auto awaited = std::async(std::launch::async, [&] {
+    v1::AwaitRequest await;
+    await.set_job_id(submitted.job_id());
+    v1::JobResult result;
+    const auto status = d.stub().Await(context().get(), await, &result);
+    return std::make_pair(status, result);
+  });
+  // The Await is under way once the daemon logged it.
+  ASSERT_TRUE(d.wait_for_log("Await from", 30s)) << d.log();
+  d.signal(SIGTERM);
+  ASSERT_TRUE(eventually([&] { return http_get(d.metrics_port(), "/healthz").status == 503; }, 30s)) << d.log();
+  v1::SubmitReply refused;
+  const auto late = d.stub().Submit(context().get(), request("mult", "bls12381", "multiplier", 1), &refused);
+  EXPECT_EQ(late.error_code(), grpc::StatusCode::UNAVAILABLE) << late.error_message();
+
+  const auto [status, result] = awaited.get();
+  ASSERT_TRUE(status.ok()) << status.error_message() << "\n" << d.log();
+  ASSERT_EQ(result.partitions_size(), kPartitions);
+  for (const auto& p : result.partitions()) ASSERT_TRUE(p.ok()) << p.error();
+  expect_valid_proof(result.partitions(kPartitions - 1), "bls12381", "multiplier");
+  EXPECT_EQ(d.wait_exit(60s), 0) << d.log();
+  EXPECT_NE(d.log().find("drained"), std::string::npos) << d.log();
+  EXPECT_FALSE(fs::exists(d.socket()));
+}
+
+TEST_F(Lifecycle, SighupLoadsNewKeysAndEvictsRemovedOnes) {
+  Daemon d(dir.path(), key_entry("a", fixture("bn128", "multiplier", "circuit.zkey")));
+  const auto key_ids = [&] {
+    v1::ListKeysReply keys;
+    EXPECT_TRUE(d.stub().ListKeys(context().get(), {}, &keys).ok());
+    std::vector<std::string> ids;
+    for (const auto& k : keys.keys()) ids.push_back(k.id());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  ASSERT_EQ(key_ids(), std::vector<std::string>{"a"});
+  // A key loaded through Preload is not the configuration's to evict.
+  v1::PreloadRequest preload;
+  preload.set_path(fixture("bn128", "linear", "circuit.zkey"));
+  preload.set_id("p");
+  v1::KeyInfo info;
+  ASSERT_TRUE(d.stub().Preload(context().get(), preload, &info).ok());
+
+  write_bytes(d.config(), [&] {
+    const std::string t = key_entry("b", fixture("bls12381", "multiplier", "circuit.zkey"));
+    return Bytes(t.begin(), t.end());
+  }());
+  d.signal(SIGHUP);
+  ASSERT_TRUE(eventually([&] { return key_ids() == std::vector<std::string>{"b", "p"}; }, 30s)) << d.log();
+  v1::JobResult result;
+  ASSERT_TRUE(d.stub().Prove(context().get(), request("b", "bls12381", "multiplier", 1), &result).ok());
+  expect_valid_proof(result.partitions(0), "bls12381", "multiplier");
+
+  // A configuration that no longer parses changes nothing, and the daemon
+  // stays up.
+  write_bytes(d.config(), Bytes{'x', '=', '\n'});
+  d.signal(SIGHUP);
+  ASSERT_TRUE(d.wait_for_log("keys unchanged", 30s)) << d.log();
+  EXPECT_EQ(key_ids(), (std::vector<std::string>{"b", "p"}));
+}
+
+// Keys are held in memory the daemon owns (key_storage = copy): truncating
+// the file and writing other bytes into it does not disturb proving; a
+// SIGHUP that then finds the file unreadable keeps the key it has.
+TEST_F(Lifecycle, AKeyFileReplacedUnderTheDaemonDoesNotDisturbIt) {
+  const fs::path key = dir / "key.zkey";
+  fs::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), key);
+  Daemon d(dir.path(), key_entry("k", key));
+  v1::JobResult result;
+  ASSERT_TRUE(d.stub().Prove(context().get(), request("k", "bn128", "multiplier", 1), &result).ok());
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+
+  const auto size = fs::file_size(key);
+  fs::resize_file(key, 0);
+  std::mt19937_64 rng(3);
+  Bytes other(size / 3);
+  for (auto& x : other) x = uint8_t(rng());
+  write_bytes(key, other);
+
+  ASSERT_TRUE(d.stub().Prove(context().get(), request("k", "bn128", "multiplier", 2), &result).ok());
+  for (const auto& p : result.partitions()) expect_valid_proof(p, "bn128", "multiplier");
+
+  d.signal(SIGHUP);
+  ASSERT_TRUE(d.wait_for_log("reload done", 30s)) << d.log();
+  EXPECT_NE(d.log().find("reload: key k:"), std::string::npos) << d.log();
+  ASSERT_TRUE(d.stub().Prove(context().get(), request("k", "bn128", "multiplier", 1), &result).ok());
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+}
+
+TEST_F(Lifecycle, AStaleSocketIsReplacedAndALiveOneRefused) {
+  // A socket file no process serves, as a daemon killed with SIGKILL leaves.
+  const fs::path sock = dir / "cuzkd.sock";
+  {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, sock.c_str(), sizeof addr.sun_path - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ::close(fd);
+  }
+  ASSERT_TRUE(fs::exists(sock));
+  Daemon d(dir.path(), "");
+  v1::ListKeysReply keys;
+  EXPECT_TRUE(d.stub().ListKeys(context().get(), {}, &keys).ok());
+  // A second daemon on the same socket refuses to start.
+  expect_config_error(cuzkd({"--listen", "unix://" + sock.string(), "--metrics", "", "--backend", "cpu"}),
+                      "another process serves on this socket");
+  EXPECT_TRUE(d.stub().ListKeys(context().get(), {}, &keys).ok());
+}
+
+TEST_F(Lifecycle, TcpOnLoopbackServesWithoutTls) {
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
+           {"--tcp", "127.0.0.1:0", "--listen", ""});
+  std::smatch m;
+  const std::string log = d.log();
+  ASSERT_TRUE(std::regex_search(log, m, std::regex("ready: 127\\.0\\.0\\.1:([0-9]+)"))) << log;
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel("127.0.0.1:" + m[1].str(), grpc::InsecureChannelCredentials()));
+  v1::JobResult result;
+  ASSERT_TRUE(stub->Prove(context().get(), request("mult", "bn128", "multiplier", 1), &result).ok());
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+  EXPECT_FALSE(fs::exists(d.socket()));
+}
+
+}  // namespace
+}  // namespace cuzk::test
