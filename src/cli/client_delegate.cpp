@@ -89,6 +89,26 @@ int prove_batch_on_daemon(const DaemonAddress& address, const std::string& zkey,
     if (!results[i].ok()) errors[i] = results[i].error().empty() ? results[i].error_code() : results[i].error();
   };
 
+  // A run that stops early (the daemon went away, a file cannot be written)
+  // cancels and takes the jobs it submitted, so that none waits on the daemon
+  // for an Await that will not come; failures of this cleanup are ignored.
+  struct Abandon {
+    Daemon& daemon;
+    std::deque<std::pair<size_t, uint64_t>>& pending;
+    ~Abandon() {
+      for (const auto& [i, job] : pending) {
+        v1::CancelRequest cancel;
+        cancel.set_job_id(job);
+        v1::CancelReply cancelled;
+        v1::AwaitRequest await;
+        await.set_job_id(job);
+        v1::JobResult ignored;
+        if (daemon.call_status(&Stub::Cancel, cancel, cancelled).ok())
+          (void)daemon.call_status(&Stub::Await, await, ignored);
+      }
+    }
+  } abandon{daemon, pending};
+
   // One job per witness, so that a witness the daemon refuses at submission
   // (malformed, another key's) fails alone; beyond the daemon's admission
   // bounds (RESOURCE_EXHAUSTED), the oldest job is awaited first.

@@ -226,12 +226,12 @@ TEST(Client, SubmitAwaitStatusAndCancel) {
   EXPECT_EQ(result["partitions"][0].at("public"), read_json(fixture("bn128", "multiplier", "public.json")));
 }
 
-// A job long enough to cancel while it runs: a 2^16-constraint native circuit,
+// A job long enough to cancel while it runs: a 2^14-constraint native circuit,
 // one CPU worker proving its partitions one after another.
 TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
   TempDir keys;
   const fs::path zkey = keys / "chain.zkey", wtns = keys / "chain.wtns", vk = keys / "chain.vk.json";
-  const std::vector<std::string> native{"--circuit", "hash-chain", "--curve", "bn254", "--constraints", "65536"};
+  const std::vector<std::string> native{"--circuit", "hash-chain", "--curve", "bn254", "--constraints", "16384"};
   std::vector<std::string> setup{"setup"}, witness{"witness"};
   setup.insert(setup.end(), native.begin(), native.end());
   witness.insert(witness.end(), native.begin(), native.end());
@@ -258,7 +258,7 @@ TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
   EXPECT_TRUE(contains(c.out, "job " + job + " cancelled")) << c.out;
 
   // Each partition is either proved (and its proof verifies) or failed as
-  // cancelled; six partitions of ~1 s cannot all be done before the cancel.
+  // cancelled; six partitions of about a second each cannot all be done before the cancel.
   const ProcessResult a = served.cuzk_at({"client", "await", job, "--out", keys / "out"});
   EXPECT_EQ(a.exit_code, 1);
   size_t cancelled = 0;
@@ -320,8 +320,9 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
     EXPECT_EQ(r.exit_code, 1);
     expect_one_error_line(r, "error: no cuzkd at " + address + ": ");
     EXPECT_EQ(r.out, "");
-    for (const char* sub : {"job", "batch"})
+    for (const char* sub : {"job", "batch"}) {
       if (fs::exists(out / sub)) EXPECT_TRUE(listing(out / sub).empty());
+    }
     EXPECT_FALSE(fs::exists(out / "proof.json"));
     EXPECT_FALSE(fs::exists(out / "public.json"));
   }
