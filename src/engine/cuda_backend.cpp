@@ -1,5 +1,7 @@
 #include "cuzk/engine/cuda_backend.hpp"
 
+#include <atomic>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -13,6 +15,16 @@ namespace cuzk::engine {
 namespace {
 
 namespace gpu = groth16::cuda;
+
+// The kernel region's lock of one GPU, one per GPU for the whole process:
+// engines of both curves prove on the same GPUs, and a proof's kernels run
+// alone on its GPU whichever engine sent them.
+std::mutex& kernel_lock(int device) {
+  static std::mutex mu;
+  static std::map<int, std::mutex> locks;  // nodes: the mutexes never move
+  std::lock_guard lock(mu);
+  return locks.try_emplace(device).first->second;
+}
 
 class PinnedMemory final : public HostMemory {
  public:
@@ -57,7 +69,43 @@ class CudaBackend final : public Backend<E> {
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
-    Slot& s = *slots_[worker];
+    Gpu& g = slots_[worker]->gpu;
+    if (g.fault()) throw DeviceFault(g.fault_message());
+    try {
+      return prove_on(*slots_[worker], item, recorder);
+    } catch (const ::cuzk::cuda::Error& e) {
+      // A sticky error fails every later call on the device, so a second
+      // call that fails too tells it from one that was the work's own (no
+      // memory for this key, say).
+      ::cuzk::cuda::DeviceScope on(g.cache.device());
+      if (cudaDeviceSynchronize() == cudaSuccess) throw;
+      g.set_fault(e.what());
+      throw DeviceFault(g.fault_message());
+    }
+  }
+
+  bool worker_usable(unsigned worker) const override { return !slots_[worker]->gpu.fault(); }
+
+  std::vector<GpuReport> gpu_reports() const override {
+    std::vector<GpuReport> out;
+    for (const auto& g : gpus_) {
+      const auto c = g->cache.counters();
+      GpuReport r;
+      r.device = g->cache.device();
+      r.healthy = !g->fault();
+      r.fault = r.healthy ? "" : g->fault_message();
+      r.key_bytes = c.bytes, r.key_budget = g->cache.budget();
+      r.key_uploads = c.uploads, r.key_hits = c.hits, r.key_evictions = c.evictions;
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+
+ private:
+  struct Gpu;
+  struct Slot;
+
+  groth16::PendingProof<E> prove_on(Slot& s, WorkItem<E>& item, Recorder& recorder) {
     Gpu& g = s.gpu;
     const int device = g.cache.device();
     const Track track{Track::Kind::worker, device, s.index}, copy{Track::Kind::copy, device, s.index};
@@ -106,11 +154,26 @@ class CudaBackend final : public Backend<E> {
     for (auto& g : gpus_) g->cache.forget(key);
   }
 
- private:
   struct Gpu {
-    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o) : cache(device, budget, o) {}
-    DeviceKeyCache<E> cache;
-    std::mutex lock;  // the kernel region
+    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o) : cache(device, budget, o), lock(kernel_lock(device)) {}
+    // A GPU that faulted stays out of rotation until the process restarts:
+    // a reset would free the memory of every engine on it.
+    bool fault() const { return faulted.load(std::memory_order_acquire); }
+    std::string fault_message() const {
+      std::lock_guard l(fault_mu);
+      return "GPU " + std::to_string(cache.device()) + " faulted and was taken out of rotation: " + fault_what;
+    }
+    void set_fault(const std::string& what) {
+      std::lock_guard l(fault_mu);
+      if (faulted.load()) return;
+      fault_what = what;
+      faulted.store(true, std::memory_order_release);
+    }
+    mutable DeviceKeyCache<E> cache;
+    std::mutex& lock;  // the kernel region
+    mutable std::mutex fault_mu;
+    std::atomic<bool> faulted{false};
+    std::string fault_what;
   };
   struct Slot {
     Slot(Gpu& g, int i) : gpu(g), index(i), worker(g.cache.device()) {}

@@ -7,7 +7,9 @@
 
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/trace.hpp"
@@ -45,6 +47,23 @@ struct WorkItem {
   BufferPool::Lease buffer;
 };
 
+// Thrown by Backend::prove when a device failed so that every later call on
+// it fails too (a sticky CUDA error: an illegal address, an ECC error, a lost
+// GPU): the engine retires the device's workers and gives the partition to the
+// workers left.
+class DeviceFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One GPU's state, for status and metrics.
+struct GpuReport {
+  int device = 0;
+  bool healthy = true;
+  std::string fault;  // what took it out of rotation
+  size_t key_bytes = 0, key_budget = 0, key_uploads = 0, key_hits = 0, key_evictions = 0;
+};
+
 template <class E>
 class Backend {
  public:
@@ -71,6 +90,14 @@ class Backend {
   // the key): a copy a worker is proving with goes when the worker is done
   // with it, and a later partition of the key makes a new one.
   virtual void forget(const groth16::PreparedKey<E>& key) { (void)key; }
+
+  // Whether `worker` may still prove: false once its device has faulted.
+  virtual bool worker_usable(unsigned worker) const {
+    (void)worker;
+    return true;
+  }
+  // The GPUs' states; none for the CPU.
+  virtual std::vector<GpuReport> gpu_reports() const { return {}; }
 };
 
 // `workers` partitions proved at once on the CPU, each prove_start on
