@@ -44,14 +44,14 @@ class CudaBackend final : public Backend<E> {
     for (int d : o.gpus) {
       ::cuzk::cuda::DeviceScope on(d);
       const size_t budget = o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7;
-      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.gpu_abc}));
+      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu}));
     }
     for (unsigned i = 0; i < o.workers_per_gpu; ++i)
       for (auto& g : gpus_) slots_.push_back(std::make_unique<Slot>(*g, (int)i));
   }
 
   unsigned workers() const override { return (unsigned)slots_.size(); }
-  bool host_abc() const override { return !options_.gpu_abc; }
+  bool abc_on_gpu() const override { return options_.abc_on_gpu; }
   std::unique_ptr<HostMemory> host_memory() const override { return pinned_memory(); }
   std::string describe() const override {
     std::ostringstream out;
@@ -63,7 +63,7 @@ class CudaBackend final : public Backend<E> {
       out << (i ? "," : "") << gpus_[i]->cache.device();
     }
     out << ": " << count(options_.workers_per_gpu, "worker") << " each; a/b/c "
-        << (options_.gpu_abc ? "on the GPU" : "from the host") << "; " << count(uploads, "key upload") << ", "
+        << (options_.abc_on_gpu ? "on the GPU" : "from the host") << "; " << count(uploads, "key upload") << ", "
         << streamed << " of them streamed";
     return out.str();
   }
@@ -117,7 +117,7 @@ class CudaBackend final : public Backend<E> {
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
-    const auto parts = partition_spans(item.buffer, *item.key, host_abc());
+    const auto parts = partition_spans(item.buffer, *item.key, abc_on_gpu());
     auto inputs = gpu::upload_inputs<E>(*key, s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
                                         std::span<const Fr>(parts.b), std::span<const Fr>(parts.c));
     const double upload = inputs.wait_uploaded();
@@ -143,7 +143,7 @@ class CudaBackend final : public Backend<E> {
     double at = std::max(locked, done - gt.total);
     for (const auto& [stage, seconds] : stages) {
       // Without GPU a/b/c that interval is only the wait for the upload.
-      if (stage != Stage::abc || options_.gpu_abc)
+      if (stage != Stage::abc || options_.abc_on_gpu)
         recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
       at += seconds;
     }

@@ -260,9 +260,9 @@ void Engine<E>::synthesis_loop(int index) {
     bool shut_down = false;
     t.times.synthesis_start = recorder_.now();
     try {
-      const bool host_abc = backend_->host_abc();
-      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.job->key, host_abc), stop_.get_token());
-      const auto parts = partition_spans(buffer, *t.job->key, host_abc);
+      const bool abc_on_gpu = backend_->abc_on_gpu();
+      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.job->key, abc_on_gpu), stop_.get_token());
+      const auto parts = partition_spans(buffer, *t.job->key, abc_on_gpu);
       const double start = recorder_.now();
       t.job->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
       t.times.synthesized = recorder_.now();

@@ -164,7 +164,7 @@ class FaultyBackend final : public Backend<E> {
  public:
   explicit FaultyBackend(unsigned faulty_workers) : inner_(cpu_backend<E>(2, 1)), faulty_(faulty_workers) {}
   unsigned workers() const override { return 2; }
-  bool host_abc() const override { return true; }
+  bool abc_on_gpu() const override { return false; }
   std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
   std::string describe() const override { return "faulty"; }
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {

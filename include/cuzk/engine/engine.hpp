@@ -1,4 +1,4 @@
-// The proving pipeline (DESIGN.md, "The GPU data path"; issue 5): jobs of K
+// The proving pipeline (DESIGN.md, "The GPU data path"): jobs of K
 // partitions each flow through
 //
 //   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizers (prove_finish)
@@ -99,8 +99,8 @@ struct EngineOptions {
 // thread, and per worker one being proved and one queued for it.
 template <class E>
 size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers,
-                       bool host_abc) {
-  return BufferPool::size_class(partition_buffer_bytes(key, host_abc)) * (synthesis_threads + 2 * workers);
+                       bool abc_on_gpu) {
+  return BufferPool::size_class(partition_buffer_bytes(key, abc_on_gpu)) * (synthesis_threads + 2 * workers);
 }
 
 template <class E>
