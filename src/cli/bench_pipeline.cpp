@@ -21,64 +21,59 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/util/timing.hpp"
-#include "engine_setup.hpp"
+#include "service_setup.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-// One partition's source: synthesis of seed `seed`, into the spans the
-// engine gives (w only, where the backend computes a, b, c itself).
 template <class C>
-engine::Synthesize<typename C::Curve> partition_source(uint64_t constraints, uint64_t seed) {
-  using Fr = typename C::Curve::Fr;
-  return [constraints, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    circuit::synthesize_witness(C::for_constraints(constraints, seed), w, a, b, c);
-  };
-}
-
-template <class C>
-nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& key, const Placement& where,
-                                   const EngineFlags& flags, const PipelineBenchOptions& o, bool write_trace) {
-  using E = typename C::Curve;
-  engine::Recorder recorder;
-  const bool on_gpu_abc = gpu_abc(where, flags, false);
-  auto eng = make_engine<E>(*key, where, flags, o.run.threads, on_gpu_abc, recorder);
+nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& key, const EngineFlags& flags,
+                                   const PipelineBenchOptions& o, bool write_trace) {
+  const service::ServiceOptions options = service_options(o.run, flags, true);
+  service::Service svc(options);
+  const Placement& where = svc.placement();
+  const bool abc_on_gpu = service::abc_on_gpu(where, options.abc, false);
+  const std::string id = svc.add_key("bench", key).id;
   uint64_t seed = o.native.seed;
   const auto submit = [&](unsigned partitions) {
-    std::vector<engine::Synthesize<E>> parts;
-    for (unsigned p = 0; p < partitions; ++p) parts.push_back(partition_source<C>(o.native.constraints, ++seed));
-    return eng->submit(key, std::move(parts));
+    std::vector<service::PartitionInput> parts;
+    for (unsigned p = 0; p < partitions; ++p)
+      parts.push_back(service::NativeWitness{o.native.name, o.native.constraints, ++seed});
+    return svc.submit(id, std::move(parts));
   };
   size_t failed = 0;
   std::string first_error;
-  const auto collect = [&](auto& jobs) {
-    for (auto& job : jobs)
-      for (const auto& r : job.get())
-        if (!r.proof && failed++ == 0) first_error = r.error;
+  const auto collect = [&](const std::vector<service::JobId>& jobs) {
+    for (const service::JobId id : jobs) {
+      const service::JobOutcome job = *svc.await(id);
+      for (const auto& r : job.partitions)
+        if (!r.ok() && failed++ == 0) first_error = r.error;
+    }
   };
-  std::vector<std::future<std::vector<engine::PartitionResult<E>>>> jobs;
-  const unsigned warmup = o.warmup >= 0 ? (unsigned)o.warmup : flags.synthesis_threads + 2 * eng->backend().workers();
+  const unsigned warmup =
+      o.warmup >= 0 ? (unsigned)o.warmup
+                    : flags.synthesis_threads + 2 * (where.backend == Backend::cuda
+                                                         ? flags.workers_per_gpu * (unsigned)where.gpus.size()
+                                                         : flags.workers);
   const uint32_t first_timed_job = warmup ? 1 : 0;
-  if (warmup) jobs.push_back(submit(warmup));
-  collect(jobs);
-  jobs.clear();
-  const auto warm = eng->pool_counters();
+  if (warmup) collect({submit(warmup)});
+  const auto warm = svc.status();
 
   const auto start = std::chrono::steady_clock::now();
+  std::vector<service::JobId> jobs;
   for (unsigned j = 0; j < o.jobs; ++j) jobs.push_back(submit(o.partitions));
   collect(jobs);
   const double wall = seconds_since(start);
-  const auto pool = eng->pool_counters();
-  const std::string backend = eng->backend().describe(), memory = eng->memory_name();
-  eng.reset();
+  const auto pool = svc.status();
+  const std::string backend = svc.describe(), memory = memory_name(options, where);
   if (failed)
     throw std::runtime_error("bench pipeline: " + std::to_string(failed) + " partitions failed; the first: " +
                              first_error);
 
   // The timed jobs' spans only: the warm-up job has the first id.
   std::vector<engine::Span> spans;
-  for (const auto& s : recorder.spans())
+  for (const auto& s : svc.spans())
     if (s.job >= first_timed_job) spans.push_back(s);
   const auto summary = engine::summarize(spans);
   const size_t partitions = (size_t)o.jobs * o.partitions;
@@ -87,8 +82,10 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
   std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour "
               "(a proof = one job)\n",
               partitions, wall, partitions / wall, 3600.0 * o.jobs / wall);
-  std::printf("  host buffers: %zu allocations in warm-up, %zu after; %zu reuses\n%s", warm.allocations,
-              pool.allocations - warm.allocations, pool.reuses, engine::format_summary(summary).c_str());
+  std::printf("  host buffers: %llu allocations in warm-up, %llu after; %llu waits for a free buffer\n%s",
+              (unsigned long long)warm.host_pool_allocations,
+              (unsigned long long)(pool.host_pool_allocations - warm.host_pool_allocations),
+              (unsigned long long)pool.host_pool_waits, engine::format_summary(summary).c_str());
   if (write_trace && !flags.trace.empty()) io::write_json_file(flags.trace, engine::chrome_trace(spans));
 
   // GPU time per partition: each partition's lock-held span covers its kernels.
@@ -101,7 +98,7 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
   j["workers_per_gpu"] = where.backend == Backend::cuda ? flags.workers_per_gpu : 0;
   j["workers"] = where.backend == Backend::cuda ? 0 : flags.workers;
   j["synthesis_threads"] = flags.synthesis_threads;
-  j["abc"] = on_gpu_abc ? "gpu" : "host";
+  j["abc"] = abc_on_gpu ? "gpu" : "host";
   j["wall_s"] = wall;
   j["partitions_per_s"] = partitions / wall;
   j["proofs_per_hour"] = 3600.0 * o.jobs / wall;
@@ -111,9 +108,9 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
   j["gpu_s_per_partition"] = gpu_per_partition;
   j["lock_wait_s"] = summary.lock_wait;
   j["warmup_partitions"] = warmup;
-  j["pool_allocations_warmup"] = warm.allocations;
-  j["pool_allocations_after_warmup"] = pool.allocations - warm.allocations;
-  j["pool_reuses"] = pool.reuses;
+  j["pool_allocations_warmup"] = warm.host_pool_allocations;
+  j["pool_allocations_after_warmup"] = pool.host_pool_allocations - warm.host_pool_allocations;
+  j["pool_waits"] = pool.host_pool_waits;
   for (const auto& st : summary.stages)
     j["stages_ms"][engine::stage_name(st.stage)] = {{"count", st.count}, {"median", 1e3 * st.median},
                                                     {"p95", 1e3 * st.p95}};
@@ -121,7 +118,7 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
 }
 
 template <class C>
-int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placement& where) {
+int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
   using E = typename C::Curve;
   const auto t_setup = std::chrono::steady_clock::now();
   const auto key = groth16::PreparedKey<E>::make(groth16::share(
@@ -142,7 +139,7 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o, const Placemen
   }
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (size_t v = 0; v < variants.size(); ++v)
-    rows.push_back(run_variant<C>(key, where, variants[v], o, v == 0));
+    rows.push_back(run_variant<C>(key, variants[v], o, v == 0));
   if (rows.size() > 1) {
     std::printf("\n  variants side by side:\n");
     print_table(rows, {{"memory", "buffers", 9},
@@ -176,7 +173,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   if (o.compare && where.backend != Backend::cuda)
     throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
   check_json_outputs({o.json, o.engine.trace});
-  return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o, where); });
+  return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o); });
 }
 
 }  // namespace cuzk::cli

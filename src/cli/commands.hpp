@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/service/errors.hpp"
+#include "cuzk/service/placement.hpp"
 #include "native.hpp"
 
 namespace cuzk::io {
@@ -22,7 +24,13 @@ struct Witness;
 
 namespace cuzk::cli {
 
-enum class Backend { automatic, cpu, cuda };
+// The service layer decides the backend and GPUs (service/placement.hpp); the
+// commands name them as it does.
+using Backend = service::BackendKind;
+using service::backend_name;
+using service::gpu_label;
+using service::Placement;
+using service::resolve_backend;
 
 // Options every proving command takes.
 struct RunOptions {
@@ -31,23 +39,12 @@ struct RunOptions {
   std::string gpus = "all";  // --gpus: "all" or device numbers "0,2" (cuda only)
 };
 
-// The backend that will run: auto picks CUDA where this build has it and a GPU
-// is present; asking for cuda where it cannot run is an std::invalid_argument
-// saying why.
-Backend resolve_backend(Backend requested);
-const char* backend_name(Backend resolved);
+inline Placement resolve_placement(const RunOptions& run) { return service::resolve_placement({run.backend, run.gpus}); }
 
-// Where a proving command runs: the resolved backend and, for cuda, the GPUs
-// that --gpus lists (validated; empty for cpu).
-struct Placement {
-  Backend backend;
-  std::vector<int> gpus;
-};
-Placement resolve_placement(const RunOptions& run);
-#if defined(CUZK_HAVE_CUDA)
-// "GPU 0 (NVIDIA H200)", for tables.
-std::string gpu_label(int gpu);
-#endif
+// The exit status of a command that failed with a service error.
+inline int exit_status(service::ErrorKind kind) {
+  return kind == service::ErrorKind::invalid_argument || kind == service::ErrorKind::not_found ? 2 : 1;
+}
 
 // cuzk setup <circuit.r1cs> <out.zkey>, or cuzk setup --circuit C --curve K
 // --constraints N <out.zkey>: setup.cpp tells the two apart and refuses a mix.

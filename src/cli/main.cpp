@@ -13,7 +13,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/util/progress.hpp"
-#include "selfcheck.hpp"
+#include "cuzk/service/selfcheck.hpp"
 
 namespace {
 
@@ -28,9 +28,9 @@ int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
     std::printf("  %-50s %s\n", name.c_str(), ok ? "ok" : "FAILED");
     std::fflush(stdout);
   };
-  int failed = cuzk::selfcheck_host(seed, report);
+  int failed = cuzk::service::selfcheck_host(seed, report);
 #if defined(CUZK_HAVE_CUDA)
-  if (use_cuda) failed += cuzk::selfcheck_device(seed, device_n, report);
+  if (use_cuda) failed += cuzk::service::selfcheck_device(seed, device_n, report);
 #else
   (void)device_n;
 #endif
@@ -324,6 +324,9 @@ int main(int argc, char** argv) {
   if (!prove_opts.quiet && !batch.quiet) cuzk::show_progress_on_stderr();
   try {
     return run();
+  } catch (const cuzk::service::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return cli::exit_status(e.kind());
   } catch (const cuzk::io::FormatError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -1,10 +1,9 @@
 // cuzk prove <zkey> <wtns> <proof.json> <public.json>: rapidsnark's positional
-// form, snarkjs's output. The proof is verified before anything is written,
-// and the two files appear together or not at all. Both backends take the
-// same path (provers.hpp); only where w, a, b, c live and who proves differ.
-// Earlier outputs are removed first (output.hpp), so a failure leaves neither an
-// old nor a new proof; success prints one line unless --quiet.
-#include <algorithm>
+// form, snarkjs's output, proved by the service (one partition) like every
+// other front end. The proof is verified before anything is written, and the
+// two files appear together or not at all. Earlier outputs are removed first
+// (output.hpp), so a failure leaves neither an old nor a new proof; success
+// prints one line unless --quiet.
 #include <cstdio>
 #include <filesystem>
 
@@ -14,39 +13,30 @@
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/zkey.hpp"
 #include "output.hpp"
-#include "provers.hpp"
+#include "service_setup.hpp"
 #include "timing.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-// Proves and writes both files; returns the device that proved.
-template <class E>
-std::string prove_with(const io::Zkey& zkey, const io::Witness& witness, const std::string& proof_path,
-                       const std::string& public_path, const RunOptions& opts, const Placement& where,
-                       Stopwatch& clock) {
-  using Fr = typename E::Fr;
-  const auto key = groth16::PreparedKey<E>::make(zkey.share<E>());
-  clock.lap("prepare");
-  return with_prover(key, where, opts.threads, [&](auto& prover) {
-    for (const auto& [stage, s] : prover.setup_times()) report_stage(stage.c_str(), s);
-    const auto& w = witness.as<E>();
-    std::copy(w.begin(), w.end(), prover.w().begin());
-    clock.lap("buffers");
-    key->evaluate_abc(prover.w(), prover.a(), prover.b(), prover.c(), opts.threads);
-    clock.lap("abc");
-    StageTimes stages;
-    const auto proof = prover.prove(stages);
-    for (const auto& [stage, s] : stages) report_stage(stage.c_str(), s);
-    clock.lap("prove");
+// --r1cs: the circuit is the key's and the witness satisfies it, checked
+// before any proving so that a failure names the constraint.
+void check_against_circuit(const std::string& r1cs, const service::KeyInfo& key, const std::string& zkey_path,
+                           const std::string& wtns_path) {
+  const io::R1cs circuit = io::R1cs::open(r1cs);
+  check_describes(circuit, io::Zkey::open(zkey_path));
+  const io::Witness witness = io::read_wtns(wtns_path);
+  io::check_witness_shape(witness, zkey_path, "key", key.curve, key.n_vars);
+  check_satisfies(circuit, witness);
+}
 
-    const auto publics = std::span<const Fr>(w).subspan(1, key->key().n_public());
-    const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {
-        {proof_path, io::proof_to_json<E>(proof)}, {public_path, io::public_to_json<E>(publics)}};
-    io::write_json_files(outputs);
-    return prover.device();
-  });
+// What the user reads on stdout after success.
+std::string proved_by(const service::Service& svc) {
+  const Placement& where = svc.placement();
+  std::string by = std::string(backend_name(where.backend)) + " backend";
+  if (where.backend == Backend::cuda) by += " on " + gpu_label(where.gpus.front());
+  return by;
 }
 
 }  // namespace
@@ -55,36 +45,34 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
           const std::string& public_path, const ProveOptions& opts) {
   remove_earlier_output(proof_path, FileKind::json);
   remove_earlier_output(public_path, FileKind::json);
-  const Placement where = resolve_placement(opts.run);
   Stopwatch clock;
-  const io::Zkey zkey = io::Zkey::open(zkey_path);
+  // One partition: one GPU, the first.
+  RunOptions run = opts.run;
+  if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
+    run.gpus = std::to_string(where.gpus.front());
+  service::Service svc(service_options(run, EngineFlags{}, false));
+  const service::KeyInfo key = svc.load_key(zkey_path);
   clock.lap("read zkey");
-  const io::Witness witness = io::read_wtns(wtns_path);
-  io::check_witness_matches(zkey, witness);
-  clock.lap("read wtns");
   if (!opts.r1cs.empty()) {
-    const io::R1cs circuit = io::R1cs::open(opts.r1cs);
-    check_describes(circuit, zkey);
-    check_satisfies(circuit, witness);
+    check_against_circuit(opts.r1cs, key, zkey_path, wtns_path);
     clock.lap("check r1cs");
   }
-  std::string device;
-  try {
-    device = ec::visit_curve(zkey.curve(), [&](auto curve) {
-      return prove_with<decltype(curve)>(zkey, witness, proof_path, public_path, opts.run, where, clock);
-    });
-  } catch (const groth16::ProofError& e) {
+  std::vector<service::PartitionInput> partitions{service::WitnessFile{wtns_path}};
+  service::JobOutcome job = *svc.await(svc.submit(key.id, std::move(partitions)));
+  clock.lap("prove");
+  const service::PartitionOutcome& p = job.partitions.front();
+  if (p.error_kind == service::ErrorKind::unsatisfied)
     // The prover knows no file names; the user needs them to tell which
     // witness (or key) is wrong, and how to find the constraint it breaks.
-    throw groth16::ProofError(wtns_path + " with " + zkey_path + ": " + e.what() +
-                              (opts.r1cs.empty() ? "; --r1cs circuit.r1cs names the first failing constraint" : ""));
-  }
-  if (!opts.quiet) {
-    const std::string by = std::string(backend_name(where.backend)) +
-                           (where.backend == Backend::cuda ? " backend on " + device : " backend");
+    throw service::Error(p.error_kind, wtns_path + " with " + zkey_path + ": " + p.error +
+                                           (opts.r1cs.empty() ? "; --r1cs circuit.r1cs names the first failing constraint" : ""));
+  if (!p.ok()) throw service::Error(p.error_kind, p.error);
+  const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {{proof_path, p.proof},
+                                                                               {public_path, p.publics}};
+  io::write_json_files(outputs);
+  if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),
-                public_path.c_str(), ec::curve_name(zkey.curve()), by.c_str(), clock.total());
-  }
+                public_path.c_str(), ec::curve_name(key.curve), proved_by(svc).c_str(), clock.total());
   return 0;
 }
 

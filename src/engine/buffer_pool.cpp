@@ -34,16 +34,23 @@ size_t BufferPool::size_class(size_t bytes) {
   return bytes <= three_quarters ? three_quarters : pow2;
 }
 
-BufferPool::Lease BufferPool::acquire(size_t bytes) {
+BufferPool::Lease BufferPool::acquire(size_t bytes, std::stop_token stop) {
   const size_t cls = size_class(bytes);
   std::unique_lock lock(mu_);
-  return cls > budget_ ? acquire_alone(lock, cls) : acquire_within_budget(lock, cls);
+  return cls > budget_ ? acquire_alone(lock, cls, stop) : acquire_within_budget(lock, cls, stop);
 }
 
-BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls) {
+bool BufferPool::wait_for_return(std::unique_lock<std::mutex>& lock, const std::stop_token& stop) {
+  const uint64_t seen = returns_;
+  returned_.wait(lock, stop, [&] { return cancelled_ || returns_ != seen; });
+  return !cancelled_ && !stop.stop_requested();
+}
+
+BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls,
+                                                    const std::stop_token& stop) {
   bool waited = false;
   for (;;) {
-    if (cancelled_) throw PoolCancelled();
+    if (cancelled_ || stop.stop_requested()) throw PoolCancelled();
     if (alone_waiting_ == 0) {
       if (auto it = free_.find(cls); it != free_.end()) {
         void* p = it->second;
@@ -63,15 +70,16 @@ BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>
       if (counters_.bytes_held + cls <= budget_) return allocate(lock, cls);
     }
     if (!waited) ++counters_.waits, waited = true;
-    returned_.wait(lock);
+    if (!wait_for_return(lock, stop)) throw PoolCancelled();
   }
 }
 
-BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls) {
+BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls,
+                                            const std::stop_token& stop) {
   ++alone_waiting_;
   bool waited = false;
   for (;;) {
-    if (cancelled_) {
+    if (cancelled_ || stop.stop_requested()) {
       --alone_waiting_;
       returned_.notify_all();
       throw PoolCancelled();
@@ -82,7 +90,7 @@ BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, 
       return allocate(lock, cls);
     }
     if (!waited) ++counters_.waits, waited = true;
-    returned_.wait(lock);
+    wait_for_return(lock, stop);  // the loop's first test throws when cancelled or stopped
   }
 }
 
@@ -107,6 +115,7 @@ BufferPool::Lease BufferPool::allocate(std::unique_lock<std::mutex>& lock, size_
     counters_.bytes_held -= cls;
     counters_.bytes_leased -= cls;
     --counters_.allocations;
+    ++returns_;
     returned_.notify_all();
     throw;
   }
@@ -115,12 +124,21 @@ BufferPool::Lease BufferPool::allocate(std::unique_lock<std::mutex>& lock, size_
 void BufferPool::give_back(void* p, size_t bytes) {
   std::lock_guard lock(mu_);
   counters_.bytes_leased -= bytes;
-  if (bytes > budget_) {  // served alone: not kept
+  bool kept = false;
+  if (bytes <= budget_) {  // else served alone: not kept
+    try {
+      free_.emplace(bytes, p);
+      kept = true;
+    } catch (const std::bad_alloc&) {
+      // No memory for the free list's node: a lease's destructor must not
+      // throw, so the buffer goes back to the system instead.
+    }
+  }
+  if (!kept) {
     memory_->release(p, bytes);
     counters_.bytes_held -= bytes;
-  } else {
-    free_.emplace(bytes, p);
   }
+  ++returns_;
   returned_.notify_all();
 }
 
@@ -128,6 +146,19 @@ void BufferPool::cancel() {
   std::lock_guard lock(mu_);
   cancelled_ = true;
   returned_.notify_all();
+}
+
+void BufferPool::raise_budget(size_t bytes) {
+  std::lock_guard lock(mu_);
+  if (bytes <= budget_) return;
+  budget_ = bytes;
+  ++returns_;  // waiters may fit now
+  returned_.notify_all();
+}
+
+size_t BufferPool::budget() const {
+  std::lock_guard lock(mu_);
+  return budget_;
 }
 
 BufferPool::Counters BufferPool::counters() const {

@@ -17,7 +17,7 @@ class CpuBackend final : public Backend<E> {
   CpuBackend(unsigned workers, unsigned threads) : workers_(workers), threads_(threads) {}
 
   unsigned workers() const override { return workers_; }
-  bool host_abc() const override { return true; }
+  bool abc_on_gpu() const override { return false; }
   std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
   std::string describe() const override { return "CPU, " + count(workers_, "worker"); }
 

@@ -1,5 +1,7 @@
 #include "cuzk/engine/cuda_backend.hpp"
 
+#include <atomic>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -13,6 +15,16 @@ namespace cuzk::engine {
 namespace {
 
 namespace gpu = groth16::cuda;
+
+// The kernel region's lock of one GPU, one per GPU for the whole process:
+// engines of both curves prove on the same GPUs, and a proof's kernels run
+// alone on its GPU whichever engine sent them.
+std::mutex& kernel_lock(int device) {
+  static std::mutex mu;
+  static std::map<int, std::mutex> locks;  // nodes: the mutexes never move
+  std::lock_guard lock(mu);
+  return locks.try_emplace(device).first->second;
+}
 
 class PinnedMemory final : public HostMemory {
  public:
@@ -32,14 +44,14 @@ class CudaBackend final : public Backend<E> {
     for (int d : o.gpus) {
       ::cuzk::cuda::DeviceScope on(d);
       const size_t budget = o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7;
-      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.gpu_abc}));
+      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu}));
     }
     for (unsigned i = 0; i < o.workers_per_gpu; ++i)
       for (auto& g : gpus_) slots_.push_back(std::make_unique<Slot>(*g, (int)i));
   }
 
   unsigned workers() const override { return (unsigned)slots_.size(); }
-  bool host_abc() const override { return !options_.gpu_abc; }
+  bool abc_on_gpu() const override { return options_.abc_on_gpu; }
   std::unique_ptr<HostMemory> host_memory() const override { return pinned_memory(); }
   std::string describe() const override {
     std::ostringstream out;
@@ -51,13 +63,49 @@ class CudaBackend final : public Backend<E> {
       out << (i ? "," : "") << gpus_[i]->cache.device();
     }
     out << ": " << count(options_.workers_per_gpu, "worker") << " each; a/b/c "
-        << (options_.gpu_abc ? "on the GPU" : "from the host") << "; " << count(uploads, "key upload") << ", "
+        << (options_.abc_on_gpu ? "on the GPU" : "from the host") << "; " << count(uploads, "key upload") << ", "
         << streamed << " of them streamed";
     return out.str();
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
-    Slot& s = *slots_[worker];
+    Gpu& g = slots_[worker]->gpu;
+    if (g.fault()) throw DeviceFault(g.fault_message());
+    try {
+      return prove_on(*slots_[worker], item, recorder);
+    } catch (const ::cuzk::cuda::Error& e) {
+      // A sticky error fails every later call on the device, so a second
+      // call that fails too tells it from one that was the work's own (no
+      // memory for this key, say).
+      ::cuzk::cuda::DeviceScope on(g.cache.device());
+      if (cudaDeviceSynchronize() == cudaSuccess) throw;
+      g.set_fault(e.what());
+      throw DeviceFault(g.fault_message());
+    }
+  }
+
+  bool worker_usable(unsigned worker) const override { return !slots_[worker]->gpu.fault(); }
+
+  std::vector<GpuReport> gpu_reports() const override {
+    std::vector<GpuReport> out;
+    for (const auto& g : gpus_) {
+      const auto c = g->cache.counters();
+      GpuReport r;
+      r.device = g->cache.device();
+      r.healthy = !g->fault();
+      r.fault = r.healthy ? "" : g->fault_message();
+      r.key_bytes = c.bytes, r.key_budget = g->cache.budget();
+      r.key_uploads = c.uploads, r.key_hits = c.hits, r.key_evictions = c.evictions;
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+
+ private:
+  struct Gpu;
+  struct Slot;
+
+  groth16::PendingProof<E> prove_on(Slot& s, WorkItem<E>& item, Recorder& recorder) {
     Gpu& g = s.gpu;
     const int device = g.cache.device();
     const Track track{Track::Kind::worker, device, s.index}, copy{Track::Kind::copy, device, s.index};
@@ -69,7 +117,7 @@ class CudaBackend final : public Backend<E> {
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
-    const auto parts = partition_spans(item.buffer, *item.key, host_abc());
+    const auto parts = partition_spans(item.buffer, *item.key, abc_on_gpu());
     auto inputs = gpu::upload_inputs<E>(*key, s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
                                         std::span<const Fr>(parts.b), std::span<const Fr>(parts.c));
     const double upload = inputs.wait_uploaded();
@@ -95,7 +143,7 @@ class CudaBackend final : public Backend<E> {
     double at = std::max(locked, done - gt.total);
     for (const auto& [stage, seconds] : stages) {
       // Without GPU a/b/c that interval is only the wait for the upload.
-      if (stage != Stage::abc || options_.gpu_abc)
+      if (stage != Stage::abc || options_.abc_on_gpu)
         recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
       at += seconds;
     }
@@ -106,11 +154,26 @@ class CudaBackend final : public Backend<E> {
     for (auto& g : gpus_) g->cache.forget(key);
   }
 
- private:
   struct Gpu {
-    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o) : cache(device, budget, o) {}
-    DeviceKeyCache<E> cache;
-    std::mutex lock;  // the kernel region
+    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o) : cache(device, budget, o), lock(kernel_lock(device)) {}
+    // A GPU that faulted stays out of rotation until the process restarts:
+    // a reset would free the memory of every engine on it.
+    bool fault() const { return faulted.load(std::memory_order_acquire); }
+    std::string fault_message() const {
+      std::lock_guard l(fault_mu);
+      return "GPU " + std::to_string(cache.device()) + " faulted and was taken out of rotation: " + fault_what;
+    }
+    void set_fault(const std::string& what) {
+      std::lock_guard l(fault_mu);
+      if (faulted.load()) return;
+      fault_what = what;
+      faulted.store(true, std::memory_order_release);
+    }
+    mutable DeviceKeyCache<E> cache;
+    std::mutex& lock;  // the kernel region
+    mutable std::mutex fault_mu;
+    std::atomic<bool> faulted{false};
+    std::string fault_what;
   };
   struct Slot {
     Slot(Gpu& g, int i) : gpu(g), index(i), worker(g.cache.device()) {}

@@ -1,5 +1,9 @@
 #include "cuzk/engine/engine.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <iterator>
+
 #include "cuzk/ec/curves.hpp"
 
 namespace cuzk::engine {
@@ -10,8 +14,11 @@ struct Engine<E>::Job {
   groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
   JobOptions options;
-  // Why the job's partitions should stop now, or null.
-  const char* stopped() const;
+  std::function<void(const PartitionResult<E>&)> on_partition;
+  // Why the job's partitions should stop now (cancelled, deadline_exceeded),
+  // or proved when they should go on.
+  Outcome stopped() const;
+  double submitted = 0;  // recorder seconds
   std::mutex mu;
   std::vector<PartitionResult<E>> results;
   size_t remaining = 0;
@@ -22,6 +29,7 @@ template <class E>
 struct Engine<E>::Task {
   std::shared_ptr<Job> job;
   uint32_t partition = 0;
+  PartitionTimes times;
 };
 
 template <class E>
@@ -38,9 +46,14 @@ struct Engine<E>::Pending {
 
 namespace {
 
-constexpr const char* kCancelled = "cancelled: the engine was shut down before this partition was proved";
-constexpr const char* kJobCancelled = "cancelled: the job was cancelled before this partition was proved";
-constexpr const char* kDeadline = "deadline exceeded: the job's deadline passed before this partition was proved";
+const char* stop_message(Outcome why) {
+  switch (why) {
+    case Outcome::cancelled: return "cancelled: the job was cancelled before this partition was proved";
+    case Outcome::deadline_exceeded:
+      return "deadline exceeded: the job's deadline passed before this partition was proved";
+    default: return "cancelled: the engine was shut down before this partition was proved";
+  }
+}
 
 template <class E>
 std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
@@ -48,14 +61,14 @@ std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
   return backend;
 }
 
-// What the exception being handled says, whatever its type.
-std::string current_error() {
+// What an exception says, whatever its type.
+std::string error_message(const std::exception_ptr& e) {
   try {
-    throw;
+    std::rethrow_exception(e);
   } catch (const std::bad_alloc&) {
     return "out of host memory";
-  } catch (const std::exception& e) {
-    return e.what();
+  } catch (const std::exception& x) {
+    return x.what();
   } catch (...) {
     return "an exception that is not a std::exception";
   }
@@ -64,24 +77,36 @@ std::string current_error() {
 }  // namespace
 
 template <class E>
-const char* Engine<E>::Job::stopped() const {
-  if (options.cancel.stop_requested()) return kJobCancelled;
-  if (std::chrono::steady_clock::now() >= options.deadline) return kDeadline;
-  return nullptr;
+Outcome Engine<E>::Job::stopped() const {
+  if (options.cancel.stop_requested()) return Outcome::cancelled;
+  if (std::chrono::steady_clock::now() >= options.deadline) return Outcome::deadline_exceeded;
+  return Outcome::proved;
 }
 
 template <class E>
 Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
                   std::unique_ptr<HostMemory> memory)
-    : options_(options),
-      recorder_(recorder),
-      backend_(checked(std::move(backend))),
-      pool_(memory ? std::move(memory) : backend_->host_memory(), options.host_budget) {
+    : options_(options), recorder_(recorder), backend_(checked(std::move(backend))) {
+  pool_ = std::make_shared<BufferPool>(memory ? std::move(memory) : backend_->host_memory(), options.host_budget);
+  start_threads();
+}
+
+template <class E>
+Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
+                  std::shared_ptr<BufferPool> pool)
+    : options_(options), recorder_(recorder), backend_(checked(std::move(backend))), pool_(std::move(pool)) {
+  if (!pool_) throw std::invalid_argument("the engine needs a buffer pool");
+  start_threads();
+}
+
+template <class E>
+void Engine<E>::start_threads() {
   if (options_.synthesis_threads == 0 || options_.finalizer_threads == 0)
     throw std::invalid_argument("the engine needs at least one synthesis thread and one finalizer");
   try {
     for (unsigned i = 0; i < options_.synthesis_threads; ++i)
       threads_.emplace_back([this, i] { synthesis_loop((int)i); });
+    usable_workers_ = backend_->workers();
     for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
     for (unsigned i = 0; i < options_.finalizer_threads; ++i)
       threads_.emplace_back([this, i] { finalizer_loop((int)i); });
@@ -98,41 +123,100 @@ Engine<E>::~Engine() {
 }
 
 template <class E>
-std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(groth16::SharedKey<E> key,
-                                                               std::vector<Synthesize<E>> partitions,
-                                                               JobOptions options) {
+std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
+    groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options,
+    std::function<void(const PartitionResult<E>&)> on_partition) {
   if (!key) throw std::invalid_argument("submit: no key");
   auto job = std::make_shared<Job>();
   job->key = std::move(key);
   job->options = std::move(options);
   job->sources = std::move(partitions);
+  job->on_partition = std::move(on_partition);
   job->remaining = job->sources.size();
   auto future = job->done.get_future();
-  std::lock_guard lock(mu_);
+  job->submitted = recorder_.now();
+  std::unique_lock lock(mu_);
   if (stopping_) throw std::logic_error("the engine has been shut down");
   job->id = next_job_++;
   job->results.resize(job->sources.size());
   for (uint32_t p = 0; p < job->results.size(); ++p) {
     job->results[p].job = job->id;
     job->results[p].partition = p;
-    tasks_.push_back({job, p});
   }
   if (job->sources.empty()) job->done.set_value({});
+  if (no_workers_) {
+    lock.unlock();
+    for (uint32_t p = 0; p < job->sources.size(); ++p)
+      complete_failed(Task{job, p, {}}, "prove", no_workers_);
+    return future;
+  }
+  enqueue(job);
   work_.notify_all();
   return future;
 }
 
 template <class E>
-void Engine<E>::complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof,
-                         std::vector<Fr> publics, std::string error) {
+void Engine<E>::enqueue(const std::shared_ptr<Job>& job) {
+  const int priority = job->options.priority;
+  auto at = std::find_if(tasks_.begin(), tasks_.end(),
+                         [&](const Task& t) { return t.job->options.priority < priority; });
+  std::vector<Task> tasks;
+  tasks.reserve(job->sources.size());
+  for (uint32_t p = 0; p < job->sources.size(); ++p) {
+    Task t{job, p, {}};
+    t.times.submitted = job->submitted;
+    tasks.push_back(std::move(t));
+  }
+  tasks_.insert(at, std::make_move_iterator(tasks.begin()), std::make_move_iterator(tasks.end()));
+}
+
+template <class E>
+void Engine<E>::purge_stopped() {
+  std::vector<std::pair<Task, Outcome>> stopped;
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = tasks_.begin(); it != tasks_.end();) {
+      const Outcome why = it->job->stopped();
+      if (why == Outcome::proved) {
+        ++it;
+        continue;
+      }
+      stopped.emplace_back(std::move(*it), why);
+      it = tasks_.erase(it);
+    }
+  }
+  for (auto& [t, why] : stopped) complete_stopped(t, why);
+}
+
+template <class E>
+typename Engine<E>::Depths Engine<E>::depths() const {
+  std::lock_guard lock(mu_);
+  return {tasks_.size(), synthesizing_, ready_.size(), proving_, pending_.size() + finishing_};
+}
+
+template <class E>
+void Engine<E>::complete(Job& job, uint32_t partition, const PartitionTimes& times,
+                         std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics, Outcome outcome,
+                         std::string error, std::exception_ptr cause) {
   bool last;
   {
     std::lock_guard lock(job.mu);
     auto& r = job.results[partition];
+    r.outcome = outcome;
     r.proof = std::move(proof);
     r.publics = std::move(publics);
     r.error = std::move(error);
+    r.cause = std::move(cause);
+    r.times = times;
+    r.times.done = recorder_.now();
     last = --job.remaining == 0;
+    if (job.on_partition) {
+      try {
+        job.on_partition(r);
+      } catch (...) {
+        // An observer's failure is its own: the partition's result stands.
+      }
+    }
   }
   if (!last) return;
   // No stage uses them any more; the caller may count on their release.
@@ -142,11 +226,22 @@ void Engine<E>::complete(Job& job, uint32_t partition, std::optional<groth16::Pr
 }
 
 template <class E>
+void Engine<E>::complete_stopped(const Task& t, Outcome why, std::vector<Fr> publics) {
+  complete(*t.job, t.partition, t.times, std::nullopt, std::move(publics), why, stop_message(why));
+}
+
+template <class E>
+void Engine<E>::complete_failed(const Task& t, const char* stage, std::exception_ptr cause) {
+  std::string message = stage + (": " + error_message(cause));
+  complete(*t.job, t.partition, t.times, std::nullopt, {}, Outcome::failed, std::move(message), std::move(cause));
+}
+
+template <class E>
 void Engine<E>::synthesis_loop(int index) {
   const Track track{Track::Kind::synthesis, -1, index};
   for (;;) {
     Task t;
-    const char* stopped = nullptr;
+    Outcome stopped;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
@@ -154,48 +249,55 @@ void Engine<E>::synthesis_loop(int index) {
       t = std::move(tasks_.front());
       tasks_.pop_front();
       stopped = t.job->stopped();
-      if (!stopped) ++synthesizing_;
+      if (stopped == Outcome::proved) ++synthesizing_;
     }
-    if (stopped) {
-      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+    if (stopped != Outcome::proved) {
+      complete_stopped(t, stopped);
       continue;
     }
     std::optional<Ready> ready;
-    std::string error;
+    std::exception_ptr failure;
+    bool shut_down = false;
+    t.times.synthesis_start = recorder_.now();
     try {
-      const bool host_abc = backend_->host_abc();
-      BufferPool::Lease buffer = pool_.acquire(partition_buffer_bytes(*t.job->key, host_abc));
-      const auto parts = partition_spans(buffer, *t.job->key, host_abc);
+      const bool abc_on_gpu = backend_->abc_on_gpu();
+      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.job->key, abc_on_gpu), stop_.get_token());
+      const auto parts = partition_spans(buffer, *t.job->key, abc_on_gpu);
       const double start = recorder_.now();
       t.job->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
-      recorder_.record(Span{Stage::synthesis, track, t.job->id, t.partition, start, recorder_.now()});
+      t.times.synthesized = recorder_.now();
+      recorder_.record(Span{Stage::synthesis, track, t.job->id, t.partition, start, t.times.synthesized});
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {
-      error = kCancelled;
+      shut_down = true;
     } catch (...) {
-      error = "synthesis: " + current_error();
+      failure = std::current_exception();
     }
     std::unique_lock lock(mu_);
     --synthesizing_;
     work_.notify_all();
     // A source interrupted by the job's token fails because of it: the job's
     // reason is the partition's.
-    if (const char* why = t.job->stopped()) {
+    stopped = t.job->stopped();
+    if (stopped == Outcome::proved && (shut_down || (ready && stopping_))) stopped = Outcome::shut_down;
+    const char* failed_stage = "synthesis";
+    if (stopped == Outcome::proved && ready && no_workers_) {
+      failure = no_workers_;
+      failed_stage = "prove";
       ready.reset();
-      error = why;
     }
-    if (ready && stopping_) error = kCancelled;
-    if (ready && !stopping_) {
+    if (stopped == Outcome::proved && ready) {
       try {
         ready_.push_back(std::move(*ready));
         continue;
-      } catch (const std::bad_alloc&) {
-        error = "synthesis: out of host memory";
+      } catch (...) {
+        failure = std::current_exception();
       }
     }
     lock.unlock();
     ready.reset();  // the buffer goes back before the partition is reported: its job may be the last
-    complete(*t.job, t.partition, std::nullopt, {}, error);
+    if (stopped != Outcome::proved) complete_stopped(t, stopped);
+    else complete_failed(t, failed_stage, failure);
   }
 }
 
@@ -203,7 +305,7 @@ template <class E>
 void Engine<E>::worker_loop(unsigned index) {
   for (;;) {
     std::optional<Ready> r;
-    const char* stopped = nullptr;
+    Outcome stopped;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
@@ -211,22 +313,26 @@ void Engine<E>::worker_loop(unsigned index) {
       r.emplace(std::move(ready_.front()));
       ready_.pop_front();
       stopped = r->task.job->stopped();
-      if (!stopped) ++proving_;
+      if (stopped == Outcome::proved) ++proving_;
     }
-    const Task t = r->task;
-    if (stopped) {
+    Task t = r->task;
+    if (stopped != Outcome::proved) {
       r.reset();  // the buffer goes back before the partition is reported
-      complete(*t.job, t.partition, std::nullopt, {}, stopped);
+      complete_stopped(t, stopped);
       continue;
     }
     std::optional<groth16::PendingProof<E>> proof;
-    std::string error;
+    std::exception_ptr failure;
     try {
       WorkItem<E> item{t.job->key, t.job->id, t.partition, std::move(r->buffer)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
+      t.times.proved = recorder_.now();
+    } catch (const DeviceFault&) {
+      if (after_fault(index, std::move(t), std::current_exception())) continue;
+      return;
     } catch (...) {
-      error = "prove: " + current_error();
+      failure = std::current_exception();
     }
     std::unique_lock lock(mu_);
     --proving_;
@@ -235,13 +341,43 @@ void Engine<E>::worker_loop(unsigned index) {
       try {
         pending_.push_back({t, std::move(*proof)});
         continue;
-      } catch (const std::bad_alloc&) {
-        error = "prove: out of host memory";
+      } catch (...) {
+        failure = std::current_exception();
       }
     }
     lock.unlock();
-    complete(*t.job, t.partition, std::nullopt, {}, error);
+    complete_failed(t, "prove", failure);
   }
+}
+
+template <class E>
+bool Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
+  const bool retire = !backend_->worker_usable(worker);
+  std::deque<Task> unproved;
+  std::deque<Ready> unready;
+  {
+    std::lock_guard lock(mu_);
+    --proving_;
+    if (retire) --usable_workers_;
+    if (usable_workers_ > 0) {
+      t.times.synthesis_start = t.times.synthesized = 0;
+      tasks_.push_front(std::move(t));  // first in line: it has waited longest
+      work_.notify_all();
+      return !retire;
+    }
+    // No worker is left: nothing queued can be proved, now or later.
+    no_workers_ = fault;
+    unproved.swap(tasks_);
+    unready.swap(ready_);
+    work_.notify_all();
+  }
+  complete_failed(t, "prove", fault);
+  for (Task& u : unproved) complete_failed(u, "prove", fault);
+  for (Ready& u : unready) {
+    u.buffer = {};
+    complete_failed(u.task, "prove", fault);
+  }
+  return !retire;
 }
 
 template <class E>
@@ -255,29 +391,35 @@ void Engine<E>::finalizer_loop(int index) {
       if (pending_.empty()) return;
       p.emplace(std::move(pending_.front()));
       pending_.pop_front();
+      ++finishing_;
     }
-    const Task& t = p->task;
-    if (const char* why = t.job->stopped()) {
-      complete(*t.job, t.partition, std::nullopt, std::move(p->proof.publics), why);
-      continue;
-    }
-    const double start = recorder_.now();
-    groth16::FinishTimes ft;
-    const auto record = [&] {
-      recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, start + ft.assemble});
-      recorder_.record(Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble,
-                            start + ft.assemble + ft.verify});
-    };
-    std::optional<groth16::Proof<E>> proof;
-    std::string error;
-    try {
-      proof = groth16::prove_finish(*t.job->key, p->proof, &ft);
-    } catch (...) {
-      error = "finish: " + current_error();
-    }
-    record();
-    complete(*t.job, t.partition, std::move(proof), std::move(p->proof.publics), std::move(error));
+    finish(track, *p);
+    std::lock_guard lock(mu_);
+    --finishing_;
   }
+}
+
+template <class E>
+void Engine<E>::finish(const Track& track, Pending& p) {
+  const Task& t = p.task;
+  if (const Outcome why = t.job->stopped(); why != Outcome::proved) {
+    complete_stopped(t, why, std::move(p.proof.publics));
+    return;
+  }
+  const double start = recorder_.now();
+  groth16::FinishTimes ft;
+  std::optional<groth16::Proof<E>> proof;
+  std::exception_ptr failure;
+  try {
+    proof = groth16::prove_finish(*t.job->key, p.proof, &ft);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, start + ft.assemble});
+  recorder_.record(
+      Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble, start + ft.assemble + ft.verify});
+  if (failure) complete_failed(t, "finish", failure);
+  else complete(*t.job, t.partition, t.times, std::move(proof), std::move(p.proof.publics), Outcome::proved);
 }
 
 template <class E>
@@ -292,11 +434,11 @@ void Engine<E>::shutdown() {
     unproved.swap(ready_);
     work_.notify_all();
   }
-  pool_.cancel();
-  for (Task& t : cancelled) complete(*t.job, t.partition, std::nullopt, {}, kCancelled);
+  stop_.request_stop();
+  for (Task& t : cancelled) complete_stopped(t, Outcome::shut_down);
   for (Ready& r : unproved) {
     r.buffer = {};  // back to the pool before the job can be reported done
-    complete(*r.task.job, r.task.partition, std::nullopt, {}, kCancelled);
+    complete_stopped(r.task, Outcome::shut_down);
   }
 }
 

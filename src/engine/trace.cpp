@@ -87,6 +87,14 @@ void Recorder::record(const Span& span) {
   if (!(span.end >= span.start)) throw std::invalid_argument("a span may not end before it starts");
   {
     std::lock_guard lock(mu_);
+    try {
+      StageTotal& t = totals_[span.track.gpu][(size_t)span.stage];
+      ++t.count;
+      t.seconds += span.end - span.start;
+      t.bytes += span.bytes;
+    } catch (const std::bad_alloc&) {
+      // No memory for a GPU's first totals: the span is still kept below.
+    }
     if (ring_.size() < capacity_) {
       try {
         ring_.push_back(span);
@@ -109,6 +117,11 @@ std::vector<Span> Recorder::spans() const {
   std::vector<Span> out(ring_.begin() + (std::ptrdiff_t)next_, ring_.end());
   out.insert(out.end(), ring_.begin(), ring_.begin() + (std::ptrdiff_t)next_);
   return out;
+}
+
+StageTotals Recorder::totals() const {
+  std::lock_guard lock(mu_);
+  return totals_;
 }
 
 uint64_t Recorder::dropped() const {

@@ -31,6 +31,31 @@ bool is_modulus(std::span<const uint8_t> le) {
 
 std::string byte_count(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
+constexpr size_t kHeader = 12;  // magic, version, nSections
+
+// Owned bytes are filled in pieces of this size on up to kCopyThreads
+// threads: large enough that each read(2) moves far more than it costs, and a
+// few streams already keep a drive or the page cache busy.
+constexpr size_t kCopyChunk = size_t{64} << 20;
+constexpr unsigned kCopyThreads = 8;
+
+// fill(begin, length) over [0, size) in chunks, in parallel.
+template <class Fill>
+void fill_chunks(size_t size, Fill fill) {
+  parallel_tasks((size + kCopyChunk - 1) / kCopyChunk, kCopyThreads, [&](size_t t) {
+    const size_t begin = t * kCopyChunk;
+    fill(begin, std::min(kCopyChunk, size - begin));
+  });
+}
+
+// Closes the file on every way out of open.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
 std::optional<Curve> curve_from_q(std::span<const uint8_t> q) {
@@ -55,67 +80,113 @@ std::string prime_to_decimal(std::span<const uint8_t> le) {
   return ff::BigUint::from_limbs(limbs.data(), limbs.size()).to_decimal();
 }
 
-BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, uint32_t version) {
-  BinFile f;
-  f.name_ = path.string();
-  const int fd = ::open(f.name_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) f.fail(std::string("cannot open: ") + std::strerror(errno));
+BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, uint32_t version,
+                      Residency residency) {
+  BinFile f(path.string());
+  const Fd fd{::open(f.name_.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.fd < 0) f.fail(std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    f.fail("not a regular file");
-  }
+  if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) f.fail("not a regular file");
   f.size_ = (size_t)st.st_size;
-  constexpr size_t header = 12;  // magic, version, nSections
-  if (f.size_ < header) {
-    ::close(fd);
-    f.fail("file is " + std::to_string(f.size_) + " bytes, too short for the 12-byte header");
+  f.check_size();
+  f.residency_ = residency;
+  if (residency == Residency::map) {
+    void* p = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd.fd, 0);
+    if (p == MAP_FAILED) f.fail(std::string("cannot map: ") + std::strerror(errno));
+    f.data_ = static_cast<const uint8_t*>(p);
+  } else {
+    uint8_t* const to = f.allocate();
+    fill_chunks(f.size_, [&](size_t begin, size_t length) {
+      for (size_t done = 0; done < length;) {
+        const ssize_t n = ::pread(fd.fd, to + begin + done, length - done, (off_t)(begin + done));
+        if (n > 0)
+          done += (size_t)n;
+        else if (n == 0)
+          f.fail("the file ended at byte " + std::to_string(begin + done) + " while being read (it was " +
+                 byte_count(f.size_) + ")");
+        else if (errno != EINTR)
+          f.fail(std::string("cannot read: ") + std::strerror(errno));
+      }
+    });
+    f.seal();
   }
-  void* p = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd, 0);
-  const int map_errno = errno;
-  ::close(fd);  // the mapping keeps the file open
-  if (p == MAP_FAILED) {
-    f.size_ = 0;
-    f.fail(std::string("cannot map: ") + std::strerror(map_errno));
-  }
-  f.data_ = static_cast<const uint8_t*>(p);
-
-  if (std::memcmp(f.data_, magic.data(), 4) != 0) {
-    std::string got;
-    for (int i = 0; i < 4; ++i) {
-      const char c = (char)f.data_[i];
-      got += (c >= 0x20 && c < 0x7f) ? c : '?';
-    }
-    f.fail("wrong magic \"" + got + "\", expected \"" + std::string(magic) + "\"");
-  }
-  const uint32_t v = SectionReader::load<uint32_t>(f.data_ + 4);
-  if (v != version)
-    f.fail("version " + std::to_string(v) + " is not supported (expected " + std::to_string(version) + ")");
-  const uint32_t n = SectionReader::load<uint32_t>(f.data_ + 8);
-
-  uint64_t pos = header;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (f.size_ - pos < 12)
-      f.fail("section table truncated: header of section " + std::to_string(i + 1) + " of " + std::to_string(n) +
-             " at offset " + std::to_string(pos) + " runs past the end of the file (" + std::to_string(f.size_) +
-             " bytes)");
-    const uint32_t id = SectionReader::load<uint32_t>(f.data_ + pos);
-    const uint64_t size = SectionReader::load<uint64_t>(f.data_ + pos + 4);
-    pos += 12;
-    if (size > f.size_ - pos)
-      f.fail("section " + std::to_string(id) + " at offset " + std::to_string(pos) + " claims " +
-             std::to_string(size) + " bytes but only " + std::to_string(f.size_ - pos) + " remain in the file");
-    if (!f.sections_.emplace(id, Entry{pos, size}).second) f.fail("section " + std::to_string(id) + " appears twice");
-    pos += size;
-  }
-  if (pos != f.size_)
-    f.fail(byte_count(f.size_ - pos) + " of trailing data after the last of " + std::to_string(n) +
-           " sections");
+  f.index(magic, version);
   return f;
 }
 
+BinFile BinFile::from_bytes(std::string name, std::span<const uint8_t> bytes, std::string_view magic,
+                            uint32_t version) {
+  BinFile f(std::move(name));
+  f.size_ = bytes.size();
+  f.check_size();
+  uint8_t* const to = f.allocate();
+  fill_chunks(f.size_, [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
+  f.seal();
+  f.index(magic, version);
+  return f;
+}
+
+// Before any memory is taken for the bytes (and mmap refuses a length of 0).
+void BinFile::check_size() const {
+  if (size_ < kHeader)
+    fail("file is " + byte_count(size_) + ", too short for the " + std::to_string(kHeader) + "-byte header");
+}
+
+// Anonymous pages, as aligned as a file mapping; huge pages where the kernel
+// allows, as a key is tens of gigabytes read once and then scanned by MSMs.
+uint8_t* BinFile::allocate() {
+  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) fail("cannot allocate " + byte_count(size_) + ": " + std::strerror(errno));
+  ::madvise(p, size_, MADV_HUGEPAGE);
+  data_ = static_cast<const uint8_t*>(p);
+  return static_cast<uint8_t*>(p);
+}
+
+// Owned bytes are read-only once filled, as a mapping's are.
+void BinFile::seal() {
+  if (::mprotect(const_cast<uint8_t*>(data_), size_, PROT_READ) != 0)
+    fail(std::string("cannot protect the bytes read: ") + std::strerror(errno));
+}
+
+void BinFile::index(std::string_view magic, uint32_t version) {
+  if (std::memcmp(data_, magic.data(), 4) != 0) {
+    std::string got;
+    for (int i = 0; i < 4; ++i) {
+      const char c = (char)data_[i];
+      got += (c >= 0x20 && c < 0x7f) ? c : '?';
+    }
+    fail("wrong magic \"" + got + "\", expected \"" + std::string(magic) + "\"");
+  }
+  const uint32_t v = SectionReader::load<uint32_t>(data_ + 4);
+  if (v != version)
+    fail("version " + std::to_string(v) + " is not supported (expected " + std::to_string(version) + ")");
+  const uint32_t n = SectionReader::load<uint32_t>(data_ + 8);
+
+  uint64_t pos = kHeader;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (size_ - pos < 12)
+      fail("section table truncated: header of section " + std::to_string(i + 1) + " of " + std::to_string(n) +
+           " at offset " + std::to_string(pos) + " runs past the end of the file (" + std::to_string(size_) +
+           " bytes)");
+    const uint32_t id = SectionReader::load<uint32_t>(data_ + pos);
+    const uint64_t size = SectionReader::load<uint64_t>(data_ + pos + 4);
+    pos += 12;
+    if (size > size_ - pos)
+      fail("section " + std::to_string(id) + " at offset " + std::to_string(pos) + " claims " +
+           std::to_string(size) + " bytes but only " + std::to_string(size_ - pos) + " remain in the file");
+    if (!sections_.emplace(id, Entry{pos, size}).second) fail("section " + std::to_string(id) + " appears twice");
+    pos += size;
+  }
+  if (pos != size_)
+    fail(byte_count(size_ - pos) + " of trailing data after the last of " + std::to_string(n) + " sections");
+}
+
 BinFile::BinFile(BinFile&& o) noexcept
-    : name_(std::move(o.name_)), data_(o.data_), size_(o.size_), sections_(std::move(o.sections_)) {
+    : name_(std::move(o.name_)),
+      residency_(o.residency_),
+      data_(o.data_),
+      size_(o.size_),
+      sections_(std::move(o.sections_)) {
   o.data_ = nullptr;
   o.size_ = 0;
 }
@@ -124,6 +195,7 @@ BinFile& BinFile::operator=(BinFile&& o) noexcept {
   if (this != &o) {
     release();
     name_ = std::move(o.name_);
+    residency_ = o.residency_;
     data_ = o.data_;
     size_ = o.size_;
     sections_ = std::move(o.sections_);

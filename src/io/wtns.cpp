@@ -27,10 +27,7 @@ Witness decode(const BinFile& file, std::span<const uint8_t> bytes, uint32_t n) 
   return Witness{std::move(values), file.name()};
 }
 
-}  // namespace
-
-Witness read_wtns(const std::filesystem::path& path) {
-  const BinFile file = BinFile::open(path, "wtns", kVersion);
+Witness read(const BinFile& file) {
 
   SectionReader h(file, kHeader);
   const uint32_t n8 = h.u32("n8");
@@ -47,6 +44,16 @@ Witness read_wtns(const std::filesystem::path& path) {
     file.fail("section 2 is " + std::to_string(values.size()) + " bytes but " + std::to_string(n) + " × " +
               std::to_string(n8) + " bytes are needed for " + std::to_string(n) + " witness values");
   return *curve == Curve::bn254 ? decode<Bn254>(file, values, n) : decode<Bls12_381>(file, values, n);
+}
+
+}  // namespace
+
+Witness read_wtns(const std::filesystem::path& path) {
+  return read(BinFile::open(path, "wtns", kVersion, Residency::copy));
+}
+
+Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes) {
+  return read(BinFile::from_bytes(std::move(name), bytes, "wtns", kVersion));
 }
 
 namespace {

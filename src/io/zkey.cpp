@@ -87,7 +87,7 @@ struct ZkeyLoader {
     data.b2 = points<G2>(kB2, h.n_vars, "B2");
     data.c = points<G1>(kC, (uint64_t)h.n_vars - h.n_public - 1, "C");
     data.h = points<G1>(kH, h.domain_size, "H");
-    data.points_in_file_mapping = true;
+    data.points_in_file_mapping = key.file().residency() == Residency::map;
     read_coefs();
     key.state_->data = std::move(data);
   }
@@ -105,9 +105,9 @@ struct ZkeyLoader {
   }
 
   // A point section, viewed in place where its payload is 8-byte aligned in
-  // the file. Otherwise it is copied: the limbs are uint64_t, and reading them
-  // through a misaligned pointer is undefined behaviour (and traps on some
-  // targets). Every section header is 12 bytes, so in a snarkjs file about half
+  // the file (and so in memory). Otherwise it is copied: the limbs are
+  // uint64_t, and reading them through a misaligned pointer is undefined
+  // behaviour (and traps on some targets). Every section header is 12 bytes, so in a snarkjs file about half
   // the point sections start at 4 mod 8 and take this path.
   template <class P>
   std::span<const P> points(uint32_t id, uint64_t count, const char* what) {
@@ -116,7 +116,7 @@ struct ZkeyLoader {
       key.state_->file.fail("section " + str(id) + " is " + str(bytes.size()) + " bytes but " + str(count) + " × " +
                      str(sizeof(P)) + " bytes are needed for " + str(count) + " " + what + " points");
     // ec::Affine is trivially copyable with no padding (asserted above), so the
-    // mapped bytes are used as points, as rapidsnark does with its mapping.
+    // file's bytes are used as points, as rapidsnark does with its mapping.
     const P* p;
     if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(P) == 0) {
       p = reinterpret_cast<const P*>(bytes.data());
@@ -179,9 +179,17 @@ struct ZkeyLoader {
   }
 };
 
-Zkey Zkey::open(const std::filesystem::path& path) {
-  // The key owns the mapping from here on, so readers refer to key.state_->file.
-  Zkey key(BinFile::open(path, "zkey", kVersion));
+Zkey Zkey::open(const std::filesystem::path& path, Residency residency) {
+  return read(BinFile::open(path, "zkey", kVersion, residency));
+}
+
+Zkey Zkey::from_bytes(std::string name, std::span<const uint8_t> bytes) {
+  return read(BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion));
+}
+
+Zkey Zkey::read(BinFile bytes) {
+  // The key owns the bytes from here on, so readers refer to key.state_->file.
+  Zkey key(std::move(bytes));
   const BinFile& file = key.state_->file;
 
   SectionReader proto(file, kProtocol);

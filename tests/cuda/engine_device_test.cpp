@@ -39,22 +39,22 @@ using test::expect_same_pending;
 using test::expect_verified;
 using test::synthesis_source;
 
-CudaBackendOptions on_gpu0(unsigned workers, bool gpu_abc = false) {
+CudaBackendOptions on_gpu0(unsigned workers, bool abc_on_gpu = false) {
   CudaBackendOptions o;
   o.gpus = {0};
   o.workers_per_gpu = workers;
-  o.gpu_abc = gpu_abc;
+  o.abc_on_gpu = abc_on_gpu;
   return o;
 }
 
 class GpuEngine : public testing::TestWithParam<bool> {};  // a/b/c on the GPU?
 
 TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
-  const bool gpu_abc = GetParam();
+  const bool abc_on_gpu = GetParam();
   Recorder recorder(false);
-  Engine<E> engine({3, size_t(256) << 20}, recorder, cuda_backend<E>(on_gpu0(2, gpu_abc)));
+  Engine<E> engine({3, size_t(256) << 20}, recorder, cuda_backend<E>(on_gpu0(2, abc_on_gpu)));
   EXPECT_STREQ(engine.memory_name(), "pinned");
-  EXPECT_EQ(engine.backend().host_abc(), !gpu_abc);
+  EXPECT_EQ(engine.backend().abc_on_gpu(), abc_on_gpu);
   test::check_jobs_over_two_keys(engine, 1 << 12, 4, 5);
 
   const auto spans = recorder.spans();
@@ -74,7 +74,7 @@ TEST_P(GpuEngine, ManyJobsOverTwoKeysComeBackVerifiedInPlace) {
   for (Stage s : {Stage::synthesis, Stage::upload, Stage::ntt, Stage::msm_a, Stage::msm_b1, Stage::msm_b2,
                   Stage::msm_c, Stage::msm_h, Stage::lock_wait, Stage::lock_held, Stage::finish, Stage::verify})
     EXPECT_EQ(count[s], 20u) << stage_name(s);
-  EXPECT_EQ(count[Stage::abc], gpu_abc ? 20u : 0u);
+  EXPECT_EQ(count[Stage::abc], abc_on_gpu ? 20u : 0u);
   EXPECT_EQ(count[Stage::key_upload], 2u) << "each key once on the GPU";
   for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0"})
     EXPECT_TRUE(tracks.count(t)) << t;

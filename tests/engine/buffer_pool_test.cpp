@@ -8,6 +8,7 @@
 #include <future>
 #include <optional>
 #include <random>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -118,6 +119,37 @@ TEST(BufferPool, CancelWakesWaiters) {
   p.pool->cancel();
   EXPECT_THROW(waiter.get(), PoolCancelled);
   EXPECT_THROW(p.pool->acquire(MiB), PoolCancelled);
+}
+
+// One user of a shared pool stops its own waits without cancelling the pool
+// for the others.
+TEST(BufferPool, AStopTokenEndsOneWait) {
+  Pool p(4 * MiB);
+  auto held = p.pool->acquire(4 * MiB);
+  std::stop_source stop;
+  auto waiter = std::async(std::launch::async, [&] { return p.pool->acquire(MiB, stop.get_token()); });
+  EXPECT_EQ(waiter.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  stop.request_stop();
+  EXPECT_THROW(waiter.get(), PoolCancelled);
+  held = {};
+  EXPECT_NE(p.pool->acquire(MiB).data(), nullptr) << "the pool itself goes on";
+}
+
+// Raising the budget lets a waiter in, and a request that was over the old
+// budget is then served within it (kept for reuse).
+TEST(BufferPool, RaisingTheBudgetServesWaiters) {
+  Pool p(4 * MiB);
+  auto held = p.pool->acquire(4 * MiB);
+  auto waiter = std::async(std::launch::async, [&] { return p.pool->acquire(2 * MiB); });
+  EXPECT_EQ(waiter.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  p.pool->raise_budget(6 * MiB);
+  EXPECT_EQ(p.pool->budget(), 6 * MiB);
+  EXPECT_NE(waiter.get().data(), nullptr);
+  p.pool->raise_budget(MiB);
+  EXPECT_EQ(p.pool->budget(), 6 * MiB) << "a budget is only raised";
+  held = {};
+  { auto again = p.pool->acquire(4 * MiB); }
+  EXPECT_EQ(p.pool->counters().reuses, 1u);
 }
 
 // A request over the whole budget (a key larger than the one the budget was

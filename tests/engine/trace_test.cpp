@@ -180,5 +180,22 @@ TEST(Trace, EmptyAndCpuOnlyRuns) {
   for (const char* absent : {"GPU", "upload", "lock"}) EXPECT_EQ(text.find(absent), std::string::npos) << text;
 }
 
+// The totals count every span, the overwritten ones too, per GPU and stage.
+TEST(Trace, TotalsCountEverySpanPerGpuAndStage) {
+  Recorder r(false, 4);
+  for (int i = 0; i < 10; ++i) r.record(Span{Stage::upload, {Track::Kind::copy, 1, 0}, 0, (uint32_t)i, 1.0, 1.5, 100});
+  r.record(Span{Stage::lock_held, {Track::Kind::worker, 1, 0}, 0, 0, 2.0, 2.25});
+  r.record(Span{Stage::synthesis, {Track::Kind::synthesis, -1, 0}, 0, 0, 0.0, 3.0});
+  const StageTotals t = r.totals();
+  ASSERT_EQ(t.size(), 2u);
+  const auto& gpu = t.at(1)[(size_t)Stage::upload];
+  EXPECT_EQ(gpu.count, 10u);
+  EXPECT_DOUBLE_EQ(gpu.seconds, 5.0);
+  EXPECT_EQ(gpu.bytes, 1000u);
+  EXPECT_DOUBLE_EQ(t.at(1)[(size_t)Stage::lock_held].seconds, 0.25);
+  EXPECT_EQ(t.at(-1)[(size_t)Stage::synthesis].count, 1u);
+  EXPECT_EQ(r.spans().size(), 4u);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,21 @@ struct BadCase {
   std::string expect;
 };
 
+// That read() throws a FormatError on one line, starting "<name>: " and
+// containing `expect`.
+template <class Read>
+void expect_format_error(const std::string& name, Read read, const std::string& expect) {
+  try {
+    read();
+    ADD_FAILURE() << "no error";
+  } catch (const io::FormatError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(name + ": ", 0), 0u) << msg;
+    EXPECT_NE(msg.find(expect), std::string::npos) << "expected \"" << expect << "\" in: " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+
 // Runs `read` on a file made by each case and checks that it throws
 // FormatError, on one line, naming the file and containing the expected text.
 template <class Read>
@@ -163,15 +179,24 @@ void run_bad_cases(const TempDir& dir, const std::vector<BadCase>& cases, Read r
     SCOPED_TRACE(c.name);
     const fs::path p = dir / (c.name + ext);
     c.make(p);
-    try {
-      read(p);
-      ADD_FAILURE() << c.name << ": no error";
-    } catch (const io::FormatError& e) {
-      const std::string msg = e.what();
-      EXPECT_EQ(msg.rfind(p.string() + ": ", 0), 0u) << msg;
-      EXPECT_NE(msg.find(c.expect), std::string::npos) << "expected \"" << c.expect << "\" in: " << msg;
-      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-    }
+    expect_format_error(p.string(), [&] { read(p); }, c.expect);
+  }
+}
+
+// The same through a reader of bytes in memory: read(name, bytes) with each
+// case's file contents, under a name that is not a path, which every message
+// must start with. A case that makes no file has no bytes and is left out.
+template <class ReadBytes>
+void run_bad_byte_cases(const TempDir& dir, const std::vector<BadCase>& cases, ReadBytes read,
+                        const std::string& ext) {
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name + " (bytes)");
+    const fs::path p = dir / (c.name + ext);
+    c.make(p);
+    if (!fs::exists(p)) continue;
+    const Bytes bytes = read_bytes(p);
+    const std::string name = "request " + c.name;
+    expect_format_error(name, [&] { read(name, std::span<const uint8_t>(bytes)); }, c.expect);
   }
 }
 

@@ -1,6 +1,6 @@
 // The .wtns reader and writer: snarkjs's fixtures read back with the public
-// signals of public.json, are rewritten byte for byte, and corrupted copies
-// fail with a message naming the problem.
+// signals of public.json, from the file or its bytes, are rewritten byte for
+// byte, and corrupted copies fail with a message naming the problem.
 #include "cuzk/io/wtns.hpp"
 
 #include <gtest/gtest.h>
@@ -36,6 +36,19 @@ TEST(Wtns, FixturesMatchSnarkjs) {
             for (size_t i = 0; i < f.n_public; ++i) EXPECT_EQ(ff::to_decimal(v[1 + i]), pub[i].get<std::string>()) << "signal " << 1 + i;
           },
           w.values);
+    }
+}
+
+// A witness's bytes read as its file is, under the name they came with.
+TEST(Wtns, BytesReadAsTheFile) {
+  for (const char* curve : kCurves)
+    for (const auto& f : kCircuits) {
+      SCOPED_TRACE(std::string(curve) + "/" + f.name);
+      const auto path = fixture(curve, f.name, "witness.wtns");
+      const io::Witness from_file = io::read_wtns(path);
+      const io::Witness w = io::read_wtns_bytes("job 7, partition 0", read_bytes(path));
+      EXPECT_EQ(w.source, "job 7, partition 0");
+      EXPECT_EQ(w.values, from_file.values);
     }
 }
 
@@ -144,6 +157,8 @@ TEST(Wtns, BadInputsFailWithAClearMessage) {
        },
        "witness value 2 is not below the scalar field modulus r of bls12381");
   run_bad_cases(dir, cases, [](const fs::path& p) { io::read_wtns(p); }, ".wtns");
+  run_bad_byte_cases(dir, cases, [](std::string name, std::span<const uint8_t> b) { io::read_wtns_bytes(name, b); },
+                     ".wtns");
 }
 
 }  // namespace

@@ -1,11 +1,16 @@
 // The .zkey reader against snarkjs's own fixtures (counts from zkey export
 // json, points from vk.json, coefficients from the .r1cs), plus a table of
-// corrupted keys that must each fail with a message naming the problem.
+// corrupted keys that must each fail with a message naming the problem; the
+// same key mapped, copied or from bytes, and a copied key that outlives
+// changes to its file.
 #include "cuzk/io/zkey.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <csignal>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -149,29 +154,42 @@ TEST(Zkey, FixturesMatchSnarkjs) {
     }
 }
 
+// The three ways to read a key: its file mapped, its file copied into memory
+// the key owns, and its bytes handed over.
+enum class Way { map, copy, bytes };
+const Way kWays[] = {Way::map, Way::copy, Way::bytes};
+const char* way_name(Way w) { return w == Way::map ? "map" : w == Way::copy ? "copy" : "bytes"; }
+Zkey read_key(const fs::path& p, Way w) {
+  if (w == Way::bytes) return Zkey::from_bytes("bytes of " + p.filename().string(), read_bytes(p));
+  return Zkey::open(p, w == Way::map ? io::Residency::map : io::Residency::copy);
+}
+
 // snarkjs puts every section behind a 12-byte header, so payloads alternate
-// between 0 and 4 mod 8: the aligned ones must be views into the mapping, the
-// others aligned copies.
+// between 0 and 4 mod 8: the aligned ones must be views into the file's bytes
+// (mapped or owned, which keep the file's alignment), the others aligned copies.
 TEST(Zkey, AlignedSectionsAreViewedInPlaceOthersCopied) {
-  for (const char* curve : kCurves) {
-    SCOPED_TRACE(curve);
-    const Zkey key = Zkey::open(fixture(curve, "multiplier", "circuit.zkey"));
-    key.visit([&](const auto& d) {
-      const std::pair<uint32_t, const void*> sections[] = {{3, d.ic.data()}, {5, d.a.data()}, {6, d.b1.data()},
-                                                           {7, d.b2.data()}, {8, d.c.data()}, {9, d.h.data()}};
-      int in_place = 0, copied = 0;
-      for (const auto& [id, data] : sections) {
-        const bool aligned = key.file().offset(id) % 8 == 0;
-        EXPECT_EQ(data == key.file().section(id).data(), aligned) << "section " << id;
-        EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 8, 0u) << "section " << id;
-        (aligned ? in_place : copied)++;
-      }
-      EXPECT_GT(in_place, 0);
-      EXPECT_GT(copied, 0);
-      // So that a GPU streaming the key copies the points rather than page-lock the mapping.
-      EXPECT_TRUE(d.points_in_file_mapping);
-    });
-  }
+  for (const char* curve : kCurves)
+    for (Way way : kWays) {
+      SCOPED_TRACE(std::string(curve) + ", " + way_name(way));
+      const Zkey key = read_key(fixture(curve, "multiplier", "circuit.zkey"), way);
+      key.visit([&](const auto& d) {
+        const std::pair<uint32_t, const void*> sections[] = {{3, d.ic.data()}, {5, d.a.data()}, {6, d.b1.data()},
+                                                             {7, d.b2.data()}, {8, d.c.data()}, {9, d.h.data()}};
+        int in_place = 0, copied = 0;
+        for (const auto& [id, data] : sections) {
+          const bool aligned = key.file().offset(id) % 8 == 0;
+          EXPECT_EQ(data == key.file().section(id).data(), aligned) << "section " << id;
+          EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 8, 0u) << "section " << id;
+          (aligned ? in_place : copied)++;
+        }
+        EXPECT_GT(in_place, 0);
+        EXPECT_GT(copied, 0);
+        // So that a GPU streaming the key copies the points rather than
+        // page-lock a file mapping; owned bytes may be page-locked.
+        EXPECT_EQ(d.points_in_file_mapping, way == Way::map);
+        EXPECT_EQ(key.file().residency(), way == Way::map ? io::Residency::map : io::Residency::copy);
+      });
+    }
 }
 
 template <class E>
@@ -189,6 +207,75 @@ void expect_same_key(const Zkey& x, const Zkey& y) {
     const auto &p = a.coefs[i], &q = b.coefs[i];
     EXPECT_TRUE(p.matrix == q.matrix && p.constraint == q.constraint && p.signal == q.signal && p.value == q.value);
   }
+}
+
+TEST(Zkey, EveryWayReadsTheSameKey) {
+  for (const auto& f : kCircuits) {
+    SCOPED_TRACE(f.name);
+    const fs::path bn = fixture("bn128", f.name, "circuit.zkey"), bls = fixture("bls12381", f.name, "circuit.zkey");
+    const Zkey bn_key = Zkey::open(bn), bls_key = Zkey::open(bls);
+    for (Way way : {Way::copy, Way::bytes}) {
+      SCOPED_TRACE(way_name(way));
+      expect_same_key<Bn254>(bn_key, read_key(bn, way));
+      expect_same_key<Bls12_381>(bls_key, read_key(bls, way));
+    }
+  }
+  EXPECT_EQ(read_key(fixture("bn128", "linear", "circuit.zkey"), Way::bytes).name(), "bytes of circuit.zkey");
+}
+
+// The sum of every byte of every section, by section id.
+std::map<uint32_t, uint64_t> section_sums(const io::BinFile& file) {
+  std::map<uint32_t, uint64_t> sums;
+  for (uint32_t id = 1; id <= 10; ++id)
+    if (file.has(id))
+      for (uint8_t b : file.section(id)) sums[id] += b;
+  return sums;
+}
+
+// What Residency::copy is for: a key read into owned memory is untouched when
+// its file is truncated, rewritten with other bytes, replaced and deleted
+// while the key is in use.
+TEST(Zkey, ACopiedKeyOutlivesChangesToItsFile) {
+  TempDir dir;
+  const fs::path good = fixture("bls12381", "multiplier", "circuit.zkey"), path = dir / "key.zkey";
+  fs::copy_file(good, path);
+  const Zkey key = Zkey::open(path, io::Residency::copy);
+  const auto sums = section_sums(key.file());
+  ASSERT_EQ(sums.size(), 10u);
+
+  fs::resize_file(path, 0);
+  EXPECT_EQ(section_sums(key.file()), sums);
+  // Other bytes in the same file: the other curve's key, longer than this one.
+  write_bytes(path, read_bytes(fixture("bn128", "multiplier", "circuit.zkey")));
+  Bytes noise(fs::file_size(good) + 4096);
+  std::mt19937_64 rng(7);
+  for (auto& b : noise) b = (uint8_t)rng();
+  write_bytes(dir / "noise", noise);
+  fs::rename(dir / "noise", path);
+  EXPECT_EQ(section_sums(key.file()), sums);
+  fs::remove(path);
+
+  EXPECT_EQ(section_sums(key.file()), sums);
+  expect_same_key<Bls12_381>(Zkey::open(good), key);
+  EXPECT_TRUE(key.as<Bls12_381>().b2.back().on_curve());
+}
+
+// Why Residency::copy exists: a mapped key whose file is truncated kills the
+// process with SIGBUS at its next read. The statement runs in a fresh child
+// process; its file is unlinked at once, so nothing is left behind.
+TEST(Zkey, AMappedKeyDiesBySigbusWhenItsFileIsTruncated) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto read_truncated = [] {
+    std::string tmpl = (fs::temp_directory_path() / "cuzk-io-XXXXXX").string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) std::exit(2);
+    write_bytes(tmpl, read_bytes(fixture("bn128", "multiplier", "circuit.zkey")));
+    const Zkey key = Zkey::open(tmpl);
+    fs::remove(tmpl);
+    if (::ftruncate(fd, 0) != 0) std::exit(3);
+    std::exit(section_sums(key.file()).size() == 10 ? 0 : 4);
+  };
+  EXPECT_EXIT(read_truncated(), ::testing::KilledBySignal(SIGBUS), "");
 }
 
 // Sections in reverse order (as `groth16 setup` writes them out of order), and
@@ -360,6 +447,9 @@ TEST(Zkey, BadInputsFailWithAClearMessage) {
     const auto more = std::string(curve) == "bn128" ? zkey_cases<Bn254>(good) : zkey_cases<Bls12_381>(good);
     cases.insert(cases.end(), more.begin(), more.end());
     run_bad_cases(dir, cases, [](const fs::path& p) { Zkey::open(p); }, ".zkey");
+    run_bad_cases(dir, cases, [](const fs::path& p) { Zkey::open(p, io::Residency::copy); }, ".zkey");
+    run_bad_byte_cases(dir, cases, [](std::string name, std::span<const uint8_t> b) { Zkey::from_bytes(name, b); },
+                       ".zkey");
   }
 }
 

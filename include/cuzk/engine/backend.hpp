@@ -7,7 +7,9 @@
 
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/trace.hpp"
@@ -18,8 +20,8 @@ namespace cuzk::engine {
 // One partition's host buffer: w (n_vars values), then a, b, c (domain_size
 // each) when they come from the host.
 template <class E>
-size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool host_abc) {
-  return (key.key().n_vars() + (host_abc ? 3 * key.key().domain_size() : 0)) * sizeof(typename E::Fr);
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool abc_on_gpu) {
+  return (key.key().n_vars() + (abc_on_gpu ? 0 : 3 * key.key().domain_size())) * sizeof(typename E::Fr);
 }
 
 // That buffer's parts; a, b, c are empty when they do not come from the host.
@@ -30,9 +32,9 @@ struct PartitionSpans {
 
 template <class E>
 PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16::PreparedKey<E>& key,
-                                  bool host_abc) {
+                                  bool abc_on_gpu) {
   using Fr = typename E::Fr;
-  const size_t n = key.key().n_vars(), rows = host_abc ? key.key().domain_size() : 0;
+  const size_t n = key.key().n_vars(), rows = abc_on_gpu ? 0 : key.key().domain_size();
   Fr* base = buffer.as<Fr>();
   return {{base, n}, {base + n, rows}, {base + n + rows, rows}, {base + n + 2 * rows, rows}};
 }
@@ -45,6 +47,23 @@ struct WorkItem {
   BufferPool::Lease buffer;
 };
 
+// Thrown by Backend::prove when a device failed so that every later call on
+// it fails too (a sticky CUDA error: an illegal address, an ECC error, a lost
+// GPU): the engine retires the device's workers and gives the partition to the
+// workers left.
+class DeviceFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One GPU's state, for status and metrics.
+struct GpuReport {
+  int device = 0;
+  bool healthy = true;
+  std::string fault;  // what took it out of rotation
+  size_t key_bytes = 0, key_budget = 0, key_uploads = 0, key_hits = 0, key_evictions = 0;
+};
+
 template <class E>
 class Backend {
  public:
@@ -52,9 +71,9 @@ class Backend {
 
   // Worker threads the engine runs, numbered 0 .. workers() - 1.
   virtual unsigned workers() const = 0;
-  // Whether synthesis writes a, b and c into the buffer (else w only: the
-  // backend computes them from the key's rows).
-  virtual bool host_abc() const = 0;
+  // Whether the backend computes a, b and c from the key's rows, so that
+  // synthesis writes w only (else w, a, b, c into the buffer).
+  virtual bool abc_on_gpu() const = 0;
   // The memory the engine's buffers should come from (pinned for GPUs).
   virtual std::unique_ptr<HostMemory> host_memory() const = 0;
   // "CPU, 2 workers", "GPU 0: 2 workers each; a/b/c on the GPU; 1 key upload,
@@ -71,6 +90,14 @@ class Backend {
   // the key): a copy a worker is proving with goes when the worker is done
   // with it, and a later partition of the key makes a new one.
   virtual void forget(const groth16::PreparedKey<E>& key) { (void)key; }
+
+  // Whether `worker` may still prove: false once its device has faulted.
+  virtual bool worker_usable(unsigned worker) const {
+    (void)worker;
+    return true;
+  }
+  // The GPUs' states; none for the CPU.
+  virtual std::vector<GpuReport> gpu_reports() const { return {}; }
 };
 
 // `workers` partitions proved at once on the CPU, each prove_start on

@@ -19,9 +19,11 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <stdexcept>
 #include <utility>
 
@@ -71,10 +73,15 @@ class BufferPool {
   static size_t size_class(size_t bytes);
 
   // A buffer of at least `bytes`, waiting for leases to return while the budget
-  // is used up. Throws PoolCancelled once cancel() has been called.
-  Lease acquire(size_t bytes);
+  // is used up. Throws PoolCancelled once cancel() has been called or `stop`
+  // is requested (what one of several users of a shared pool stops with).
+  Lease acquire(size_t bytes, std::stop_token stop = {});
   // Wakes every waiter with PoolCancelled, and makes later acquire() throw it.
   void cancel();
+  // Raises the budget to `bytes` if it is lower: a pool shared by keys of
+  // different sizes grows with the largest.
+  void raise_budget(size_t bytes);
+  size_t budget() const;
 
   Counters counters() const;
   const char* memory_name() const { return memory_->name(); }
@@ -83,16 +90,19 @@ class BufferPool {
   friend class ::cuzk::Lease<BufferPool>;
   void give_back(void* p, size_t bytes);
   // The two ways acquire() serves a size class, with mu_ held by `lock`.
-  Lease acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls);
-  Lease acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls);
+  Lease acquire_within_budget(std::unique_lock<std::mutex>& lock, size_t cls, const std::stop_token& stop);
+  Lease acquire_alone(std::unique_lock<std::mutex>& lock, size_t cls, const std::stop_token& stop);
+  // Waits for a lease to come back; false when cancelled or stopped.
+  bool wait_for_return(std::unique_lock<std::mutex>& lock, const std::stop_token& stop);
   // A new buffer of `cls` bytes, allocated outside the lock.
   Lease allocate(std::unique_lock<std::mutex>& lock, size_t cls);
   void release_free();  // every free buffer
 
   std::unique_ptr<HostMemory> memory_;
-  const size_t budget_;
+  size_t budget_;
   mutable std::mutex mu_;
-  std::condition_variable returned_;
+  std::condition_variable_any returned_;
+  uint64_t returns_ = 0;  // leases given back (or allocations undone): what waiters wait for
   std::multimap<size_t, void*> free_;  // size class -> buffer
   Counters counters_;
   size_t alone_waiting_ = 0;  // requests over the budget waiting to be served

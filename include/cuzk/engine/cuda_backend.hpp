@@ -9,7 +9,7 @@
 //     streamed when they do not fit.
 // Workers are spread over the GPUs in turn (GPU 0 worker 0, GPU 1 worker 0,
 // ...), so partitions spread over every GPU. Host buffers come from pinned
-// memory. With gpu_abc, synthesis writes only w and the GPU computes a, b, c
+// memory. With abc_on_gpu, synthesis writes only w and the GPU computes a, b, c
 // from the key's rows (zkey jobs: a quarter of the PCIe bytes and no CPU
 // evaluate_abc); native circuits, whose synthesis writes a, b, c anyway, keep
 // them on the host.
@@ -25,7 +25,7 @@ namespace cuzk::engine {
 struct CudaBackendOptions {
   std::vector<int> gpus = {0};
   unsigned workers_per_gpu = 2;
-  bool gpu_abc = false;
+  bool abc_on_gpu = false;
   // Device bytes per GPU for cached keys; 0: 70% of what is free when the
   // backend is made (the rest is the workers' scratch).
   size_t key_budget = 0;

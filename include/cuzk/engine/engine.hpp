@@ -1,4 +1,4 @@
-// The proving pipeline (DESIGN.md, "The GPU data path"; issue 5): jobs of K
+// The proving pipeline (DESIGN.md, "The GPU data path"): jobs of K
 // partitions each flow through
 //
 //   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizers (prove_finish)
@@ -13,13 +13,16 @@
 // stage is a span in the Recorder. A partition that fails (an unsatisfied
 // witness, a proof that does not verify, anything its source throws, host
 // memory running out) fails alone, with its message; the others go on. A job
-// may be cancelled, and may have a deadline (JobOptions).
+// may be cancelled, and may have a deadline (JobOptions). A worker whose
+// device faults (DeviceFault) retires and its partition is synthesized again
+// for the workers left; when none is left, every partition fails.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <future>
 #include <memory>
@@ -45,12 +48,30 @@ template <class E>
 using Synthesize = std::function<void(std::span<typename E::Fr> w, std::span<typename E::Fr> a,
                                       std::span<typename E::Fr> b, std::span<typename E::Fr> c)>;
 
+// How a partition ended.
+enum class Outcome : uint8_t {
+  proved,             // proof set, verified
+  failed,             // a stage threw: cause holds what
+  cancelled,          // its job was cancelled first
+  deadline_exceeded,  // its job's deadline passed first
+  shut_down,          // the engine stopped first
+};
+
+// When a partition passed each stage, in the recorder's seconds (Recorder::now);
+// a stage it never reached keeps the time it ended.
+struct PartitionTimes {
+  double submitted = 0, synthesis_start = 0, synthesized = 0, proved = 0, done = 0;
+};
+
 template <class E>
 struct PartitionResult {
   uint32_t job = 0, partition = 0;
+  Outcome outcome = Outcome::failed;
   std::optional<groth16::Proof<E>> proof;  // set when the partition was proved and verified
   std::vector<typename E::Fr> publics;
-  std::string error;  // why there is no proof
+  std::string error;         // why there is no proof, one line
+  std::exception_ptr cause;  // what a failed stage threw
+  PartitionTimes times;
 };
 
 // What a caller may set for one job. Both are checked between the stages of
@@ -58,9 +79,12 @@ struct PartitionResult {
 // its deadline fails with "cancelled: ..." or "deadline exceeded: ..." without
 // further work, and what a stage under way produces is dropped. A source that
 // runs long should poll the same token and return or throw early.
+// Partitions of higher priority start synthesis first; equal priorities in
+// submission order.
 struct JobOptions {
   std::stop_token cancel;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  int priority = 0;
 };
 
 struct EngineOptions {
@@ -75,8 +99,8 @@ struct EngineOptions {
 // thread, and per worker one being proved and one queued for it.
 template <class E>
 size_t host_budget_for(const groth16::PreparedKey<E>& key, unsigned synthesis_threads, unsigned workers,
-                       bool host_abc) {
-  return BufferPool::size_class(partition_buffer_bytes(key, host_abc)) * (synthesis_threads + 2 * workers);
+                       bool abc_on_gpu) {
+  return BufferPool::size_class(partition_buffer_bytes(key, abc_on_gpu)) * (synthesis_threads + 2 * workers);
 }
 
 template <class E>
@@ -88,6 +112,10 @@ class Engine {
   // (pinned for GPUs), pageable_memory() makes the pageable comparison.
   Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
          std::unique_ptr<HostMemory> memory = nullptr);
+  // Buffers from a pool shared with other engines (one host budget for keys
+  // of both curves); options.host_budget is then not used.
+  Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
+         std::shared_ptr<BufferPool> pool);
   // shutdown(), then waits for the threads.
   ~Engine();
   Engine(const Engine&) = delete;
@@ -97,16 +125,29 @@ class Engine {
   // until its last partition is done. The future holds one result per
   // partition, in partition order, once all of them are done. Throws
   // std::logic_error after shutdown().
-  std::future<std::vector<PartitionResult<E>>> submit(groth16::SharedKey<E> key,
-                                                      std::vector<Synthesize<E>> partitions, JobOptions options = {});
+  // on_partition, when set, is called with each partition's result as it is
+  // done (from an engine thread; keep it short), before the future is ready.
+  std::future<std::vector<PartitionResult<E>>> submit(
+      groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options = {},
+      std::function<void(const PartitionResult<E>&)> on_partition = {});
 
   // Stops taking work: partitions not yet started fail with "cancelled",
   // those in flight finish, every job's future becomes ready, and every
   // buffer returns to the pool.
   void shutdown();
 
-  BufferPool::Counters pool_counters() const { return pool_.counters(); }
-  const char* memory_name() const { return pool_.memory_name(); }
+  // Reports now, instead of when a synthesis thread reaches them, the queued
+  // partitions of jobs that were cancelled or are past their deadline.
+  void purge_stopped();
+
+  // Partitions in each stage now.
+  struct Depths {
+    size_t queued = 0, synthesizing = 0, ready = 0, proving = 0, finishing = 0;
+  };
+  Depths depths() const;
+
+  BufferPool::Counters pool_counters() const { return pool_->counters(); }
+  const char* memory_name() const { return pool_->memory_name(); }
   const Backend<E>& backend() const { return *backend_; }
   // Drops the backend's copies of a key (backend.hpp); safe while jobs use it.
   void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
@@ -120,20 +161,34 @@ class Engine {
   void synthesis_loop(int index);
   void worker_loop(unsigned index);
   void finalizer_loop(int index);
-  void complete(Job& job, uint32_t partition, std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics,
-                std::string error);
+  void start_threads();
+  // After a DeviceFault on `worker`: the partition goes back to the queue for
+  // the workers left, or fails when none is left. False when `worker`
+  // retires.
+  bool after_fault(unsigned worker, Task t, std::exception_ptr fault);
+  // Queues a job's tasks behind those of equal or higher priority.
+  void enqueue(const std::shared_ptr<Job>& job);
+  void finish(const Track& track, Pending& p);
+  void complete(Job& job, uint32_t partition, const PartitionTimes& times, std::optional<groth16::Proof<E>> proof,
+                std::vector<Fr> publics, Outcome outcome, std::string error = {}, std::exception_ptr cause = nullptr);
+  void complete_stopped(const Task& t, Outcome why, std::vector<Fr> publics = {});
+  // A stage ("synthesis", "prove", "finish") threw `cause`.
+  void complete_failed(const Task& t, const char* stage, std::exception_ptr cause);
 
   EngineOptions options_;
   Recorder& recorder_;
   std::unique_ptr<Backend<E>> backend_;
-  BufferPool pool_;
+  std::shared_ptr<BufferPool> pool_;
+  std::stop_source stop_;  // ends waits for the pool's memory at shutdown
   uint32_t next_job_ = 0;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable work_;  // any queue changed, or stopping
   std::deque<Task> tasks_;
   std::deque<Ready> ready_;
   std::deque<Pending> pending_;
-  size_t synthesizing_ = 0, proving_ = 0;
+  size_t synthesizing_ = 0, proving_ = 0, finishing_ = 0;
+  unsigned usable_workers_ = 0;
+  std::exception_ptr no_workers_;  // the last fault, once no worker is left
   bool stopping_ = false;
   std::vector<std::jthread> threads_;
 };

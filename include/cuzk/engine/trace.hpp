@@ -12,9 +12,11 @@
 // ones it dropped, so a process that proves for ever holds bounded memory.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <compare>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <span>
 #include <string>
@@ -64,6 +66,16 @@ struct Span {
   uint64_t bytes = 0;         // bytes moved, for uploads
 };
 
+// One stage's totals since the recorder was made: what cumulative metrics
+// (a Prometheus counter of GPU busy seconds, H2D bytes) are made of.
+struct StageTotal {
+  uint64_t count = 0;
+  double seconds = 0;
+  uint64_t bytes = 0;
+};
+// Per GPU (-1: CPU-side tracks and CPU workers), per stage (indexed by Stage).
+using StageTotals = std::map<int, std::array<StageTotal, kStageCount>>;
+
 class Recorder {
  public:
   // About 48 MiB of spans: some 70 000 partitions' worth.
@@ -85,6 +97,8 @@ class Recorder {
   std::vector<Span> spans() const;
   // Spans recorded but no longer kept (overwritten, or no memory).
   uint64_t dropped() const;
+  // Every span recorded, kept or not, summed per GPU and stage.
+  StageTotals totals() const;
 
   // Records [construction, destruction) as one span.
   class Scope {
@@ -110,6 +124,7 @@ class Recorder {
   std::vector<Span> ring_;  // grows to capacity_, then wraps
   size_t next_ = 0;         // where the next span goes once ring_ is full
   uint64_t dropped_ = 0;
+  StageTotals totals_;
 };
 
 // The spans as Chrome trace events: "X" (complete) events in microseconds, one

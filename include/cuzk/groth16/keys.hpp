@@ -43,9 +43,8 @@ struct ProvingKey {
   std::span<const G1> h;   // domain_size
   std::vector<Coef<E>> coefs;
   // The point spans view a file mapping (a .zkey read in place), which must not
-  // be page-locked in place: cudaHostRegister of file-backed mappings is known
-  // to hang, and a streamed key of this kind was seen not to finish on the H200
-  // machine. A GPU that streams such points streams a pinned copy of them.
+  // be page-locked in place (cudaHostRegister of a file-backed mapping can
+  // hang): a GPU that streams such points streams a pinned copy of them.
   bool points_in_file_mapping = false;
 
   size_t n_vars() const { return a.size(); }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "cuzk/ec/point.hpp"
-#include "cuzk/io/binfile.hpp"
 
 namespace cuzk::groth16 {
 

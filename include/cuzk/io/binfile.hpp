@@ -48,15 +48,29 @@ std::optional<Curve> curve_from_r(std::span<const uint8_t> r);
 // quadratic, and a lying header must not cost minutes or a megabyte line.
 std::string prime_to_decimal(std::span<const uint8_t> le);
 
-// A read-only memory mapping of a container file with its section index.
-// Move-only; the mapping (and every span handed out) lives until destruction,
-// and a move keeps the mapped address, so spans stay valid across moves.
+// Where a BinFile's bytes live. `map`: a read-only mapping of the file, which
+// costs no copy but ties the process to the file: if it is truncated while
+// mapped, reading a page past the new end kills the process with SIGBUS.
+// `copy`: memory the BinFile owns, read from the file once; the file may then
+// be replaced, truncated or deleted with no effect. A long-running process
+// reads keys with `copy`.
+enum class Residency { map, copy };
+
+// A container file's bytes with its section index. Move-only; the bytes (and
+// every span handed out) live until destruction, and a move keeps their
+// address, so spans stay valid across moves. Either residency starts at a page
+// boundary, so a payload's alignment in memory is its offset's in the file.
 class BinFile {
  public:
-  // Maps `path`, checks the magic and version and indexes the sections:
-  // duplicate ids, a section running past the end of the file and bytes after
-  // the last section are errors.
-  static BinFile open(const std::filesystem::path& path, std::string_view magic, uint32_t version);
+  // Opens `path` with the given residency, checks the magic and version and
+  // indexes the sections: duplicate ids, a section running past the end of
+  // the file and bytes after the last section are errors.
+  static BinFile open(const std::filesystem::path& path, std::string_view magic, uint32_t version,
+                      Residency residency = Residency::map);
+  // A copy of `bytes` (a file's contents received in memory), checked as open
+  // checks a file; `name` stands for the file in every message.
+  static BinFile from_bytes(std::string name, std::span<const uint8_t> bytes, std::string_view magic,
+                            uint32_t version);
 
   BinFile(BinFile&& o) noexcept;
   BinFile& operator=(BinFile&& o) noexcept;
@@ -64,24 +78,30 @@ class BinFile {
   BinFile& operator=(const BinFile&) = delete;
   ~BinFile();
 
-  // The path as given, used to prefix every message about this file.
+  // The path or name as given, used to prefix every message about this file.
   const std::string& name() const { return name_; }
+  // `copy` for from_bytes.
+  Residency residency() const { return residency_; }
   bool has(uint32_t id) const { return sections_.count(id) != 0; }
   // The payload of section `id`; a missing section is a FormatError.
   std::span<const uint8_t> section(uint32_t id) const;
-  // Offset of section `id`'s payload from the start of the file; the mapping
-  // is page-aligned, so this is also the payload's alignment in memory.
+  // Offset of section `id`'s payload from the start of the file.
   uint64_t offset(uint32_t id) const;
 
   // Throws FormatError("<name>: <problem>").
   [[noreturn]] void fail(const std::string& problem) const;
 
  private:
-  BinFile() = default;
+  explicit BinFile(std::string name) : name_(std::move(name)) {}
+  void check_size() const;
+  uint8_t* allocate();
+  void seal();
+  void index(std::string_view magic, uint32_t version);
   void release() noexcept;
 
   std::string name_;
-  const uint8_t* data_ = nullptr;
+  Residency residency_ = Residency::copy;
+  const uint8_t* data_ = nullptr;  // mmap'ed: the file, or anonymous pages (owned bytes)
   size_t size_ = 0;
   struct Entry {
     uint64_t offset, size;

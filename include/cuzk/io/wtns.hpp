@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,7 +18,8 @@ struct Witness {
   // Values in Montgomery form; the alternative says the curve (its index is the
   // Curve enumerator's value).
   std::variant<std::vector<ff::bn254::Fr>, std::vector<ff::bls12_381::Fr>> values;
-  // The file it was read from, for messages; empty when built in memory.
+  // The file it was read from (or the name its bytes came with), for
+  // messages; empty when built in memory.
   std::string source;
 
   Curve curve() const { return values.index() == 0 ? Curve::bn254 : Curve::bls12_381; }
@@ -35,8 +37,13 @@ struct Witness {
 };
 
 // Reads and checks a .wtns: version 2, n8 = 32, r the scalar field of a
-// supported curve, section sizes matching nWitness, every value < r.
+// supported curve, section sizes matching nWitness, every value < r. The file
+// is read (Residency::copy), not mapped, so one rewritten while it is read
+// gives an error, not SIGBUS.
 Witness read_wtns(const std::filesystem::path& path);
+// The same from a .wtns file's bytes in memory; `name` stands for the file in
+// messages and becomes the Witness's source.
+Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes);
 
 // Writes w as a .wtns v2 (as circom would): to a temporary file in the same
 // directory, then renamed over `path`, so a failed write leaves no partial file.

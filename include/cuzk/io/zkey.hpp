@@ -5,7 +5,7 @@
 // Points are affine, x then y (a G2 coordinate is c0 then c1), each coordinate
 // Montgomery little-endian, infinity all-zero: exactly the layout of
 // ec::Affine<G>, so the point sections are viewed where they lie in the
-// mapping instead of being parsed.
+// file's bytes instead of being parsed.
 //
 // Coefficients (section 4): snarkjs writes v·R² mod r (R = 2^256) as a plain
 // integer, which read as a Montgomery word is Mont(v·R); the reader turns it
@@ -47,17 +47,21 @@ Fr coef_to_stored(const Fr& value) {
   return value * Fr::r2();
 }
 
-// A checked Groth16 proving key: a handle to the file mapping (and aligned
-// copies, see zkey.cpp) that its point spans view. Copies of a Zkey share
-// them; they stay valid while any copy, or any pointer from share(), lives.
+// A checked Groth16 proving key: a handle to the file's bytes (mapped or
+// owned, see BinFile) and aligned copies (see zkey.cpp) that its point spans
+// view. Copies of a Zkey share them; they stay valid while any copy, or any
+// pointer from share(), lives.
 class Zkey {
  public:
-  // Maps and validates the whole key: protocol, curve, counts, section sizes,
+  // Reads and validates the whole key: protocol, curve, counts, section sizes,
   // every coordinate < q, every point on its curve (or infinity), every
   // coefficient's matrix, constraint, signal and value. Throws FormatError.
   // Subgroup membership is not checked (neither snarkjs nor rapidsnark does,
   // and it would cost a scalar multiplication per point on BLS12-381).
-  static Zkey open(const std::filesystem::path& path);
+  static Zkey open(const std::filesystem::path& path, Residency residency = Residency::map);
+  // The same from a key's bytes in memory, which are copied; `name` stands
+  // for the file in messages.
+  static Zkey from_bytes(std::string name, std::span<const uint8_t> bytes);
 
   const std::string& name() const { return state_->file.name(); }
   const ZkeyHeader& header() const { return state_->header; }
@@ -93,6 +97,7 @@ class Zkey {
     std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data;
   };
   explicit Zkey(BinFile file) : state_(std::make_shared<State>(std::move(file))) {}
+  static Zkey read(BinFile file);
   template <class E>
   friend struct ZkeyLoader;
 

@@ -29,6 +29,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/engine/trace.hpp"
+#include "cuzk/groth16/prover.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 
@@ -63,6 +64,9 @@ struct ServiceOptions {
   // Where server-side witness paths may lie (WitnessFile); empty: anywhere
   // (the CLI), a daemon sets its configured directories.
   std::vector<std::filesystem::path> witness_dirs;
+  // Finished jobs kept for await(); beyond it the oldest unawaited go, so a
+  // client that never awaits cannot grow the service without bound.
+  size_t max_unawaited_jobs = 1024;
   bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
 };
 
@@ -215,6 +219,10 @@ class Service {
   // "CPU, 1 worker" / "GPU 0: 2 workers each; ...", per engine made.
   std::string describe() const;
   void on_partition(PartitionObserver observer);
+
+  // A key made in memory (a development key of a native circuit), under `id`.
+  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bn254>> key);
+  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bls12_381>> key);
 
   // Stops admitting (submit answers unavailable) and waits until every
   // admitted job is done; the outcomes stay awaitable.

@@ -4,9 +4,8 @@
 // A field element of N 64-bit limbs is handled as n = 2N words. The carry flag
 // lives between consecutive asm statements, so every one of them is volatile:
 // the compiler may not reorder volatile asm, and a chain whose last step (say,
-// reading the borrow) carries no data dependence on the ones before would
-// otherwise be moved away from them; that was seen on sm_90 with nvcc 13.0
-// (half of all additions wrong).
+// reading the borrow) carries no data dependence on the ones before could
+// otherwise be moved away from them, and the flag it reads would be another's.
 //
 // Bound: for all cuzk fields p < 2^(32n-1), so a + b < 2p fits in n words and
 // one conditional subtraction reduces it.

@@ -12,9 +12,9 @@
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/random_points.hpp"
 #include "cuzk/ff/encode.hpp"
-#include "selfcheck.hpp"
+#include "cuzk/service/selfcheck.hpp"
 
-namespace cuzk {
+namespace cuzk::service {
 namespace {
 
 template <class F>
@@ -53,4 +53,4 @@ int selfcheck_device(uint64_t seed, size_t n, const CheckReporter& report) {
   return failed;
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::service

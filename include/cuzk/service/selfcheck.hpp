@@ -1,13 +1,14 @@
-// The arithmetic self-check behind `cuzk selfcheck`: identities that must hold
-// for fields, curves and pairings of both curves, on fresh random inputs, and,
-// with the CUDA backend, device results against the host bit for bit.
+// The arithmetic self-check behind `cuzk selfcheck`, and what a daemon runs
+// before it serves: identities that must hold for fields, curves and pairings
+// of both curves, on fresh random inputs, and, with the CUDA backend, device
+// results against the host bit for bit.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
 
-namespace cuzk {
+namespace cuzk::service {
 
 // Called once per check with its name and outcome.
 using CheckReporter = std::function<void(const std::string& name, bool ok)>;
@@ -21,4 +22,4 @@ int selfcheck_host(uint64_t seed, const CheckReporter& report);
 int selfcheck_device(uint64_t seed, size_t n, const CheckReporter& report);
 #endif
 
-}  // namespace cuzk
+}  // namespace cuzk::service

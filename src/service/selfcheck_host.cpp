@@ -5,9 +5,9 @@
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/encode.hpp"
-#include "selfcheck.hpp"
+#include "cuzk/service/selfcheck.hpp"
 
-namespace cuzk {
+namespace cuzk::service {
 namespace {
 
 template <class F, class Rng>
@@ -94,4 +94,4 @@ int selfcheck_host(uint64_t seed, const CheckReporter& report) {
   return failed;
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::service

@@ -1,0 +1,40 @@
+// The service as the proving commands build it from their flags: prove (one
+// partition), prove-batch (one key, many witnesses) and bench pipeline.
+#pragma once
+
+#include <cstdint>
+
+#include "commands.hpp"
+#include "cuzk/service/service.hpp"
+
+namespace cuzk::cli {
+
+// native_jobs: the partitions are native circuits, whose synthesis computes
+// a, b, c anyway, so that --abc auto keeps them on the host.
+inline service::ServiceOptions service_options(const RunOptions& run, const EngineFlags& e, bool native_jobs) {
+  service::ServiceOptions o;
+  o.placement = {run.backend, run.gpus};
+  o.threads = run.threads;
+  o.synthesis_threads = e.synthesis_threads;
+  o.cpu_workers = e.workers;
+  o.workers_per_gpu = e.workers_per_gpu;
+  o.abc = e.abc == "gpu"    ? service::AbcPlace::gpu
+          : e.abc == "host" ? service::AbcPlace::host
+          : native_jobs     ? service::AbcPlace::host
+                            : service::AbcPlace::automatic;
+  o.pageable = e.pageable;
+  o.key_budget = e.key_budget_mib << 20;
+  // A command's key lives as long as the command: mapping it saves a copy.
+  o.key_storage = service::KeyStorage::map;
+  o.record_timing_lines = engine::Recorder::timing_requested();
+  // A command submits all its work at once and waits for it.
+  o.max_pending_partitions = SIZE_MAX;
+  return o;
+}
+
+// "pinned" or "pageable": where the service's host buffers come from.
+inline const char* memory_name(const service::ServiceOptions& o, const Placement& where) {
+  return where.backend == Backend::cuda && !o.pageable ? "pinned" : "pageable";
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,70 @@
+#include "cuzk/service/placement.hpp"
+
+#include "cuzk/service/errors.hpp"
+#if defined(CUZK_HAVE_CUDA)
+#include "cuzk/cuda/runtime.hpp"
+#endif
+
+namespace cuzk::service {
+
+namespace {
+
+// Why cuda cannot run here, or empty when it can.
+std::string cuda_unavailable() {
+#if defined(CUZK_HAVE_CUDA)
+  return cuda::device_count() > 0 ? "" : "no CUDA device";
+#else
+  return "this build has no CUDA backend";
+#endif
+}
+
+}  // namespace
+
+const char* backend_name(BackendKind resolved) {
+  switch (resolved) {
+    case BackendKind::cpu: return "cpu";
+    case BackendKind::cuda: return "cuda";
+    default: return "auto";
+  }
+}
+
+BackendKind resolve_backend(BackendKind requested) {
+  if (requested == BackendKind::cpu) return BackendKind::cpu;
+  const std::string why = cuda_unavailable();
+  if (why.empty()) return BackendKind::cuda;
+  if (requested == BackendKind::cuda)
+    throw Error(ErrorKind::invalid_argument, "--backend cuda: " + why + "; use --backend cpu");
+  return BackendKind::cpu;
+}
+
+Placement resolve_placement(const PlacementRequest& request) {
+  Placement p{resolve_backend(request.backend), {}};
+#if defined(CUZK_HAVE_CUDA)
+  if (p.backend == BackendKind::cuda) {
+    try {
+      p.gpus = cuda::parse_gpus(request.gpus);
+    } catch (const std::invalid_argument& e) {
+      throw Error(ErrorKind::invalid_argument, e.what());
+    }
+  }
+#endif
+  return p;
+}
+
+bool abc_on_gpu(const Placement& where, AbcPlace abc, bool wtns_job) {
+  if (abc == AbcPlace::gpu && where.backend != BackendKind::cuda)
+    throw Error(ErrorKind::invalid_argument, "--abc gpu needs the cuda backend");
+  return abc == AbcPlace::gpu || (abc == AbcPlace::automatic && wtns_job && where.backend == BackendKind::cuda);
+}
+
+std::string gpu_label(int gpu) {
+#if defined(CUZK_HAVE_CUDA)
+  cudaDeviceProp prop{};
+  CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, gpu));
+  return "GPU " + std::to_string(gpu) + " (" + prop.name + ")";
+#else
+  return "GPU " + std::to_string(gpu);
+#endif
+}
+
+}  // namespace cuzk::service

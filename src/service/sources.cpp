@@ -1,0 +1,118 @@
+#include "sources.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "cuzk/service/native.hpp"
+
+namespace cuzk::service::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Copies a witness's values into w and, where the engine wants them from the
+// host, computes a, b, c.
+template <class E>
+void fill(const groth16::PreparedKey<E>& key, const std::vector<typename E::Fr>& values,
+          std::span<typename E::Fr> w, std::span<typename E::Fr> a, std::span<typename E::Fr> b,
+          std::span<typename E::Fr> c, unsigned threads) {
+  std::copy(values.begin(), values.end(), w.begin());
+  if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
+}
+
+bool lies_under(const fs::path& path, const fs::path& dir) {
+  const fs::path p = fs::weakly_canonical(path), d = fs::weakly_canonical(dir);
+  auto [end, _] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
+  return end == d.end();
+}
+
+template <class E>
+Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                     const ServiceOptions& o) {
+  auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
+  io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
+  const size_t bytes = witness->size() * sizeof(typename E::Fr);
+  auto synthesize = [key, witness, threads = o.threads](auto w, auto a, auto b, auto c) {
+    fill(*key, witness->as<E>(), w, a, b, c, threads);
+  };
+  return {std::move(synthesize), bytes};
+}
+
+template <class E>
+Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                    const ServiceOptions& o) {
+  const std::string name = in.path.string();
+  if (!o.witness_dirs.empty() &&
+      std::none_of(o.witness_dirs.begin(), o.witness_dirs.end(), [&](const fs::path& d) { return lies_under(in.path, d); }))
+    throw Error(ErrorKind::invalid_argument, name + ": not under a witness directory this service allows");
+  std::error_code ec;
+  if (!fs::is_regular_file(in.path, ec)) throw Error(ErrorKind::not_found, name + ": no such witness file");
+  auto synthesize = [key, key_name, path = in.path, threads = o.threads](auto w, auto a, auto b, auto c) {
+    const io::Witness witness = io::read_wtns(path);
+    io::check_witness_shape(witness, key_name, "key", E::id, key->key().n_vars());
+    fill(*key, witness.as<E>(), w, a, b, c, threads);
+  };
+  return {std::move(synthesize), 0};
+}
+
+template <class E>
+void check_shape(const NativeWitness& in, const groth16::PreparedKey<E>& key, const std::string& key_name) {
+  const circuit::Shape shape =
+      visit_native<E>(in.circuit, in.constraints, in.seed, [](const auto& c) { return circuit::shape_of(c); });
+  const auto& k = key.key();
+  if (shape.n_vars != k.n_vars() || shape.n_public != k.n_public() || circuit::domain_size_for(shape) != k.domain_size())
+    throw Error(ErrorKind::invalid_argument,
+                in.circuit + " of " + std::to_string(in.constraints) + " constraints is not the circuit of " +
+                    key_name + " (" + std::to_string(shape.n_vars) + " signals, " + std::to_string(shape.n_public) +
+                    " public, a domain of " + std::to_string(circuit::domain_size_for(shape)) + "; the key has " +
+                    std::to_string(k.n_vars()) + ", " + std::to_string(k.n_public()) + " and " +
+                    std::to_string(k.domain_size()) + ")");
+}
+
+template <class E>
+Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                      NativeShapes& shapes) {
+  const std::pair<std::string, uint64_t> which{in.circuit, in.constraints};
+  bool checked;
+  {
+    std::lock_guard lock(shapes.mu);
+    checked = shapes.checked.count(which) != 0;
+  }
+  if (!checked) {
+    check_shape(in, *key, key_name);
+    std::lock_guard lock(shapes.mu);
+    shapes.checked.insert(which);
+  }
+  auto synthesize = [in](auto w, auto a, auto b, auto c) {
+    visit_native<E>(in.circuit, in.constraints, in.seed,
+                    [&](const auto& circuit) { circuit::synthesize_witness(circuit, w, a, b, c); });
+  };
+  return {std::move(synthesize), 0};
+}
+
+}  // namespace
+
+template <class E>
+Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, const std::string& key_name,
+                      const ServiceOptions& options, NativeShapes& shapes) {
+  return std::visit(
+      [&](auto&& in) -> Source<E> {
+        using In = std::decay_t<decltype(in)>;
+        if constexpr (std::is_same_v<In, WitnessBytes>) return from_bytes<E>(std::move(in), key, key_name, options);
+        else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
+        else return from_native<E>(std::move(in), key, key_name, shapes);
+      },
+      std::move(input));
+}
+
+template Source<ec::Bn254> make_source(PartitionInput, const groth16::SharedKey<ec::Bn254>&, const std::string&,
+                                       const ServiceOptions&, NativeShapes&);
+template Source<ec::Bls12_381> make_source(PartitionInput, const groth16::SharedKey<ec::Bls12_381>&,
+                                           const std::string&, const ServiceOptions&, NativeShapes&);
+
+}  // namespace cuzk::service::detail

@@ -1,0 +1,221 @@
+// What a long-running service needs of the engine beyond proving: priority
+// order, per-partition stage times and outcomes, cancelled work reported at
+// once, one pool shared by two engines, and a device that faults taken out of
+// rotation with its partition proved elsewhere.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "proving_support.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using E = ec::Bn254;
+using Fr = E::Fr;
+using Chain = circuit::HashChain<E>;
+using test::dev_key;
+using test::expect_verified;
+using test::synthesis_source;
+
+constexpr uint64_t kSize = 1 << 8;
+
+// A source that records the order in which synthesis reached it.
+Synthesize<E> ordered_source(std::mutex& mu, std::vector<int>& order, int tag, uint64_t seed) {
+  return [&mu, &order, tag, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    {
+      std::lock_guard lock(mu);
+      order.push_back(tag);
+    }
+    circuit::synthesize_witness(Chain::for_constraints(kSize, seed), w, a, b, c);
+  };
+}
+
+// With one synthesis thread held up by a first job, later jobs start in
+// priority order, equal priorities in submission order.
+TEST(Scheduling, HigherPriorityStartsFirst) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> blocking;
+  std::vector<Synthesize<E>> first;
+  first.push_back([&blocking, released](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    blocking.set_value();
+    released.wait();
+    circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
+  });
+  auto f0 = engine.submit(key, std::move(first));
+  blocking.get_future().wait();  // the one synthesis thread is busy now
+
+  std::mutex mu;
+  std::vector<int> order;
+  std::vector<std::future<std::vector<PartitionResult<E>>>> futures;
+  const int priorities[] = {0, 5, 0, 9, 5};
+  for (int tag = 0; tag < 5; ++tag) {
+    std::vector<Synthesize<E>> parts;
+    parts.push_back(ordered_source(mu, order, tag, 10 + tag));
+    JobOptions o;
+    o.priority = priorities[tag];
+    futures.push_back(engine.submit(key, std::move(parts), o));
+  }
+  release.set_value();
+  expect_verified(*key, f0.get()[0]);
+  for (auto& f : futures) expect_verified(*key, f.get()[0]);
+  EXPECT_EQ(order, (std::vector<int>{3, 1, 4, 0, 2}));
+}
+
+// Each result says how it ended and when it passed each stage, in order.
+TEST(Scheduling, ResultsCarryOutcomeAndStageTimes) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  parts.push_back(synthesis_source<E>([] { return Chain::for_constraints(kSize, 3); }));
+  parts.push_back([](auto, auto, auto, auto) { throw std::invalid_argument("bad witness"); });
+  std::atomic<int> seen{0};
+  const auto results =
+      engine.submit(key, std::move(parts), {}, [&](const PartitionResult<E>& r) { seen += (int)r.partition + 1; })
+          .get();
+  EXPECT_EQ(seen, 3) << "the callback sees each partition once";
+  const auto& ok = results[0];
+  expect_verified(*key, ok);
+  EXPECT_EQ(ok.outcome, Outcome::proved);
+  const auto& t = ok.times;
+  EXPECT_GT(t.submitted, 0);
+  EXPECT_LE(t.submitted, t.synthesis_start);
+  EXPECT_LT(t.synthesis_start, t.synthesized);
+  EXPECT_LT(t.synthesized, t.proved);
+  EXPECT_LT(t.proved, t.done);
+
+  const auto& bad = results[1];
+  EXPECT_EQ(bad.outcome, Outcome::failed);
+  ASSERT_TRUE(bad.cause);
+  EXPECT_THROW(std::rethrow_exception(bad.cause), std::invalid_argument);
+  EXPECT_EQ(bad.error, "synthesis: bad witness");
+}
+
+// purge_stopped reports a cancelled job's queued partitions at once, while
+// the synthesis threads are still busy with another job.
+TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::promise<void> release, blocking;
+  std::shared_future<void> released = release.get_future().share();
+  std::vector<Synthesize<E>> first;
+  first.push_back([&blocking, released](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    blocking.set_value();
+    released.wait();
+    circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
+  });
+  auto f0 = engine.submit(key, std::move(first));
+  blocking.get_future().wait();
+
+  std::stop_source cancel;
+  std::vector<Synthesize<E>> parts;
+  for (int p = 0; p < 3; ++p) parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(kSize, p + 5); }));
+  auto f1 = engine.submit(key, std::move(parts), {cancel.get_token()});
+  EXPECT_EQ(engine.depths().queued, 3u);
+  cancel.request_stop();
+  engine.purge_stopped();
+  ASSERT_EQ(f1.wait_for(std::chrono::seconds(0)), std::future_status::ready) << "reported before the blocker ends";
+  for (const auto& r : f1.get()) EXPECT_EQ(r.outcome, Outcome::cancelled);
+  EXPECT_EQ(engine.depths().queued, 0u);
+  release.set_value();
+  expect_verified(*key, f0.get()[0]);
+}
+
+// Two engines (one per curve, as a service makes them) draw on one pool.
+TEST(Scheduling, TwoEnginesShareOnePool) {
+  using Bls = ec::Bls12_381;
+  const auto bn = dev_key<E>(Chain::for_constraints(kSize, 0));
+  const auto bls = dev_key<Bls>(circuit::HashChain<Bls>::for_constraints(kSize, 0));
+  auto pool = std::make_shared<BufferPool>(pageable_memory(), size_t(16) << 20);
+  Recorder recorder(false);
+  Engine<E> e1({1, 0}, recorder, cpu_backend<E>(1, 1), pool);
+  Engine<Bls> e2({1, 0}, recorder, cpu_backend<Bls>(1, 1), pool);
+  std::vector<Synthesize<E>> p1;
+  std::vector<Synthesize<Bls>> p2;
+  for (uint64_t s = 1; s <= 3; ++s) {
+    p1.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
+    p2.push_back(synthesis_source<Bls>([s] { return circuit::HashChain<Bls>::for_constraints(kSize, s); }));
+  }
+  auto f1 = e1.submit(bn, std::move(p1));
+  auto f2 = e2.submit(bls, std::move(p2));
+  for (const auto& r : f1.get()) expect_verified(*bn, r);
+  for (const auto& r : f2.get()) expect_verified(*bls, r);
+  EXPECT_GT(pool->counters().reuses + pool->counters().allocations, 5u);
+  EXPECT_EQ(e1.pool_counters().allocations, e2.pool_counters().allocations) << "one pool";
+  EXPECT_EQ(pool->counters().bytes_leased, 0u);
+}
+
+// A backend of two workers over the CPU whose worker 0 behaves like a GPU
+// that faulted: every call on it throws DeviceFault, and it reports itself
+// unusable from then on.
+class FaultyBackend final : public Backend<E> {
+ public:
+  explicit FaultyBackend(unsigned faulty_workers) : inner_(cpu_backend<E>(2, 1)), faulty_(faulty_workers) {}
+  unsigned workers() const override { return 2; }
+  bool abc_on_gpu() const override { return false; }
+  std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
+  std::string describe() const override { return "faulty"; }
+  groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
+    if (worker < faulty_) {
+      faulted_[worker] = true;
+      ++faults;
+      throw DeviceFault("GPU " + std::to_string(worker) + " faulted");
+    }
+    ++proved;
+    return inner_->prove(worker, item, recorder);
+  }
+  bool worker_usable(unsigned worker) const override { return !faulted_[worker]; }
+
+  std::atomic<int> faults{0}, proved{0};
+
+ private:
+  std::unique_ptr<Backend<E>> inner_;
+  unsigned faulty_;
+  std::atomic<bool> faulted_[2] = {false, false};
+};
+
+TEST(Scheduling, AFaultedDeviceLeavesRotationAndItsPartitionIsProvedElsewhere) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  auto backend = std::make_unique<FaultyBackend>(1);
+  FaultyBackend& b = *backend;
+  Engine<E> engine({2, size_t(64) << 20}, recorder, std::move(backend));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t s = 1; s <= 6; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
+  for (const auto& r : engine.submit(key, std::move(parts)).get()) expect_verified(*key, r);
+  EXPECT_EQ(b.faults, 1) << "the faulted worker retired after its first fault";
+  EXPECT_EQ(b.proved, 6);
+}
+
+TEST(Scheduling, WithEveryDeviceFaultedPartitionsFailAndLaterJobsToo) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  Engine<E> engine({2, size_t(64) << 20}, recorder, std::make_unique<FaultyBackend>(2));
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t s = 1; s <= 4; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
+  for (const auto& r : engine.submit(key, std::move(parts)).get()) {
+    EXPECT_EQ(r.outcome, Outcome::failed);
+    ASSERT_TRUE(r.cause);
+    EXPECT_THROW(std::rethrow_exception(r.cause), DeviceFault);
+  }
+  std::vector<Synthesize<E>> later;
+  later.push_back(synthesis_source<E>([] { return Chain::for_constraints(kSize, 9); }));
+  auto f = engine.submit(key, std::move(later));
+  ASSERT_EQ(f.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "a job with no worker left must not hang";
+  EXPECT_EQ(f.get()[0].outcome, Outcome::failed);
+}
+
+}  // namespace
+}  // namespace cuzk::engine

@@ -1,0 +1,50 @@
+// The container under every reader: a file larger than one copy chunk (so
+// read in pieces, in parallel) comes back byte for byte whichever way
+// it is read, and owned bytes keep the file's alignment.
+#include "cuzk/io/binfile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "io_test_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+TEST(BinFile, EveryResidencyAndBytesHoldTheWholeFile) {
+  TempDir dir;
+  Container c;
+  c.magic = {'t', 'e', 's', 't'};
+  c.version = 3;
+  // One 64 MiB copy chunk and a part of another, then a small section at an
+  // offset that is 4 mod 8.
+  Bytes big((size_t{64} << 20) + 12345);
+  std::mt19937_64 rng(99);
+  for (size_t i = 0; i < big.size(); i += 8) put<uint64_t>(big, i, rng());
+  c.sections.push_back({7, big, std::nullopt});
+  c.sections.push_back({2, Bytes{1, 2, 3}, std::nullopt});
+  const fs::path p = dir / "big.bin";
+  const Bytes file = c.bytes();
+  write_bytes(p, file);
+
+  const auto check = [&](const io::BinFile& f, io::Residency residency) {
+    EXPECT_EQ(f.residency(), residency);
+    ASSERT_EQ(f.section(7).size(), big.size());
+    EXPECT_EQ(std::memcmp(f.section(7).data(), big.data(), big.size()), 0);
+    EXPECT_EQ(f.section(2).size(), 3u);
+    EXPECT_EQ(f.section(2)[2], 3);
+    for (uint32_t id : {7u, 2u})
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(f.section(id).data()) % 4096, f.offset(id) % 4096) << "section " << id;
+  };
+  check(io::BinFile::open(p, "test", 3), io::Residency::map);
+  check(io::BinFile::open(p, "test", 3, io::Residency::copy), io::Residency::copy);
+  const io::BinFile from_bytes = io::BinFile::from_bytes("upload", file, "test", 3);
+  check(from_bytes, io::Residency::copy);
+  EXPECT_EQ(from_bytes.name(), "upload");
+  expect_format_error("upload", [&] { io::BinFile::from_bytes("upload", file, "tset", 3); }, "wrong magic");
+  expect_format_error("upload", [&] { io::BinFile::from_bytes("upload", {}, "test", 3); }, "file is 0 bytes");
+}
+
+}  // namespace
+}  // namespace cuzk::test

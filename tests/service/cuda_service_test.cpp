@@ -1,0 +1,68 @@
+// The service on the CUDA backend: keys of both curves on the same GPU (one
+// kernel lock, one host pool), proofs that verify against snarkjs's
+// verification keys, each key uploaded once and then served from the GPU's
+// cache, the GPU reported healthy, and an evicted key's device copy freed.
+#include <gtest/gtest.h>
+
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/service/service.hpp"
+#include "../io/io_test_support.hpp"
+
+namespace cuzk::service {
+namespace {
+
+using test::fixture;
+using test::read_bytes;
+using test::TempDir;
+
+template <class E>
+void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
+  ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;
+  TempDir dir;
+  io::write_json_file(dir / "proof.json", p.proof);
+  io::write_json_file(dir / "public.json", p.publics);
+  const auto vk = io::read_vk_json<E>(fixture(curve, circuit, "vk.json"));
+  EXPECT_TRUE(groth16::verify<E>(vk, io::read_public_json<E>(dir / "public.json"),
+                                 io::read_proof_json<E>(dir / "proof.json")));
+}
+
+std::vector<PartitionInput> witnesses(const std::string& curve, const std::string& circuit, int n) {
+  std::vector<PartitionInput> parts;
+  for (int i = 0; i < n; ++i)
+    parts.push_back(WitnessBytes{read_bytes(fixture(curve, circuit, "witness.wtns")), curve + ".wtns"});
+  return parts;
+}
+
+TEST(CudaService, BothCurvesShareTheGpu) {
+  ServiceOptions o;
+  o.placement = {BackendKind::cuda, "0"};
+  Service svc(o);
+  ASSERT_EQ(svc.placement().backend, BackendKind::cuda);
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  svc.load_key(fixture("bls12381", "multiplier", "circuit.zkey"), "bls");
+  const JobId bn = svc.submit("bn", witnesses("bn128", "multiplier", 4));
+  const JobId bls = svc.submit("bls", witnesses("bls12381", "multiplier", 4));
+  for (const auto& p : svc.await(bn)->partitions) expect_verifies<ec::Bn254>(p, "bn128", "multiplier");
+  for (const auto& p : svc.await(bls)->partitions) expect_verifies<ec::Bls12_381>(p, "bls12381", "multiplier");
+
+  Status s = svc.status();
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_TRUE(s.gpus[0].healthy);
+  EXPECT_EQ(s.gpus[0].key_uploads, 2u) << "each key uploaded once";
+  EXPECT_EQ(s.gpus[0].key_hits, 6u) << "and served from the cache after";
+  EXPECT_GT(s.gpus[0].key_cache_bytes, 0u);
+  EXPECT_NE(s.gpus[0].name.find("GPU 0"), std::string::npos);
+  const Counters c = svc.counters();
+  EXPECT_EQ(c.partitions_proved, 8u);
+  EXPECT_GT(c.stages.at(0)[(size_t)engine::Stage::lock_held].seconds, 0);
+  EXPECT_GT(c.stages.at(0)[(size_t)engine::Stage::upload].bytes, 0u);
+
+  EXPECT_TRUE(svc.evict("bn"));
+  EXPECT_TRUE(svc.evict("bls"));
+  s = svc.status();
+  EXPECT_EQ(s.gpus[0].key_cache_bytes, 0u) << "evicted keys leave the GPU";
+}
+
+}  // namespace
+}  // namespace cuzk::service

@@ -1,0 +1,271 @@
+// The service as front ends use it, on the CPU backend: keys of both curves
+// from files and bytes, witnesses from bytes, files and native circuits,
+// proofs that verify against snarkjs's verification keys, the error taxonomy,
+// admission control, cancel, evict and replace while jobs run, drain, status
+// and counters, and a key file replaced under a running service.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/service/service.hpp"
+#include "../io/io_test_support.hpp"
+#include "proving_support.hpp"
+
+namespace cuzk::service {
+namespace {
+
+using test::Bytes;
+using test::fixture;
+using test::read_bytes;
+using test::TempDir;
+using namespace std::chrono_literals;
+
+ServiceOptions cpu_options() {
+  ServiceOptions o;
+  o.placement.backend = BackendKind::cpu;
+  o.threads = 1;
+  return o;
+}
+
+// The proof verifies against the fixture's verification key (snarkjs's).
+template <class E>
+void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
+  ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;
+  TempDir dir;
+  io::write_json_file(dir / "proof.json", p.proof);
+  io::write_json_file(dir / "public.json", p.publics);
+  const auto vk = io::read_vk_json<E>(fixture(curve, circuit, "vk.json"));
+  EXPECT_TRUE(groth16::verify<E>(vk, io::read_public_json<E>(dir / "public.json"),
+                                 io::read_proof_json<E>(dir / "proof.json")));
+  EXPECT_GE(p.times.total, p.times.synthesis + p.times.prove + p.times.finish - 1e-9);
+  EXPECT_GT(p.times.prove, 0);
+}
+
+// The kind of Error that f throws, or none.
+template <class F>
+ErrorKind kind_thrown(F&& f, std::string* message = nullptr) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (message) *message = e.what();
+    return e.kind();
+  }
+  return ErrorKind::none;
+}
+
+WitnessBytes witness_bytes(const std::string& curve, const std::string& circuit) {
+  return {read_bytes(fixture(curve, circuit, "witness.wtns")), curve + "/" + circuit + ".wtns"};
+}
+
+TEST(Service, ProvesBothCurvesFromFilesAndBytes) {
+  Service svc(cpu_options());
+  const KeyInfo bn = svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  EXPECT_EQ(bn.curve, ec::Curve::bn254);
+  EXPECT_EQ(bn.n_vars, 254u);
+  const KeyInfo bls = svc.load_key_bytes(read_bytes(fixture("bls12381", "linear", "circuit.zkey")), "linear.zkey", "bls");
+  EXPECT_EQ(bls.curve, ec::Curve::bls12_381);
+
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bn128", "multiplier"));
+  parts.push_back(WitnessFile{fixture("bn128", "multiplier", "witness.wtns")});
+  const JobId j1 = svc.submit("bn", std::move(parts));
+  std::vector<PartitionInput> bls_parts;
+  bls_parts.push_back(witness_bytes("bls12381", "linear"));
+  const JobId j2 = svc.submit("bls", std::move(bls_parts));
+
+  const JobOutcome o1 = *svc.await(j1);
+  ASSERT_EQ(o1.partitions.size(), 2u);
+  for (const auto& p : o1.partitions) expect_verifies<ec::Bn254>(p, "bn128", "multiplier");
+  const JobOutcome o2 = *svc.await(j2);
+  EXPECT_EQ(o2.curve, ec::Curve::bls12_381);
+  expect_verifies<ec::Bls12_381>(o2.partitions.at(0), "bls12381", "linear");
+
+  const Counters c = svc.counters();
+  EXPECT_EQ(c.jobs_submitted, 2u);
+  EXPECT_EQ(c.partitions_proved, 3u);
+  EXPECT_GT(c.stages.at(-1)[(size_t)engine::Stage::msm_a].count, 0u);
+  EXPECT_EQ(kind_thrown([&] { svc.await(j1); }), ErrorKind::not_found) << "an outcome is handed over once";
+}
+
+TEST(Service, BadRequestsAreRefusedWithTheirKind) {
+  ServiceOptions o = cpu_options();
+  TempDir allowed, elsewhere;
+  o.witness_dirs = {allowed.path()};
+  Service svc(o);
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  const auto submit_one = [&](std::string key, PartitionInput in) {
+    std::vector<PartitionInput> parts;
+    parts.push_back(std::move(in));
+    return svc.submit(key, std::move(parts));
+  };
+  std::string message;
+  EXPECT_EQ(kind_thrown([&] { submit_one("nope", witness_bytes("bn128", "multiplier")); }, &message),
+            ErrorKind::not_found);
+  EXPECT_NE(message.find("nope"), std::string::npos) << message;
+  EXPECT_EQ(kind_thrown([&] { svc.submit("bn", {}); }), ErrorKind::invalid_argument);
+  // Random bytes, a truncated witness, the other curve's witness, another circuit's.
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessBytes{Bytes(100, 0x5a), "random.wtns"}); }, &message),
+            ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("random.wtns"), std::string::npos) << message;
+  Bytes truncated = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
+  truncated.resize(truncated.size() - 7);
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessBytes{truncated, "short.wtns"}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", witness_bytes("bls12381", "multiplier")); }, &message),
+            ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("bls12"), std::string::npos) << message;
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", witness_bytes("bn128", "linear")); }, &message),
+            ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("Invalid witness length"), std::string::npos) << message;
+  // Server-side paths: only under the allowed directories, and present.
+  std::filesystem::copy_file(fixture("bn128", "multiplier", "witness.wtns"), elsewhere / "w.wtns");
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessFile{elsewhere / "w.wtns"}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessFile{allowed / ".." / elsewhere.path().filename() / "w.wtns"}); }),
+            ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessFile{allowed / "missing.wtns"}); }), ErrorKind::not_found);
+  std::filesystem::copy_file(fixture("bn128", "multiplier", "witness.wtns"), allowed / "w.wtns");
+  expect_verifies<ec::Bn254>(svc.await(submit_one("bn", WitnessFile{allowed / "w.wtns"}))->partitions.at(0), "bn128",
+                             "multiplier");
+  // Keys: a missing file, random bytes.
+  EXPECT_EQ(kind_thrown([&] { svc.load_key(allowed / "none.zkey"); }), ErrorKind::not_found);
+  EXPECT_EQ(kind_thrown([&] { svc.load_key_bytes(Bytes(4096, 7), "junk.zkey"); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(svc.counters().jobs_submitted, 1u) << "refused jobs are not submitted";
+}
+
+// A witness that does not satisfy the circuit fails its partition alone, as
+// unsatisfied; the other partitions of the job are proved.
+TEST(Service, AnUnsatisfiedWitnessFailsItsPartitionAlone) {
+  Service svc(cpu_options());
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  WitnessBytes bad = witness_bytes("bn128", "multiplier");
+  bad.bytes[bad.bytes.size() - 32] ^= 1;  // the last signal, still < r
+  std::vector<PartitionInput> parts;
+  parts.push_back(std::move(bad));
+  parts.push_back(witness_bytes("bn128", "multiplier"));
+  const JobOutcome o = *svc.await(svc.submit("bn", std::move(parts)));
+  EXPECT_EQ(o.partitions[0].error_kind, ErrorKind::unsatisfied) << o.partitions[0].error;
+  expect_verifies<ec::Bn254>(o.partitions[1], "bn128", "multiplier");
+  EXPECT_EQ(o.failed(), 1u);
+  EXPECT_EQ(svc.counters().partitions_failed[(size_t)ErrorKind::unsatisfied], 1u);
+}
+
+TEST(Service, AdmissionRefusesWorkBeyondItsBounds) {
+  ServiceOptions o = cpu_options();
+  o.max_pending_partitions = 3;
+  o.max_pending_bytes = 3 * 254 * 32;  // three multiplier witnesses
+  Service svc(o);
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  const auto job_of = [&](size_t n) {
+    std::vector<PartitionInput> parts;
+    for (size_t i = 0; i < n; ++i) parts.push_back(witness_bytes("bn128", "multiplier"));
+    return parts;
+  };
+  EXPECT_EQ(kind_thrown([&] { svc.submit("bn", job_of(4)); }), ErrorKind::resource_exhausted);
+  const JobId a = svc.submit("bn", job_of(2));
+  std::string message;
+  EXPECT_EQ(kind_thrown([&] { svc.submit("bn", job_of(2)); }, &message), ErrorKind::resource_exhausted);
+  EXPECT_NE(message.find("retry later"), std::string::npos) << message;
+  EXPECT_EQ(svc.await(a)->failed(), 0u);
+  // The bounds are freed as work finishes.
+  EXPECT_EQ(svc.await(svc.submit("bn", job_of(3)))->failed(), 0u);
+  EXPECT_EQ(svc.counters().jobs_rejected, 2u);
+  EXPECT_EQ(svc.status().pending_bytes, 0u);
+}
+
+// Native partitions against an in-memory key; a cancelled job's partitions
+// end as cancelled; a key evicted or replaced while its job runs still proves
+// that job; await with a timeout; drain refuses new work.
+TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
+  using E = ec::Bn254;
+  using Chain = circuit::HashChain<E>;
+  ServiceOptions o = cpu_options();
+  o.synthesis_threads = 1;
+  Service svc(o);
+  const auto key = test::dev_key<E>(Chain::for_constraints(1 << 12, 0));
+  svc.add_key("chain", key);
+  const auto native_job = [](size_t n, uint64_t first_seed) {
+    std::vector<PartitionInput> parts;
+    for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
+    return parts;
+  };
+  std::vector<PartitionInput> wrong;
+  wrong.push_back(NativeWitness{"hash-chain", 1 << 10, 1});
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", std::move(wrong)); }), ErrorKind::invalid_argument);
+  std::vector<PartitionInput> unknown;
+  unknown.push_back(NativeWitness{"sudoku", 1 << 12, 1});
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", std::move(unknown)); }), ErrorKind::invalid_argument);
+
+  const JobId running = svc.submit("chain", native_job(4, 1), {.priority = 1, .label = "first"});
+  const JobId cancelled = svc.submit("chain", native_job(6, 10));
+  EXPECT_TRUE(svc.cancel(cancelled));
+  EXPECT_FALSE(svc.cancel(12345));
+  const Status st = svc.status();
+  ASSERT_EQ(st.keys.size(), 1u);
+  EXPECT_EQ(st.keys[0].jobs, 2u);
+  ASSERT_EQ(st.jobs.size(), 2u);
+  EXPECT_EQ(st.jobs[0].label, "first");
+  EXPECT_EQ(st.backend, "cpu");
+
+  // Replace the key under the same id, then evict it: the running job keeps its key.
+  svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
+  EXPECT_TRUE(svc.evict("chain"));
+  EXPECT_FALSE(svc.evict("chain"));
+  EXPECT_TRUE(svc.keys().empty());
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", native_job(1, 99)); }), ErrorKind::not_found);
+
+  const JobOutcome done = *svc.await(running);
+  for (const auto& p : done.partitions) EXPECT_TRUE(p.ok()) << p.error;
+  const JobOutcome c = *svc.await(cancelled);
+  EXPECT_GT(c.failed(), 0u);
+  for (const auto& p : c.partitions)
+    if (!p.ok()) EXPECT_EQ(p.error_kind, ErrorKind::cancelled) << p.error;
+
+  svc.add_key("chain", key);
+  const JobId slow = svc.submit("chain", native_job(3, 50));
+  EXPECT_FALSE(svc.await(slow, 0ms).has_value()) << "not done at once";
+  svc.drain();
+  EXPECT_TRUE(svc.status().draining);
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", native_job(1, 60)); }), ErrorKind::unavailable);
+  EXPECT_EQ(svc.await(slow)->failed(), 0u) << "drain finishes the work it admitted";
+}
+
+// Keys are held as owned bytes (KeyStorage::copy), so replacing or truncating
+// the key file under a running service changes nothing (a mapping would
+// SIGBUS the process).
+TEST(Service, AKeyFileReplacedUnderTheServiceDoesNotBringItDown) {
+  TempDir dir;
+  const auto path = dir / "circuit.zkey";
+  std::filesystem::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), path);
+  Service svc(cpu_options());
+  svc.load_key(path, "bn");
+  std::filesystem::resize_file(path, 0);
+  test::write_bytes(path, Bytes(1 << 16, 0xee));
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bn128", "multiplier"));
+  expect_verifies<ec::Bn254>(svc.await(svc.submit("bn", std::move(parts)))->partitions.at(0), "bn128", "multiplier");
+}
+
+// Observers see every finished partition, with its key and outcome.
+TEST(Service, ObserversSeeEachPartition) {
+  Service svc(cpu_options());
+  svc.load_key(fixture("bls12381", "multiplier", "circuit.zkey"), "bls");
+  std::mutex mu;
+  std::vector<std::pair<std::string, bool>> seen;
+  svc.on_partition([&](const std::string& key, ec::Curve curve, const PartitionOutcome& p) {
+    EXPECT_EQ(curve, ec::Curve::bls12_381);
+    std::lock_guard lock(mu);
+    seen.emplace_back(key, p.ok());
+  });
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bls12381", "multiplier"));
+  parts.push_back(witness_bytes("bls12381", "multiplier"));
+  svc.await(svc.submit("bls", std::move(parts)));
+  std::lock_guard lock(mu);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, bool>>{{"bls", true}, {"bls", true}}));
+}
+
+}  // namespace
+}  // namespace cuzk::service

@@ -1,0 +1,76 @@
+// The pool under the parallel loops: a call's helpers are numbered from 1, each
+// runs at most once, and a pool with no threads (none could start) leaves the
+// whole call to its caller; the process's pool takes its size once.
+#include "cuzk/util/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace cuzk {
+namespace {
+
+struct Calls {
+  std::atomic<int> count[8] = {};
+  std::atomic<bool> caller_was_0{false};
+  std::thread::id caller = std::this_thread::get_id();
+};
+
+void record(void* c, size_t worker) noexcept {
+  auto& calls = *static_cast<Calls*>(c);
+  if (worker < 8) ++calls.count[worker];
+  if (worker == 0 && std::this_thread::get_id() == calls.caller) calls.caller_was_0 = true;
+  // Long enough that idle pool threads wake up and join in.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+TEST(ThreadPool, HelpersAreNumberedFromOneAndRunAtMostOnce) {
+  ThreadPool pool(3);
+  EXPECT_EQ(pool.size(), 3u);
+  size_t helped = 0;
+  for (int round = 0; round < 5; ++round) {
+    Calls calls;
+    pool.run(5, record, &calls);
+    EXPECT_TRUE(calls.caller_was_0);
+    EXPECT_EQ(calls.count[0], 1);
+    // Helpers 1..k for some k ≤ min(helpers, size): no gaps, none twice.
+    size_t k = 0;
+    while (k + 1 < 8 && calls.count[k + 1] == 1) ++k;
+    EXPECT_LE(k, 3u);
+    for (size_t w = k + 1; w < 8; ++w) EXPECT_EQ(calls.count[w], 0) << "worker " << w;
+    helped += k;
+  }
+  EXPECT_GT(helped, 0u) << "no pool thread ever helped";
+}
+
+// What a pool whose threads could not be started does: the caller runs the
+// call alone, and it returns.
+TEST(ThreadPool, WithNoThreadsTheCallerRunsTheWholeCall) {
+  ThreadPool pool(0);
+  Calls calls;
+  pool.run(4, record, &calls);
+  EXPECT_TRUE(calls.caller_was_0);
+  EXPECT_EQ(calls.count[0], 1);
+  for (size_t w = 1; w < 8; ++w) EXPECT_EQ(calls.count[w], 0) << "worker " << w;
+}
+
+// This binary runs no parallel loop before this test, so the pool does not
+// exist yet.
+TEST(CpuPool, TakesItsSizeOnceBeforeFirstUse) {
+  set_cpu_threads(0);
+  EXPECT_EQ(cpu_threads(), std::max(1u, std::thread::hardware_concurrency()));
+  set_cpu_threads(3);
+  EXPECT_EQ(cpu_threads(), 3u);
+  EXPECT_EQ(cpu_pool().size(), 2u);  // the caller of a loop is the third thread
+  EXPECT_THROW(set_cpu_threads(5), std::logic_error);
+  EXPECT_NO_THROW(set_cpu_threads(3));
+  EXPECT_EQ(cpu_threads(), 3u);
+  EXPECT_EQ(&cpu_pool(), &cpu_pool());
+}
+
+}  // namespace
+}  // namespace cuzk
