@@ -121,6 +121,8 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.max_pending_partitions, t.max_pending_partitions);
   EXPECT_EQ(s.max_pending_bytes, t.max_pending_bytes);
   EXPECT_EQ(s.record_timing_lines, t.record_timing_lines);
+  EXPECT_EQ(s.max_unawaited_jobs, t.max_unawaited_jobs);
+  EXPECT_EQ(c.selfcheck, d.selfcheck);
   EXPECT_EQ(s.witness_dirs, t.witness_dirs);
   // And the daemon accepts it, with the socket moved somewhere writable.
   const auto r = cuzkd({"--config", example.string(), "--listen", "unix://" + (dir / "s.sock").string(), "--check"});
