@@ -29,6 +29,8 @@
 #            MSM_LOGS, NTT_LOGS). Steps that would end past CUZK_DEADLINE_S
 #            seconds from the start (default 560) are cut short or skipped, so
 #            the results come back from a 10-minute device call.
+#     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
+#            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -47,8 +49,21 @@ status=0
 summary=()
 
 { nvidia-smi; nvcc --version; nproc; } > "$OUT/machine.txt" 2>&1
+# cuzkd's libraries (gRPC, protobuf, prometheus-cpp, toml11, spdlog), which
+# the GPU machine lacks: the Debian packages scripts/device-deps.sh downloaded
+# into .deps/ (the caller carries it), unpacked into a prefix outside the tree.
+# Without .deps/, CUZK_DAEMON=AUTO leaves cuzkd and its tests out.
+source scripts/device-deps.sh
+deps_args=()
+if device_deps_prefix "${CUZK_DEPS_PREFIX:-/tmp/cuzk-deps}" > "$OUT/deps.log" 2>&1; then
+  deps_args=("${CUZK_DEPS_CMAKE_ARGS[@]}")
+  summary+=("deps: .deps unpacked for cuzkd")
+else
+  summary+=("deps: no .deps, so no cuzkd")
+fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
-  > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+grep -E "cuzk: (cuzkd|no cuzkd|gRPC)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors ]] && targets=(--target cuzk)
@@ -77,6 +92,11 @@ if [[ $mode == tests || $mode == all ]]; then
   run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} --output-on-failure --timeout 900
   grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
+fi
+if [[ $mode == daemon ]]; then
+  # cuzkd's tests: the CPU ones and, with the gpu label, those on the cuda backend.
+  run ctest-daemon ctest --test-dir "$build" -L daemon ${2:+-R "$2"} --output-on-failure --timeout 900
+  grep -E "tests passed|Failed|FAILED|\*\*\*|Not Run|No tests" "$OUT/ctest-daemon.log" | head -20
 fi
 if [[ $mode == bench || $mode == all ]]; then
   run bench-device "$build/bench/cuzk_bench_device" --json "$OUT/bench-device.json"

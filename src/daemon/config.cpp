@@ -145,6 +145,7 @@ void read_service(Table& t, service::ServiceOptions& s) {
   t.read_enum("key_storage", s.key_storage, parse_key_storage);
   t.read_uint("max_pending_partitions", s.max_pending_partitions, uint64_t(1) << 40);
   t.read_size("max_pending_bytes", s.max_pending_bytes);
+  t.read_uint("max_unawaited_jobs", s.max_unawaited_jobs, uint64_t(1) << 40);
   t.read("record_timing_lines", s.record_timing_lines);
   t.finish();
 }
@@ -195,6 +196,7 @@ Config parse_value(const toml::value& root, const std::string& origin) {
   top.read("log_level", c.log_level);
   top.read_size("max_message_bytes", c.max_message_bytes);
   top.read("shutdown_grace_s", c.shutdown_grace_s);
+  top.read("selfcheck", c.selfcheck);
   top.read("witness_dirs", c.service.witness_dirs);
   if (auto* v = top.find("keys")) read_keys(*v, top, c.keys);
   if (auto* v = top.table("tcp")) {

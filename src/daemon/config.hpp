@@ -50,6 +50,9 @@ struct Config {
   size_t max_message_bytes = size_t(1) << 30;
   // Seconds that RPCs still under way get after a drain before they are cut.
   double shutdown_grace_s = 10;
+  // The arithmetic self-check (host, and device with the cuda backend) runs
+  // before serving; a failure stops the start.
+  bool selfcheck = true;
   // ServiceOptions::witness_dirs comes from the top-level witness_dirs.
   service::ServiceOptions service;
 };

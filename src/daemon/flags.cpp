@@ -74,6 +74,8 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, const S& v) { c.log_level = v; }, (S*)nullptr);
   add("--max-message-bytes", "Largest request, e.g. 1GiB [max_message_bytes]",
       [](Config& c, const S& v) { c.max_message_bytes = parse_size(v); }, (S*)nullptr);
+  add("--selfcheck", "Run the arithmetic self-check before serving: true or false [selfcheck]",
+      [](Config& c, bool v) { c.selfcheck = v; }, (bool*)nullptr);
   add("--shutdown-grace", "Seconds RPCs under way get after a drain [shutdown_grace_s]",
       [](Config& c, double v) { c.shutdown_grace_s = v; }, (double*)nullptr)
       ->check(CLI::NonNegativeNumber);
@@ -115,6 +117,8 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, const S& v) { c.service.key_storage = parse_key_storage(v); }, (S*)nullptr);
   add("--max-pending-partitions", "Admission bound: partitions queued or running [service.max_pending_partitions]",
       [](Config& c, size_t v) { c.service.max_pending_partitions = v; }, (size_t*)nullptr);
+  add("--max-unawaited-jobs", "Finished jobs kept for Await; beyond it the oldest go [service.max_unawaited_jobs]",
+      [](Config& c, size_t v) { c.service.max_unawaited_jobs = v; }, (size_t*)nullptr);
   add("--max-pending-bytes", "Admission bound: witness bytes held; 0: a quarter of memory [service.max_pending_bytes]",
       [](Config& c, const S& v) { c.service.max_pending_bytes = parse_size(v); }, (S*)nullptr);
   {

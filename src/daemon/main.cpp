@@ -10,9 +10,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <random>
+#include <stdexcept>
 
 #include "config.hpp"
 #include "configured_keys.hpp"
+#include "cuzk/service/selfcheck.hpp"
 #include "flags.hpp"
 #include "listener.hpp"
 #include "metrics.hpp"
@@ -51,6 +54,29 @@ std::string where(const Config& config, const Listener& l, const Metrics* metric
   return s;
 }
 
+// A machine that computes wrongly must not prove: the arithmetic self-check
+// (host; and the GPU against the host on the cuda backend) runs before
+// serving, on inputs from a fresh seed that the log records for a replay
+// (cuzk selfcheck --seed).
+void self_check(const cuzk::service::Service& service) {
+  const uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  size_t total = 0;
+  std::string failed;
+  const auto report = [&](const std::string& name, bool ok) {
+    ++total;
+    if (!ok) failed += (failed.empty() ? "" : ", ") + name;
+  };
+  cuzk::service::selfcheck_host(seed, report);
+#if defined(CUZK_HAVE_CUDA)
+  if (service.placement().backend == cuzk::service::BackendKind::cuda)
+    cuzk::service::selfcheck_device(seed, size_t(1) << 16, report);
+#else
+  (void)service;
+#endif
+  if (!failed.empty()) throw std::runtime_error("self-check failed (seed " + std::to_string(seed) + "): " + failed);
+  spdlog::info("self-check passed: {} checks (seed {})", total, seed);
+}
+
 // SIGHUP: the key list of the configuration read again (with the flags
 // applied again); a configuration that no longer parses changes nothing.
 void reload(const Flags& flags, ConfiguredKeys& keys) {
@@ -78,6 +104,7 @@ int serve(const Config& config, const Flags& flags) {
   ProverService rpc(*service);
   Listener listener;
   try {
+    if (config.selfcheck) self_check(*service);
     keys.load_all(config.keys);
     if (!config.metrics.empty()) metrics.serve(config.metrics);
     listener = listen(config, rpc);

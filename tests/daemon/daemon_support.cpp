@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <regex>
 #include <thread>
@@ -39,9 +40,13 @@ std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds timeout) 
 
 Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args) : dir_(dir) {
   write_bytes(config(), Bytes(toml.begin(), toml.end()));
-  std::vector<std::string> argv{cuzkd_binary(),  "--config",     config().string(), "--listen",
-                                "unix://" + socket().string(), "--metrics", "127.0.0.1:0",    "--backend",
-                                "cpu",           "--log-level",  "debug"};
+  std::vector<std::string> argv{cuzkd_binary(), "--config", config().string()};
+  const std::pair<std::string, std::string> defaults[] = {{"--listen", "unix://" + socket().string()},
+                                                          {"--metrics", "127.0.0.1:0"},
+                                                          {"--log-level", "debug"},
+                                                          {"--backend", "cpu"}};
+  for (const auto& [flag, value] : defaults)
+    if (std::find(args.begin(), args.end(), flag) == args.end()) argv.insert(argv.end(), {flag, value});
   argv.insert(argv.end(), args.begin(), args.end());
   const fs::path log_file = dir_ / "cuzkd.log";
   posix_spawn_file_actions_t actions;

@@ -24,7 +24,8 @@ class Daemon {
  public:
   // Writes `toml` to dir/cuzkd.toml and starts
   //   cuzkd --config dir/cuzkd.toml --listen unix://dir/cuzkd.sock
-  //         --metrics 127.0.0.1:0 --backend cpu --log-level debug ARGS...
+  //         --metrics 127.0.0.1:0 --log-level debug --backend cpu ARGS...
+  // leaving out each of these flags that ARGS give
   // then waits (up to a minute) for its "ready" line; a process that exits
   // instead fails the test with its log.
   Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args = {});
