@@ -23,7 +23,7 @@ class CpuBackend final : public Backend<E> {
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
     const Track track{Track::Kind::worker, -1, (int)worker};
-    const auto parts = partition_spans(item.buffer, *item.key, true);
+    const auto parts = partition_spans(item.buffer, *item.key, false);
     groth16::StartTimes st;
     double at = recorder.now();
     auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,

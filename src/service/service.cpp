@@ -245,7 +245,8 @@ struct Service::Impl {
     std::vector<engine::Synthesize<E>> sources;
     try {
       for (auto& in : inputs) {
-        auto source = detail::make_source<E>(std::move(in), prepared, key->info.source, options, key->shapes);
+        auto source = as_error(
+            [&] { return detail::make_source<E>(std::move(in), prepared, key->info.source, options, key->shapes); });
         job->bytes += source.bytes;
         sources.push_back([job, synthesize = std::move(source.synthesize)](auto w, auto a, auto b, auto c) {
           job->started.store(true, std::memory_order_relaxed);
@@ -492,16 +493,16 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(ErrorKind::not_found, path.string() + ": no such key file");
   const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
-  const io::Zkey zkey = io::Zkey::open(path, residency);
+  const io::Zkey zkey = as_error([&] { return io::Zkey::open(path, residency); });
   const uint64_t bytes = impl_->options.key_storage == KeyStorage::copy ? std::filesystem::file_size(path, ec) : 0;
-  return impl_->load(zkey, id.empty() ? path.stem().string() : std::move(id), path.string(), bytes);
+  return as_error([&] { return impl_->load(zkey, id.empty() ? path.stem().string() : std::move(id), path.string(), bytes); });
 }
 
 KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id) {
   const uint64_t size = bytes.size();
-  const io::Zkey zkey = io::Zkey::from_bytes(name, bytes);
+  const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });
   bytes = {};  // from_bytes made its own copy
-  return impl_->load(zkey, id.empty() ? name : std::move(id), "<bytes> " + name, size);
+  return as_error([&] { return impl_->load(zkey, id.empty() ? name : std::move(id), "<bytes> " + name, size); });
 }
 
 KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key) {

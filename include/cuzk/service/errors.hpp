@@ -42,5 +42,17 @@ class Error : public std::runtime_error {
 // message.
 ErrorKind classify(const std::exception_ptr& e);
 std::string message_of(const std::exception_ptr& e);
+// f(), with whatever it throws turned into an Error of that kind and message.
+template <class F>
+decltype(auto) as_error(F&& f) {
+  try {
+    return f();
+  } catch (const Error&) {
+    throw;
+  } catch (...) {
+    const std::exception_ptr e = std::current_exception();
+    throw Error(classify(e), message_of(e));
+  }
+}
 
 }  // namespace cuzk::service
