@@ -31,7 +31,8 @@ struct ClientFlags {
   ConnectionFlags connection;
   bool quiet = false, json = false, bytes = false;
   std::string key, id, out, proof, pub, label;
-  std::vector<std::string> wtns;
+  std::string witness;             // prove's
+  std::vector<std::string> wtns;   // submit's
   uint64_t job = 0, deadline_ms = 0, timeout_ms = 0;
   int priority = 0;
 };
@@ -71,10 +72,10 @@ Daemon connect(const ConnectionFlags& c) {
   return Daemon(*address);
 }
 
-v1::SubmitRequest job_request(const ClientFlags& f) {
+v1::SubmitRequest job_request(const ClientFlags& f, const std::vector<std::string>& witnesses) {
   v1::SubmitRequest request;
   request.set_key_id(f.key);
-  for (const std::string& path : f.wtns) *request.add_partitions() = wtns_partition(path);
+  for (const std::string& path : witnesses) *request.add_partitions() = wtns_partition(path);
   request.set_priority(f.priority);
   request.set_deadline_ms(f.deadline_ms);
   request.set_label(f.label);
@@ -92,10 +93,10 @@ int client_prove(const ClientFlags& f) {
   remove_earlier_output(f.pub, FileKind::json);
   Daemon daemon = connect(f.connection);
   Stopwatch clock;
-  const v1::JobResult result = daemon.call(&Stub::Prove, job_request(f));
+  const v1::JobResult result = daemon.call(&Stub::Prove, job_request(f, {f.witness}));
   check_partition_count(result, 1);
   const v1::PartitionResult& p = result.partitions(0);
-  if (!p.ok()) throw_partition_error(p, f.wtns.front());
+  if (!p.ok()) throw_partition_error(p, f.witness);
   write_partition(p, f.proof, f.pub);
   if (!f.quiet)
     std::printf("cuzk client prove: wrote %s and %s (%s proof, verified) with key %s on cuzkd at %s in %.3f s (%s)\n",
@@ -106,7 +107,7 @@ int client_prove(const ClientFlags& f) {
 
 int client_submit(const ClientFlags& f) {
   Daemon daemon = connect(f.connection);
-  const v1::SubmitReply reply = daemon.call(&Stub::Submit, job_request(f));
+  const v1::SubmitReply reply = daemon.call(&Stub::Submit, job_request(f, f.wtns));
   std::printf("%llu\n", (unsigned long long)reply.job_id());
   return 0;
 }
@@ -309,7 +310,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       "prove", "Prove on cuzkd: cuzk client prove <key-id> <witness.wtns> <proof.json> <public.json> (the witness is "
                "sent; the files appear together, verified, or not at all)");
   prove->add_option("key-id", f.key, "A key loaded on cuzkd (cuzk client preload)")->required();
-  prove->add_option("wtns", f.wtns, "witness (.wtns) for that key")->required()->expected(1);
+  prove->add_option("wtns", f.witness, "witness (.wtns) for that key")->required();
   prove->add_option("proof", f.proof, "where to write proof.json")->required();
   prove->add_option("public", f.pub, "where to write public.json")->required();
   add_job_options(prove, f);

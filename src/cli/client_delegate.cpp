@@ -110,9 +110,14 @@ int prove_batch_on_daemon(const DaemonAddress& address, const std::string& zkey,
   } abandon{daemon, pending};
 
   // One job per witness, so that a witness the daemon refuses at submission
-  // (malformed, another key's) fails alone; beyond the daemon's admission
-  // bounds (RESOURCE_EXHAUSTED), the oldest job is awaited first.
+  // (malformed, another key's) fails alone. At most kInFlight jobs are
+  // submitted and not yet awaited: far below the finished jobs the daemon
+  // keeps for Await (max_unawaited_jobs, 1024 by default; it drops the oldest
+  // beyond), and enough to keep its workers fed. Beyond the daemon's
+  // admission bounds (RESOURCE_EXHAUSTED), the oldest job is awaited first.
+  constexpr size_t kInFlight = 64;
   for (size_t i = 0; i < wtns.size(); ++i) {
+    if (pending.size() == kInFlight) await_oldest();
     try {
       check_against(circuit, wtns[i]);
     } catch (const std::exception& e) {

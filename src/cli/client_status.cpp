@@ -28,7 +28,8 @@ std::string domain(uint64_t n) {
   return std::to_string(n);
 }
 
-// `rows` under `header`, columns padded to their widest cell, indented by two.
+// `rows` under `header`, columns padded to their widest cell and two spaces apart,
+// indented by two.
 std::string table(const Row& header, const std::vector<Row>& rows) {
   if (rows.empty()) return "  (none)\n";
   std::vector<size_t> width(header.size());
@@ -38,8 +39,8 @@ std::string table(const Row& header, const std::vector<Row>& rows) {
   }
   std::string out;
   const auto line = [&](const Row& r) {
-    std::string text = " ";
-    for (size_t c = 0; c < r.size(); ++c) text += " " + r[c] + std::string(width[c] - r[c].size(), ' ');
+    std::string text;
+    for (size_t c = 0; c < r.size(); ++c) text += "  " + r[c] + std::string(width[c] - r[c].size(), ' ');
     while (text.back() == ' ') text.pop_back();
     out += text + "\n";
   };

@@ -188,7 +188,8 @@ TEST(Client, SubmitAwaitStatusAndCancel) {
   EXPECT_TRUE(contains(table.out, "nightly-batch")) << table.out;  // done but not yet awaited
   EXPECT_TRUE(contains(table.out, "2^8")) << table.out;
   bool listed = false;
-  for (const auto& j : served.status().at("jobs"))
+  const auto status = served.status();
+  for (const auto& j : status.at("jobs"))
     if (j.at("job_id") == job) {
       listed = true;
       EXPECT_EQ(j.at("label"), "nightly-batch");
