@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <regex>
 
 #include "../daemon/daemon_support.hpp"
 
@@ -332,6 +333,42 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
   const ProcessResult none = cuzk({"client", "status"});
   EXPECT_EQ(none.exit_code, 2);
   expect_one_error_line(none, "--daemon");
+}
+
+// TCP with TLS: --tls-ca names the CA of the daemon's certificate (here a
+// self-signed one for localhost, made by openssl); without it the handshake
+// fails and nothing answers.
+TEST(Client, TlsWithTheDaemonsCertificateAuthority) {
+  const fs::path openssl = "/usr/bin/openssl";
+  if (!fs::exists(openssl)) GTEST_SKIP() << "no " << openssl << " to make a certificate with";
+  TempDir certs, out;
+  const fs::path cert = certs / "cert.pem", key = certs / "key.pem";
+  const std::vector<std::string> make{openssl,   "req",       "-x509",      "-newkey", "ec",         "-pkeyopt",
+                                      "ec_paramgen_curve:prime256v1",      "-nodes",  "-keyout",    key,
+                                      "-out",    cert,        "-days",      "1",       "-subj",      "/CN=localhost",
+                                      "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"};
+  const ProcessResult made = run_process(make, std::chrono::seconds(60));
+  ASSERT_EQ(made.exit_code, 0) << describe(make, made);
+
+  TempDir dir;
+  Daemon daemon(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
+                {"--tcp", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key});
+  std::smatch m;
+  const std::string log = daemon.log();
+  ASSERT_TRUE(std::regex_search(log, m, std::regex("127\\.0\\.0\\.1:([0-9]+) \\(TLS\\)"))) << log;
+  const std::string address = "localhost:" + m[1].str();
+
+  const ProcessResult r = cuzk({"client", "prove", "mult", fixture("bn128", "multiplier", "witness.wtns"),
+                                out / "proof.json", out / "public.json", "--daemon", address, "--tls-ca", cert});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_snarkjs_accepts(fixture("bn128", "multiplier", "vk.json"), out / "public.json", out / "proof.json");
+
+  const ProcessResult plain = cuzk({"client", "status", "--daemon", address});
+  EXPECT_EQ(plain.exit_code, 1);
+  expect_one_error_line(plain, "error: no cuzkd at " + address + ": ");
+  const ProcessResult missing = cuzk({"client", "status", "--daemon", address, "--tls-ca", certs / "none.pem"});
+  EXPECT_EQ(missing.exit_code, 2);
+  expect_one_error_line(missing, "none.pem");
 }
 
 TEST(Client, ThePythonExampleClientProves) {
