@@ -275,6 +275,14 @@ TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
       const std::string stem = name.substr(0, name.size() - std::string(".proof.json").size());
       EXPECT_EQ(cuzk({"verify", vk, keys / "out" / (stem + ".public.json"), keys / "out" / name}).exit_code, 0);
     }
+
+  // --deadline-ms: a partition of about a second cannot be proved within 1 ms.
+  const ProcessResult late = served.cuzk_at({"client", "submit", "chain", wtns, "--deadline-ms", "1"});
+  ASSERT_EQ(late.exit_code, 0) << late.err;
+  const ProcessResult expired = served.cuzk_at({"client", "await", late.out.substr(0, late.out.find('\n'))});
+  EXPECT_EQ(expired.exit_code, 1);
+  expect_one_error_line(expired, "error: partition 0: deadline exceeded");
+  EXPECT_EQ(nlohmann::json::parse(expired.out).at("partitions").at(0).at("error_code"), "deadline_exceeded");
 }
 
 TEST(Client, AWrongKeyIdIsExit2WithTheDaemonsMessage) {
