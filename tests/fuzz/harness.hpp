@@ -1,7 +1,7 @@
-// What every fuzz target shares. The readers take paths (the binary ones map
-// the file), so each input is handed to them as a file: one in-memory file
-// (memfd) per process, rewritten per input and named through /proc/self/fd,
-// so executions cost no disk traffic and leave nothing behind.
+// What every fuzz target shares: the check of a reader's error message, and,
+// for the readers that take only a path, each input as a file: one in-memory
+// file (memfd) per process, rewritten per input and named through
+// /proc/self/fd, so executions cost no disk traffic and leave nothing behind.
 #pragma once
 
 #include <sys/mman.h>
@@ -23,6 +23,11 @@
   } while (0)
 
 namespace cuzk::fuzz {
+
+// A reader's error is one line that starts with the name of its input.
+inline bool one_line_naming(const std::string& message, const std::string& name) {
+  return message.rfind(name + ": ", 0) == 0 && message.find('\n') == std::string::npos;
+}
 
 // The path of a file holding exactly data[0, size). A failure here is the
 // harness's, so it aborts with the system's reason rather than pass silently.

@@ -1,8 +1,9 @@
-// io::Zkey::open on arbitrary bytes: a FormatError is the expected answer; any
-// other exception, a sanitizer report, a hang or a huge allocation is a
-// finding. A key that opens must be what the reader promises: every span the
-// size the header gives, readable to its last byte (some live in copies, some
-// in the mapping), every coefficient in range.
+// io::Zkey::from_bytes on arbitrary bytes: a FormatError, one line naming the
+// input, is the expected answer; any other exception, a sanitizer report, a
+// hang or a huge allocation is a finding. A key that reads must be what the
+// reader promises: every span the size the header gives, readable to its last
+// byte (some live in aligned copies, some in the key's bytes), every
+// coefficient in range. Zkey::open shares all of its checks.
 #include <span>
 
 #include "cuzk/io/zkey.hpp"
@@ -22,8 +23,9 @@ void touch(std::span<const T> s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string name = "fuzz input";
   try {
-    const auto key = cuzk::io::Zkey::open(cuzk::fuzz::input_file(data, size));
+    const auto key = cuzk::io::Zkey::from_bytes(name, {data, size});
     const auto& h = key.header();
     key.visit([&](const auto& pk) {
       CUZK_FUZZ_REQUIRE(pk.ic.size() == (size_t)h.n_public + 1);
@@ -35,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (const auto& c : pk.coefs)
         CUZK_FUZZ_REQUIRE(c.matrix <= 1 && c.constraint < h.domain_size && c.signal < h.n_vars);
     });
-  } catch (const cuzk::io::FormatError&) {
+  } catch (const cuzk::io::FormatError& e) {
+    CUZK_FUZZ_REQUIRE(cuzk::fuzz::one_line_naming(e.what(), name));
   }
   return 0;
 }

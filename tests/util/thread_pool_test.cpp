@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -58,18 +60,33 @@ TEST(ThreadPool, WithNoThreadsTheCallerRunsTheWholeCall) {
   for (size_t w = 1; w < 8; ++w) EXPECT_EQ(calls.count[w], 0) << "worker " << w;
 }
 
-// This binary runs no parallel loop before this test, so the pool does not
-// exist yet.
+// In a fresh process (a death test's), where no loop has created the pool.
 TEST(CpuPool, TakesItsSizeOnceBeforeFirstUse) {
-  set_cpu_threads(0);
-  EXPECT_EQ(cpu_threads(), std::max(1u, std::thread::hardware_concurrency()));
-  set_cpu_threads(3);
-  EXPECT_EQ(cpu_threads(), 3u);
-  EXPECT_EQ(cpu_pool().size(), 2u);  // the caller of a loop is the third thread
-  EXPECT_THROW(set_cpu_threads(5), std::logic_error);
-  EXPECT_NO_THROW(set_cpu_threads(3));
-  EXPECT_EQ(cpu_threads(), 3u);
-  EXPECT_EQ(&cpu_pool(), &cpu_pool());
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto check = [] {
+    const auto expect = [](bool ok, const char* what) {
+      if (!ok) {
+        std::fprintf(stderr, "failed: %s\n", what);
+        std::exit(1);
+      }
+    };
+    set_cpu_threads(0);
+    expect(cpu_threads() == std::max(1u, std::thread::hardware_concurrency()), "0 means every hardware thread");
+    set_cpu_threads(3);
+    expect(cpu_threads() == 3, "set before first use");
+    expect(cpu_pool().size() == 2, "the pool is one thread fewer (the caller of a loop is the other)");
+    bool refused = false;
+    try {
+      set_cpu_threads(5);
+    } catch (const std::logic_error&) {
+      refused = true;
+    }
+    expect(refused && cpu_threads() == 3, "another size after first use is refused");
+    set_cpu_threads(3);
+    expect(&cpu_pool() == &cpu_pool(), "one pool");
+    std::exit(0);
+  };
+  EXPECT_EXIT(check(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

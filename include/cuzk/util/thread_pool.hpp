@@ -34,11 +34,11 @@ class ThreadPool {
   unsigned size() const { return size_; }
 
   // work(context, 0) on the calling thread, and work(context, w) for
-  // w = 1, 2, ... on up to `helpers` pool threads that are free before the
-  // caller's own call returns; returns once every one of those has returned.
-  // work must return only once its call has nothing left to hand out (the
-  // workers of a call share one task counter), so that when any worker
-  // returns, the help not yet taken is withdrawn.
+  // w = 1, 2, ... (at most `helpers` of them) on pool threads that come free
+  // before the first of these calls returns; returns once every one started
+  // has returned. work must return only when its call has nothing left to
+  // hand out (its workers share one task counter), which is why help not
+  // taken by then is withdrawn.
   void run(size_t helpers, Work work, void* context) noexcept;
 
  private:
