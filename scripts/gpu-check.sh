@@ -55,12 +55,12 @@ summary=()
 # Without .deps/, CUZK_DAEMON=AUTO leaves cuzkd and its tests out.
 source scripts/device-deps.sh
 deps_args=()
-if device_deps_prefix "${CUZK_DEPS_PREFIX:-/tmp/cuzk-deps}" > "$OUT/deps.log" 2>&1; then
-  deps_args=("${CUZK_DEPS_CMAKE_ARGS[@]}")
-  summary+=("deps: .deps unpacked for cuzkd")
-else
-  summary+=("deps: no .deps, so no cuzkd")
-fi
+device_deps_prefix "${CUZK_DEPS_PREFIX:-/tmp/cuzk-deps}" > "$OUT/deps.log" 2>&1
+case $? in
+  0) deps_args=("${CUZK_DEPS_CMAKE_ARGS[@]}"); summary+=("deps: .deps unpacked for cuzkd") ;;
+  1) summary+=("deps: no .deps, so no cuzkd") ;;
+  *) summary+=("deps: .deps did not unpack (deps.log), so no cuzkd") ;;
+esac
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
   "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 grep -E "cuzk: (cuzkd|no cuzkd|gRPC)" "$OUT/configure.log"
