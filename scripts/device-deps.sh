@@ -8,7 +8,8 @@
 #                                    there: dpkg -x each .deb into DIR (never
 #                                    into /) and set CUZK_DEPS_CMAKE_ARGS, the
 #                                    cmake arguments that find them there;
-#                                    returns 1 when .deps/ is absent.
+#                                    returns 1 when .deps/ is absent, 2 when
+#                                    a package does not unpack.
 # The list holds the -dev packages, the runtime libraries they link, and the
 # files their CMake configurations insist on (grpc_*_plugin, civetweb's
 # binary). prometheus-cpp's configuration also wants curl, which cuzkd does
@@ -49,7 +50,7 @@ device_deps_prefix() {
   compgen -G "$root/.deps/*.deb" > /dev/null || return 1
   mkdir -p "$prefix"
   local deb
-  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix" || return 1; done
+  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix" || return 2; done
   local usrlib="$prefix/usr/lib/x86_64-linux-gnu" lib="$prefix/lib/x86_64-linux-gnu"
   # Symlinks that point into / (libz.so -> /lib/...) are pointed into the prefix.
   local link target

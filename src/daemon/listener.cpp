@@ -63,15 +63,21 @@ std::shared_ptr<grpc::ServerCredentials> tcp_credentials(const TcpConfig& tcp) {
 
 }  // namespace
 
+void prepare_socket(const Config& config) {
+  const fs::path sock = unix_socket_path(config.listen);
+  if (sock.empty()) return;
+  if (!fs::is_directory(sock.parent_path().empty() ? "." : sock.parent_path()))
+    throw std::runtime_error(sock.string() + ": the directory does not exist");
+  clear_socket(sock);
+}
+
 Listener listen(const Config& config, grpc::Service& service) {
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
   builder.RegisterService(&service);
   const fs::path sock = unix_socket_path(config.listen);
   if (!sock.empty()) {
-    if (!fs::is_directory(sock.parent_path().empty() ? "." : sock.parent_path()))
-      throw std::runtime_error(sock.string() + ": the directory does not exist");
-    clear_socket(sock);
+    prepare_socket(config);
     builder.AddListeningPort("unix:" + sock.string(), grpc::InsecureServerCredentials());
   }
   Listener l;

@@ -16,8 +16,13 @@ struct Listener {
   int tcp_port = 0;  // the TCP port bound (for a configured port 0), 0 without TCP
 };
 
-// Builds and starts the server for `service`; std::runtime_error with one
-// line when it cannot listen.
+// Checks, before any slow start-up work, that the Unix socket can be taken:
+// its directory exists and no process serves on it (a stale file is
+// removed). std::runtime_error with one line otherwise.
+void prepare_socket(const Config& config);
+
+// Builds and starts the server for `service` (prepare_socket() again, then
+// listen); std::runtime_error with one line when it cannot listen.
 Listener listen(const Config& config, grpc::Service& service);
 
 }  // namespace cuzk::daemon

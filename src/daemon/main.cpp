@@ -93,6 +93,7 @@ void reload(const Flags& flags, ConfiguredKeys& keys) {
 int serve(const Config& config, const Flags& flags) {
   std::unique_ptr<cuzk::service::Service> service;
   try {
+    prepare_socket(config);
     service = std::make_unique<cuzk::service::Service>(config.service);
   } catch (const std::exception& e) {
     return fail(e.what());

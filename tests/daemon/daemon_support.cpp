@@ -173,10 +173,14 @@ void expect_valid_proof(const v1::PartitionResult& r, const std::string& curve, 
   ASSERT_TRUE(r.ok()) << r.error_code() << ": " << r.error();
   EXPECT_EQ(nlohmann::json::parse(r.public_json()),
             nlohmann::json::parse(read_bytes(fixture(curve, circuit, "public.json"))));
+  expect_verifies(r, curve, fixture(curve, circuit, "vk.json"));
+}
+
+void expect_verifies(const v1::PartitionResult& r, const std::string& curve, const fs::path& vk) {
+  ASSERT_TRUE(r.ok()) << r.error_code() << ": " << r.error();
   TempDir tmp;
   write_bytes(tmp / "proof.json", Bytes(r.proof_json().begin(), r.proof_json().end()));
   write_bytes(tmp / "public.json", Bytes(r.public_json().begin(), r.public_json().end()));
-  const fs::path vk = fixture(curve, circuit, "vk.json");
   const bool ok = curve == "bn128" ? verifies<ec::Bn254>(vk, tmp / "public.json", tmp / "proof.json")
                                    : verifies<ec::Bls12_381>(vk, tmp / "public.json", tmp / "proof.json");
   EXPECT_TRUE(ok) << "the proof does not verify: " << r.proof_json();

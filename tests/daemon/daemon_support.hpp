@@ -76,8 +76,11 @@ HttpReply http_get(int port, const std::string& path);
 // (so that messages name it as the CLI's do).
 v1::Partition wtns_partition(const std::string& curve, const std::string& circuit);
 
-// Checks that a partition result is a valid proof of the fixture circuit:
-// its public.json is the fixture's and the proof verifies against vk.json.
+// Checks that a partition result is a proof that verifies against `vk`
+// (verification_key.json of the curve, "bn128" or "bls12381").
+void expect_verifies(const v1::PartitionResult& r, const std::string& curve, const fs::path& vk);
+// ... of the fixture circuit: its public.json is the fixture's, and the proof
+// verifies against the fixture's vk.json.
 void expect_valid_proof(const v1::PartitionResult& r, const std::string& curve, const std::string& circuit);
 
 // The line `cuzk prove ZKEY WTNS ...` prints after "error: " (the CLI's

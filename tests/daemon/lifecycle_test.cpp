@@ -295,5 +295,40 @@ TEST_F(Lifecycle, TcpOnLoopbackServesWithoutTls) {
   EXPECT_FALSE(fs::exists(d.socket()));
 }
 
+// TLS from configured files: a client that trusts the certificate proves, a
+// plaintext one is refused; with TLS a public address passes the check.
+TEST_F(Lifecycle, TcpWithTlsServesClientsThatTrustTheCertificate) {
+  const fs::path cert = dir / "server.crt", key = dir / "server.key";
+  const ProcessResult made = run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                          "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                                          "-keyout", key.string(), "-out", cert.string()},
+                                         std::chrono::seconds(60));
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto r = cuzkd({"--listen", "", "--metrics", "", "--tcp", "0.0.0.0:50051", "--tls-cert", cert.string(),
+                        "--tls-key", key.string(), "--check"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
+           {"--listen", "", "--tcp", "127.0.0.1:0", "--tls-cert", cert.string(), "--tls-key", key.string()});
+  std::smatch m;
+  const std::string log = d.log();
+  ASSERT_TRUE(std::regex_search(log, m, std::regex("ready: 127\\.0\\.0\\.1:([0-9]+) \\(TLS\\)"))) << log;
+  const std::string port = m[1].str();
+  grpc::SslCredentialsOptions trust;
+  const Bytes pem = read_bytes(cert);
+  trust.pem_root_certs.assign(pem.begin(), pem.end());
+  grpc::ChannelArguments args;
+  args.SetSslTargetNameOverride("localhost");
+  auto tls = v1::Prover::NewStub(grpc::CreateCustomChannel("127.0.0.1:" + port, grpc::SslCredentials(trust), args));
+  v1::JobResult result;
+  const auto status = tls->Prove(context().get(), request("mult", "bn128", "multiplier", 1), &result);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+
+  auto plain = v1::Prover::NewStub(grpc::CreateChannel("127.0.0.1:" + port, grpc::InsecureChannelCredentials()));
+  v1::ListKeysReply keys;
+  EXPECT_FALSE(plain->ListKeys(context(5s).get(), {}, &keys).ok());
+}
+
 }  // namespace
 }  // namespace cuzk::test

@@ -366,6 +366,83 @@ TEST_F(Serve, MetricsCountProofsAndFailuresAndHealthzAnswers) {
   EXPECT_EQ(http_get(d.metrics_port(), "/nothing").status, 404);
 }
 
+// Native circuits by name: a key from `cuzk setup --circuit partition`, its
+// witnesses synthesized by the daemon from seeds; another size or an unknown
+// circuit is refused at submission.
+TEST_F(Serve, NativePartitionsProveAgainstASetupKey) {
+  const fs::path key = dir / "native.zkey", vk = dir / "native_vk.json";
+  const auto made = cuzk({"setup", "--circuit", "partition", "--curve", "bls12_381", "--constraints", "1024",
+                          key.string(), "--vk", vk.string(), "--backend", "cpu"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  Daemon d(dir.path(), key_entry("native", key));
+  const auto native = [](const std::string& circuit, uint64_t constraints, uint64_t seed) {
+    v1::Partition p;
+    p.mutable_native()->set_circuit(circuit);
+    p.mutable_native()->set_constraints(constraints);
+    p.mutable_native()->set_seed(seed);
+    return p;
+  };
+  v1::SubmitRequest req;
+  req.set_key_id("native");
+  for (uint64_t seed : {1, 2, 3}) *req.add_partitions() = native("partition", 1024, seed);
+  v1::JobResult result;
+  auto status = d.stub().Prove(context().get(), req, &result);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(result.partitions_size(), 3);
+  for (const auto& p : result.partitions()) expect_verifies(p, "bls12381", vk);
+  // Different seeds, different witnesses: the public signals differ.
+  EXPECT_NE(result.partitions(0).public_json(), result.partitions(1).public_json());
+
+  req.clear_partitions();
+  *req.add_partitions() = native("partition", 2048, 1);
+  status = d.stub().Prove(context().get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("is not the circuit of"), std::string::npos) << status.error_message();
+  req.clear_partitions();
+  *req.add_partitions() = native("sudoku", 1024, 1);
+  status = d.stub().Prove(context().get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("sudoku"), std::string::npos) << status.error_message();
+}
+
+// A caller that goes away: an Await's job goes on and stays awaitable; a
+// Prove's job, which no one else knows, is cancelled and forgotten.
+TEST_F(Serve, CallersThatGoAwayLeaveNothingBehind) {
+  Daemon d(dir.path(), key_entry("mult", fixture("bls12381", "multiplier", "circuit.zkey")));
+  v1::SubmitReply submitted;
+  ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bls12381", "multiplier", 60), &submitted).ok());
+  v1::AwaitRequest await;
+  await.set_job_id(submitted.job_id());
+  v1::JobResult result;
+  EXPECT_EQ(d.stub().Await(context(50ms).get(), await, &result).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  const auto status = d.stub().Await(context().get(), await, &result);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(result.partitions_size(), 60);
+  for (const auto& p : result.partitions()) EXPECT_TRUE(p.ok()) << p.error();
+
+  EXPECT_EQ(d.stub().Prove(context(300ms).get(), request("mult", "bls12381", "multiplier", 300), &result).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+  const auto idle = [&] {
+    v1::StatusReply st;
+    return d.stub().Status(context().get(), {}, &st).ok() && st.jobs_size() == 0 && st.queued_partitions() == 0 &&
+           st.running_partitions() == 0;
+  };
+  EXPECT_TRUE(eventually(idle, 60s)) << d.log();
+}
+
+// A request larger than max_message_bytes is refused by gRPC itself, and the
+// daemon goes on serving.
+TEST_F(Serve, ARequestOverTheSizeLimitIsRefused) {
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
+           {"--max-message-bytes", "4KiB"});
+  v1::JobResult result;
+  EXPECT_EQ(d.stub().Prove(context().get(), request("mult", "bn128", "multiplier", 1), &result).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  v1::ListKeysReply keys;
+  ASSERT_TRUE(d.stub().ListKeys(context().get(), {}, &keys).ok());
+  EXPECT_EQ(keys.keys_size(), 1);
+}
+
 TEST_F(Serve, TheSocketHasTheConfiguredMode) {
   Daemon d(dir.path(), "socket_mode = \"0600\"\n");
   struct stat st{};
