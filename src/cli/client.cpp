@@ -192,12 +192,19 @@ int client_await(const ClientFlags& f) {
   }
   if (!prepared) prepare_await_outputs(f.out, result.partitions_size());
   std::vector<v1::StageTimes> proved;
-  for (int i = 0; i < result.partitions_size(); ++i)
-    if (result.partitions(i).ok()) {
-      const auto [proof, pub] = await_outputs(f.out, i);
-      write_partition(result.partitions(i), proof, pub);
-      proved.push_back(result.partitions(i).times());
-    }
+  try {
+    for (int i = 0; i < result.partitions_size(); ++i)
+      if (result.partitions(i).ok()) {
+        const auto [proof, pub] = await_outputs(f.out, i);
+        write_partition(result.partitions(i), proof, pub);
+        proved.push_back(result.partitions(i).times());
+      }
+  } catch (const std::exception& e) {
+    // cuzkd has handed the outcome over and forgotten the job: what could not
+    // be written goes to stdout rather than nowhere.
+    std::printf("%s\n", result_json(result).dump(1).c_str());
+    throw std::runtime_error(std::string(e.what()) + " (the whole result is on stdout as JSON)");
+  }
   if (!f.quiet)
     std::printf("cuzk client await: job %llu: %zu of %s proved and verified (%s, key %s), in %s\n%s",
                 (unsigned long long)result.job_id(), result.partitions_size() - failed,
