@@ -156,8 +156,46 @@ nlohmann::ordered_json result_json(const v1::JobResult& result) {
           {"partitions", std::move(partitions)}};
 }
 
+// Await's outcome. No deadline of the client's own: one that expired as the
+// daemon handed the outcome over would lose it (it is handed over once).
+v1::JobResult take_outcome(Daemon& daemon, uint64_t job, uint64_t timeout_ms) {
+  v1::AwaitRequest request;
+  request.set_job_id(job);
+  request.set_timeout_ms(timeout_ms);
+  v1::JobResult result;
+  const grpc::Status status = daemon.call_status(&Stub::Await, request, result);
+  if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED && timeout_ms)
+    throw std::runtime_error("job " + std::to_string(job) + " is not done after " + std::to_string(timeout_ms) +
+                             " ms; it goes on (await it again)");
+  if (!status.ok()) daemon.fail(status);
+  return result;
+}
+
+// Writes the proved partitions' files into `dir` (made and cleared first
+// unless `prepared`); returns their stage times. The daemon has forgotten the
+// job by then, so where a file cannot be written the whole result goes to
+// stdout rather than nowhere.
+std::vector<v1::StageTimes> write_outcome(const std::string& dir, const v1::JobResult& result, bool prepared) {
+  std::vector<v1::StageTimes> proved;
+  try {
+    if (!prepared) prepare_await_outputs(dir, result.partitions_size());
+    for (int i = 0; i < result.partitions_size(); ++i)
+      if (result.partitions(i).ok()) {
+        const auto [proof, pub] = await_outputs(dir, i);
+        write_partition(result.partitions(i), proof, pub);
+        proved.push_back(result.partitions(i).times());
+      }
+  } catch (const std::exception& e) {
+    std::printf("%s\n", result_json(result).dump(1).c_str());
+    throw std::runtime_error(std::string(e.what()) + " (the whole result is on stdout as JSON)");
+  }
+  return proved;
+}
+
 int client_await(const ClientFlags& f) {
   Daemon daemon = connect(f.connection);
+  // The outputs are cleared before the outcome is taken where the job's size
+  // is known (status lists it), so that a refused path loses nothing.
   bool prepared = false;
   if (!f.out.empty()) {
     const v1::StatusReply status = daemon.call(&Stub::Status, v1::StatusRequest{});
@@ -167,19 +205,7 @@ int client_await(const ClientFlags& f) {
         prepared = true;
       }
   }
-
-  v1::AwaitRequest request;
-  request.set_job_id(f.job);
-  request.set_timeout_ms(f.timeout_ms);
-  v1::JobResult result;
-  // No deadline of the client's own: one that expired as the daemon handed the
-  // outcome over would lose it (it is handed over once).
-  const grpc::Status status = daemon.call_status(&Stub::Await, request, result);
-  if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED && f.timeout_ms)
-    throw std::runtime_error("job " + std::to_string(f.job) + " is not done after " + std::to_string(f.timeout_ms) +
-                             " ms; it goes on (await it again)");
-  if (!status.ok()) daemon.fail(status);
-
+  const v1::JobResult result = take_outcome(daemon, f.job, f.timeout_ms);
   size_t failed = 0;
   for (int i = 0; i < result.partitions_size(); ++i)
     if (const v1::PartitionResult& p = result.partitions(i); !p.ok()) {
@@ -190,27 +216,12 @@ int client_await(const ClientFlags& f) {
     std::printf("%s\n", result_json(result).dump(1).c_str());
     return failed ? 1 : 0;
   }
-  if (!prepared) prepare_await_outputs(f.out, result.partitions_size());
-  std::vector<v1::StageTimes> proved;
-  try {
-    for (int i = 0; i < result.partitions_size(); ++i)
-      if (result.partitions(i).ok()) {
-        const auto [proof, pub] = await_outputs(f.out, i);
-        write_partition(result.partitions(i), proof, pub);
-        proved.push_back(result.partitions(i).times());
-      }
-  } catch (const std::exception& e) {
-    // cuzkd has handed the outcome over and forgotten the job: what could not
-    // be written goes to stdout rather than nowhere.
-    std::printf("%s\n", result_json(result).dump(1).c_str());
-    throw std::runtime_error(std::string(e.what()) + " (the whole result is on stdout as JSON)");
-  }
+  const std::vector<v1::StageTimes> proved = write_outcome(f.out, result, prepared);
   if (!f.quiet)
     std::printf("cuzk client await: job %llu: %zu of %s proved and verified (%s, key %s), in %s\n%s",
                 (unsigned long long)result.job_id(), result.partitions_size() - failed,
                 count(result.partitions_size(), "partition").c_str(), curve_name(result.curve()),
-                result.key_id().c_str(), f.out.c_str(),
-                stage_summary(proved).c_str());
+                result.key_id().c_str(), f.out.c_str(), stage_summary(proved).c_str());
   return failed ? 1 : 0;
 }
 
