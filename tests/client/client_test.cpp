@@ -397,6 +397,14 @@ TEST(Client, ThePythonExampleClientProves) {
     EXPECT_EQ(read_json(pub), read_json(fixture(curve, "multiplier", "public.json")));
     expect_snarkjs_accepts(fixture(curve, "multiplier", "vk.json"), pub, proof);
   }
+  // status lists the keys it preloaded.
+  const std::vector<std::string> status{CUZK_PYTHON, script, "--daemon", served.address, "status"};
+  const ProcessResult st = run_process(status, std::chrono::seconds(120));
+  ASSERT_EQ(st.exit_code, 0) << describe(status, st);
+  EXPECT_TRUE(contains(st.out, "cpu backend")) << st.out;
+  EXPECT_TRUE(contains(st.out, "key bn128: BN254, 254 variables, 2 public")) << st.out;
+  EXPECT_TRUE(contains(st.out, "key bls12381: BLS12_381, 254 variables, 2 public")) << st.out;
+
   // Its errors follow the CLI's contract: an unknown key is exit 2, one line.
   const std::vector<std::string> argv{CUZK_PYTHON, script, "--daemon", served.address, "prove", "no-such-key",
                                       fixture("bn128", "multiplier", "witness.wtns"), out / "x.proof.json",
