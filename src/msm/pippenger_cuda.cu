@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cstdlib>
+
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -14,9 +17,15 @@ unsigned window_bits(size_t n) {
   // offset needs bits + 2). c stays within [6, 20]: the bucket sums run in
   // segments of 32, and beyond 2^19 buckets per window they outgrow the
   // savings (and the sort keys their 24 bits).
+  // CUZK_MSM_MAX_C (a measurement knob, docs/PERFORMANCE.md) moves the upper
+  // bound, up to 22.
+  static const unsigned max_c = [] {
+    const char* v = std::getenv("CUZK_MSM_MAX_C");
+    return v ? (unsigned)std::clamp(std::atoi(v), 6, 22) : 20u;
+  }();
   unsigned best = 6;
   double best_cost = 0;
-  for (unsigned c = 6; c <= 20; ++c) {
+  for (unsigned c = 6; c <= max_c; ++c) {
     const double windows = (257.0 + c - 1) / c;
     const double cost = windows * ((double)n + 3.0 * (double)(size_t(1) << (c - 1)));
     if (c == 6 || cost < best_cost) best = c, best_cost = cost;

@@ -13,6 +13,8 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -202,6 +204,56 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
 
 // x[i] <-> x[rev(i)], each point multiplied by scale.at(its index before the
 // swap) when ScaleSource, or after it otherwise.
+//
+// Tiled: write i = [a | m | b] with a and b of kTileBits bits each (the top and
+// bottom bits); rev(i) = [rev(b) | rev(m) | rev(a)], so the 2^(2k) points of
+// tile m (every a, b) go to tile rev(m), row and column swapped and reversed.
+// A block takes the pair m <= rev(m): it loads both tiles with rows of 2^k
+// consecutive points (coalesced), and writes each into the other's place, so
+// device memory is read and written once, in runs of 2^k points. Rows in
+// shared memory are padded by one point against bank conflicts.
+constexpr unsigned kTileBits = 4;
+
+template <class Fr, bool ScaleSource>
+__global__ void bit_reverse_tiled_kernel(Fr* x, unsigned log_n, unsigned k, PowTable<Fr> scale) {
+  extern __shared__ uint4 shared_raw[];
+  Fr* s = reinterpret_cast<Fr*>(shared_raw);
+  const unsigned mid_bits = log_n - 2 * k, side = 1u << k, row = side + 1, tile = side * side;
+  const size_t m = blockIdx.x, mr = reverse_index(m, mid_bits);
+  if (mr < m) return;
+  const unsigned tid = threadIdx.x;
+  auto global = [&](size_t mid, unsigned a, unsigned b) {
+    return ((size_t)a << (log_n - k)) | (mid << k) | b;
+  };
+  const unsigned count = mr == m ? 1 : 2;
+  // Tile t (t = 0: m, t = 1: mr) is held at s + t·side·row.
+  for (unsigned t = 0; t < count; ++t)
+    for (unsigned e = tid; e < tile; e += blockDim.x) {
+      const unsigned a = e >> k, b = e & (side - 1);
+      s[t * side * row + a * row + b] = x[global(t ? mr : m, a, b)];
+    }
+  __syncthreads();
+  for (unsigned t = 0; t < count; ++t) {
+    // Tile t goes to the other one's place (its own when m = rev(m)).
+    const size_t src_mid = t ? mr : m, dst_mid = t ? m : mr;
+    for (unsigned e = tid; e < tile; e += blockDim.x) {
+      const unsigned a2 = e >> k, b2 = e & (side - 1);
+      const unsigned a = (unsigned)reverse_index(b2, k), b = (unsigned)reverse_index(a2, k);
+      const Fr v = s[t * side * row + a * row + b];
+      const size_t dst = global(dst_mid, a2, b2);
+      if (!scale.lo) {
+        x[dst] = v;
+      } else {
+        const size_t src = global(src_mid, a, b);
+        x[dst] = v * scale.at(ScaleSource ? src : dst);
+      }
+    }
+  }
+}
+
+// The same permutation one point pair a thread, gathering x[rev(i)]: for
+// transforms too small to tile, and kept as a measured variant
+// (CUZK_NTT_BITREV=gather, docs/PERFORMANCE.md).
 template <class Fr, bool ScaleSource>
 __global__ void bit_reverse_kernel(Fr* x, unsigned log_n, PowTable<Fr> scale) {
   const size_t n = size_t(1) << log_n;
@@ -296,6 +348,24 @@ void launch_reg_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigne
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
+// Measurement knobs, read once (docs/PERFORMANCE.md, issue 13):
+// CUZK_NTT_BITREV=gather|tiled picks the bit-reversal kernel, and
+// CUZK_NTT_PASS_STAGES (2·kRegBits..kRegMaxStages) caps the stages of one pass.
+struct Knobs {
+  bool tiled_bit_reverse = true;
+  unsigned max_stages = kRegMaxStages;
+};
+const Knobs& knobs() {
+  static const Knobs k = [] {
+    Knobs r;
+    if (const char* v = std::getenv("CUZK_NTT_BITREV")) r.tiled_bit_reverse = std::string(v) != "gather";
+    if (const char* v = std::getenv("CUZK_NTT_PASS_STAGES"))
+      r.max_stages = std::clamp<unsigned>((unsigned)std::atoi(v), 2 * kRegBits, kRegMaxStages);
+    return r;
+  }();
+  return k;
+}
+
 // All stages of one transform direction, split into near-equal passes of at
 // most kRegMaxStages (each then has at least kRegBits stages); the last pass
 // of a DIF run may scale its output (see pass_kernel). A transform of fewer
@@ -310,7 +380,8 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     CUZK_CUDA_CHECK_LAUNCH();
     return;
   }
-  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
+  const unsigned max_stages = knobs().max_stages;
+  const unsigned passes = (log_n + max_stages - 1) / max_stages;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
@@ -324,8 +395,18 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
 
 template <class Fr, bool ScaleSource>
 void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStream_t stream) {
+  const unsigned log_n = d.log_size();
+  if (knobs().tiled_bit_reverse && log_n >= 2 * kTileBits) {
+    constexpr unsigned threads = 256;
+    const unsigned side = 1u << kTileBits;
+    const size_t smem = 2 * sizeof(Fr) * side * (side + 1);
+    bit_reverse_tiled_kernel<Fr, ScaleSource>
+        <<<(unsigned)(size_t(1) << (log_n - 2 * kTileBits)), threads, smem, stream>>>(x, log_n, kTileBits, scale);
+    CUZK_CUDA_CHECK_LAUNCH();
+    return;
+  }
   constexpr unsigned threads = 256;
-  bit_reverse_kernel<Fr, ScaleSource><<<grid_for(d.size(), threads), threads, 0, stream>>>(x, d.log_size(), scale);
+  bit_reverse_kernel<Fr, ScaleSource><<<grid_for(d.size(), threads), threads, 0, stream>>>(x, log_n, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
