@@ -22,7 +22,7 @@
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU, and
 #            with the key streamed (--key-budget-mib 1024)
-#     anchors  build the cuzk CLI only; cuzk bench ntt and cuzk bench msm g1
+#     anchors  build the cuzk CLI (everything with CUZK_ANCHOR_TESTS); cuzk bench ntt and cuzk bench msm g1
 #            on both curves, 2^20..2^26; then sppark's MSM and NTT
 #            (OUT=$OUT/anchors bash .anchors/sppark-bench/run.sh, from a folder the
 #            caller carries: cp -r ../shared/anchors/sppark-bench .anchors/; knobs
@@ -30,15 +30,15 @@
 #            seconds from the start (default 560) are cut short or skipped, so
 #            the results come back from a 10-minute device call.
 #            CUZK_ANCHOR_TESTS=REGEX builds everything and first runs the gpu
-#            tests that match it (ctest -L gpu -R REGEX; "." for all).
+#            tests that match it (ctest -L gpu -R REGEX -j 3; "." for all).
 #            Variants: CUZK_NTT_VARIANTS and CUZK_MSM_VARIANTS, each a list of
 #            variants separated by spaces, a variant being comma-separated
-#            VAR=value settings (e.g. "CUZK_NTT_BITREV=gather
-#            CUZK_NTT_PASS_STAGES=8,CUZK_NTT_BITREV=gather"); each runs
-#            the bench again with them set, over CUZK_VARIANT_LOGS (default
-#            20,22,24,26) and CUZK_NTT_VARIANT_CURVES (default bn254) or
-#            CUZK_MSM_VARIANT_CURVES (default bls12_381), and
-#            a table of all runs ends the output.
+#            VAR=value settings (e.g. "CUZK_MSM_WEIGHT_SEGMENT=64
+#            A=1,B=2"); each runs the bench again with them set, after sppark,
+#            over CUZK_VARIANT_LOGS (default 20,22,24,26) and
+#            CUZK_NTT_VARIANT_CURVES (default bn254) or CUZK_MSM_VARIANT_CURVES
+#            (default bls12_381). The output ends with a line per run and the
+#            defaults beside sppark (cuzk / sppark).
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -141,7 +141,7 @@ if [[ $mode == zkey ]]; then
 fi
 if [[ $mode == anchors ]]; then
   if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then
-    run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" --output-on-failure --timeout 300
+    run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j 3 --output-on-failure --timeout 300
     grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   fi
   logs=20,22,24,26
@@ -153,6 +153,13 @@ if [[ $mode == anchors ]]; then
     run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 3 \
       --json "$OUT/msm-$curve.json"
   done
+  if [ -f .anchors/sppark-bench/run.sh ]; then
+    mkdir -p "$OUT/anchors"
+    run sppark-run env OUT="$OUT/anchors" bash .anchors/sppark-bench/run.sh
+  else
+    echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
+    status=1
+  fi
   vlogs=${CUZK_VARIANT_LOGS:-20,22,24,26}
   i=0
   for v in ${CUZK_NTT_VARIANTS:-}; do
@@ -170,13 +177,6 @@ if [[ $mode == anchors ]]; then
         --log-sizes $vlogs --repeat 3 --json "$OUT/msm-v$i-$curve.json" && echo "$v" > "$OUT/msm-v$i-$curve.variant"
     done
   done
-  if [ -f .anchors/sppark-bench/run.sh ]; then
-    mkdir -p "$OUT/anchors"
-    run sppark-run env OUT="$OUT/anchors" bash .anchors/sppark-bench/run.sh
-  else
-    echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
-    status=1
-  fi
 fi
 for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
@@ -199,6 +199,28 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     else:
         cells = [f"2^{r['log_n']} {r['gpu_ms']:.2f}" for r in j["rows"]]
     print(f"{name:22s} {variant:60s} " + "  ".join(cells))
+# The defaults beside sppark: forward NTT natural to natural, G1 MSM.
+import re
+sp = {}
+log = os.path.join(sys.argv[1], "anchors", "sppark.log")
+if os.path.exists(log):
+    for line in open(log):
+        m = re.match(r"sppark (msm|ntt) (\S+) \S+ log=(\d+) ms=([\d.]+)", line)
+        if m and (m[1] == "msm" or "natural->natural" in line):
+            sp[(m[1], m[2], int(m[3]))] = float(m[4])
+for kind in ("ntt", "msm"):
+    for curve in ("bn254", "bls12_381"):
+        f = os.path.join(sys.argv[1], f"{kind}-{curve}.json")
+        if not os.path.exists(f):
+            continue
+        cells = []
+        for r in json.load(open(f))["rows"]:
+            if kind == "ntt" and r["transform"] != "ntt":
+                continue
+            ms = r["ms"] if kind == "ntt" else r["gpu_ms"]
+            ref = sp.get((kind, curve, r["log_n"]))
+            cells.append(f"2^{r['log_n']} {ms:.3f}/{ref:.3f}={ms / ref:.2f}" if ref else f"2^{r['log_n']} {ms:.3f}/-")
+        print(f"cuzk/sppark {kind} {curve:10s} " + "  ".join(cells))
 PY
 fi
 exit $status

@@ -1,6 +1,3 @@
-#include <algorithm>
-#include <cstdlib>
-
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -14,15 +11,11 @@ namespace cuzk::msm::cuda {
 unsigned window_bits(size_t n) {
   // Per window: one bucket addition per term, and about three full additions
   // per bucket to weight and sum them. Windows number ceil(257 / c) (the digit
-  // offset needs bits + 2). c stays within [6, 20]: the bucket sums run in
-  // segments of 32, and beyond 2^19 buckets per window they outgrow the
-  // savings (and the sort keys their 24 bits).
-  // CUZK_MSM_MAX_C (a measurement knob, docs/PERFORMANCE.md) moves the upper
-  // bound, up to 22.
-  static const unsigned max_c = [] {
-    const char* v = std::getenv("CUZK_MSM_MAX_C");
-    return v ? (unsigned)std::clamp(std::atoi(v), 6, 22) : 20u;
-  }();
+  // offset needs bits + 2). c stays within [6, 20], and [6, 21] from 2^26
+  // terms: the model's c = 21 is measured there only, where it beat two chunks
+  // of c = 20 (docs/PERFORMANCE.md); larger windows multiply the buckets to
+  // weight.
+  const unsigned max_c = n >= (size_t(1) << 26) ? 21 : 20;
   unsigned best = 6;
   double best_cost = 0;
   for (unsigned c = 6; c <= max_c; ++c) {

@@ -30,16 +30,11 @@ constexpr unsigned kTreeFan = 32;
 
 // The largest chunk of significant scalars processed at once; larger MSMs (and
 // smaller ones on a card short of memory) run in chunks whose window sums are
-// added.
-constexpr size_t kMaxChunk = size_t(1) << 25;
-// The default chunk: kMaxChunk, or 2^CUZK_MSM_CHUNK_LOG (a measurement knob,
-// docs/PERFORMANCE.md; with CUZK_MSM_MAX_C, see window_bits).
-inline size_t default_chunk() {
-  static const size_t c = [] {
-    const char* v = std::getenv("CUZK_MSM_CHUNK_LOG");
-    return v ? size_t(1) << std::clamp(std::atoi(v), 12, 30) : kMaxChunk;
-  }();
-  return c;
+// added. One chunk of 2^26 measured faster than two of 2^25 on G1; G2 keeps
+// 2^25 (docs/PERFORMANCE.md).
+template <class C>
+constexpr size_t default_chunk() {
+  return sizeof(typename C::F) <= 48 ? size_t(1) << 26 : size_t(1) << 25;
 }
 
 // Page-locked slots for the window sums the GPU writes back, shared by every
@@ -49,6 +44,14 @@ inline size_t default_chunk() {
 inline ::cuzk::cuda::HostArena& results_arena() {
   static ::cuzk::cuda::HostArena arena;
   return arena;
+}
+
+// The current device's multiprocessor count.
+inline unsigned multiprocessors() {
+  int dev = 0, sms = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return (unsigned)sms;
 }
 
 inline unsigned blocks_for(size_t threads) { return (unsigned)std::max<size_t>(1, (threads + kThreads - 1) / kThreads); }
@@ -158,50 +161,9 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
   partials[2 * t + 1] = {cur, acc};
 }
 
-// acc += q: madd-2008-s (8M + 2S), the formulas of ec::Xyzz::add(Affine), in
-// place and in an order that keeps at most seven field elements live. The
-// device multiplication is a run of volatile asm statements, which the
-// compiler keeps in source order, so the source order sets the register peak.
-template <class C>
-__device__ __forceinline__ void add_into(ec::Xyzz<C>& acc, const ec::Affine<C>& q) {
-  using F = typename C::F;
-  using Xyzz = ec::Xyzz<C>;
-  if (q.is_inf()) return;
-  if (acc.is_inf()) {
-    acc = Xyzz::from(q);
-    return;
-  }
-  const F P = q.x * acc.ZZ - acc.X;
-  const F R = q.y * acc.ZZZ - acc.Y;
-  if (P.is_zero()) {
-    acc = R.is_zero() ? Xyzz::from(q).dbl() : Xyzz::infinity();
-    return;
-  }
-  const F PP = P.sqr();
-  acc.ZZ = acc.ZZ * PP;
-  const F PPP = P * PP;
-  acc.ZZZ = acc.ZZZ * PPP;
-  const F Q = acc.X * PP;
-  const F T = acc.Y * PPP;
-  acc.X = R.sqr() - PPP - Q.dbl();
-  acc.Y = R * (Q - acc.X) - T;
-}
-
-// Blocks per SM the level-0 kernel is compiled for. Occupancy decides the
-// speed of its latency-bound loop: ptxas alone gives BN254 G1 96 registers (5
-// blocks) but BLS12-381 G1 164 (3 blocks), and holding BLS12-381 G1 to 4
-// blocks (128 registers, a 24-byte spill) measured 2-27% faster
-// (docs/PERFORMANCE.md). G2 stays at ptxas's choice.
-template <class C>
-constexpr unsigned level0_min_blocks() {
-  if constexpr (sizeof(typename C::F) == 32) return 5;
-  else if constexpr (sizeof(typename C::F) == 48) return 4;
-  else return 1;
-}
-
-// Level 0: the sorted (key, signed point index) list. Lean: the addition is
-// add_into, else ec::Xyzz::add.
-template <class C, unsigned MinBlocks, bool Lean>
+// Level 0: the sorted (key, signed point index) list, compiled for MinBlocks
+// blocks per SM.
+template <class C, unsigned MinBlocks>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
                              const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
@@ -214,61 +176,34 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
       [&](ec::Xyzz<C>& acc, size_t p) {
         const uint32_t v = vals[p];
         const ec::Affine<C> b = bases[v & 0x7fffffffu];
-        if constexpr (Lean)
-          add_into<C>(acc, v >> 31 ? -b : b);
-        else
-          acc = acc.add(v >> 31 ? -b : b);
+        acc = acc.add(v >> 31 ? -b : b);
       },
       buckets, partials, t, last_level);
 }
 
-// Measurement knobs for the level-0 kernel, read once (docs/PERFORMANCE.md,
-// issue 13): CUZK_MSM_L0_BLOCKS (blocks per SM it is compiled for) and
-// CUZK_MSM_L0_LEAN (1: add_into). G1 only; the pairs compiled are those in
-// launch_level0.
-struct Level0Knobs {
-  unsigned blocks = 0;  // 0: level0_min_blocks
-  int lean = -1;        // -1: the default
-};
-inline const Level0Knobs& level0_knobs() {
-  static const Level0Knobs k = [] {
-    Level0Knobs r;
-    if (const char* v = std::getenv("CUZK_MSM_L0_BLOCKS")) r.blocks = (unsigned)std::atoi(v);
-    if (const char* v = std::getenv("CUZK_MSM_L0_LEAN")) r.lean = std::atoi(v) != 0;
-    return r;
-  }();
-  return k;
-}
-
+// Occupancy decides the speed of the level-0 loop, which is latency-bound, and
+// so does the grid's last wave. ptxas alone gives BN254 G1 96 registers (5
+// blocks per SM), kept. BLS12-381 G1 runs the spill-free 164-register kernel
+// (3 blocks) on grids of two or more waves of the 4-block one, and the
+// 4-block one (128 registers, a small spill) on smaller grids, where its
+// shorter tail wins (docs/PERFORMANCE.md). G2 stays at ptxas's choice.
 template <class C>
 void launch_level0(unsigned grid, cudaStream_t stream, const uint32_t* keys, const uint32_t* vals, size_t total,
                    uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
                    bool last_level) {
-  constexpr unsigned def_blocks = level0_min_blocks<C>();
-  constexpr bool def_lean = false;
-  const Level0Knobs& k = level0_knobs();
-  const unsigned blocks = k.blocks ? k.blocks : def_blocks;
-  const bool lean = k.lean < 0 ? def_lean : k.lean != 0;
-  bool launched = false;
+  constexpr size_t fq = sizeof(typename C::F);
   auto go = [&](auto kernel) {
     kernel<<<grid, kThreads, 0, stream>>>(keys, vals, total, skip, bases, buckets, partials, last_level);
-    launched = true;
+    CUZK_CUDA_CHECK_LAUNCH();
   };
-  constexpr size_t fq = sizeof(typename C::F);
-  if (blocks == def_blocks && lean == def_lean) go(accumulate_points_kernel<C, def_blocks, def_lean>);
-  if constexpr (fq == 48) {
-    if (blocks == 4 && lean) go(accumulate_points_kernel<C, 4, true>);
-    if (blocks == 3 && lean) go(accumulate_points_kernel<C, 3, true>);
-    if (blocks == 3 && !lean) go(accumulate_points_kernel<C, 3, false>);
-    if (blocks == 5 && lean) go(accumulate_points_kernel<C, 5, true>);
-  } else if constexpr (fq == 32) {
-    if (blocks == 5 && lean) go(accumulate_points_kernel<C, 5, true>);
-    if (blocks == 6 && lean) go(accumulate_points_kernel<C, 6, true>);
+  if constexpr (fq == 32) {
+    go(accumulate_points_kernel<C, 5>);
+  } else if constexpr (fq == 48) {
+    if (grid >= 2 * 4 * multiprocessors()) go(accumulate_points_kernel<C, 3>);
+    else go(accumulate_points_kernel<C, 4>);
+  } else {
+    go(accumulate_points_kernel<C, 1>);
   }
-  if (!launched)
-    throw std::invalid_argument("msm: no level-0 kernel for CUZK_MSM_L0_BLOCKS=" + std::to_string(blocks) +
-                                " CUZK_MSM_L0_LEAN=" + std::to_string(lean));
-  CUZK_CUDA_CHECK_LAUNCH();
 }
 
 // Levels 1 and up: the partial list of the level before.
@@ -285,24 +220,23 @@ __global__ void accumulate_partials_kernel(const Partial<C>* in, size_t total, u
 
 // sum_{j in segment} (j + 1)·B_j for one segment of one window's buckets, as
 // T + s·R with a running sum from the top: T = sum (j − s + 1) B_j, R = sum B_j
-// (s = the segment's first index). MinBlocks: blocks per SM it is compiled for
-// (1: ptxas's choice).
-template <class C, unsigned MinBlocks>
-__global__ void __launch_bounds__(kThreads, MinBlocks) bucket_segments_kernel(const ec::Xyzz<C>* buckets, unsigned windows, uint32_t per_window,
+// (s = the segment's first index). Segments are Segment buckets long.
+template <class C, unsigned Segment>
+__global__ void bucket_segments_kernel(const ec::Xyzz<C>* buckets, unsigned windows, uint32_t per_window,
                                        ec::Xyzz<C>* out) {
   using Xyzz = ec::Xyzz<C>;
-  const uint32_t segments = per_window / kBucketSegment;
+  const uint32_t segments = per_window / Segment;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= (size_t)windows * segments) return;
   const size_t w = t / segments, seg = t % segments;
-  const Xyzz* b = buckets + w * per_window + seg * kBucketSegment;
+  const Xyzz* b = buckets + w * per_window + seg * Segment;
   Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
-  for (int j = kBucketSegment - 1; j >= 0; --j) {
+  for (int j = Segment - 1; j >= 0; --j) {
     running = running.add(b[j]);
     sum = sum.add(running);
   }
-  // + s·R, s = seg·kBucketSegment, by double-and-add from the top bit.
-  const uint32_t s = (uint32_t)seg * kBucketSegment;
+  // + s·R, s = seg·Segment, by double-and-add from the top bit.
+  const uint32_t s = (uint32_t)seg * Segment;
   Xyzz m = Xyzz::infinity();
   for (int bit = 31; bit >= 0; --bit) {
     m = m.dbl();
@@ -311,37 +245,38 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) bucket_segments_kernel(co
   out[t] = sum.add(m);
 }
 
-// Measurement knob, read once (docs/PERFORMANCE.md, issue 13):
-// CUZK_MSM_WEIGHT_BLOCKS=N compiles the G1 bucket weighting for N blocks per SM
-// (BLS12-381: 3, BN254: 4; otherwise ptxas's choice).
-inline unsigned weight_blocks_knob() {
-  static const unsigned b = [] {
-    const char* v = std::getenv("CUZK_MSM_WEIGHT_BLOCKS");
-    return v ? (unsigned)std::atoi(v) : 1u;
+// Buckets per weighting segment: kBucketSegment, or CUZK_MSM_WEIGHT_SEGMENT
+// (a measurement knob, docs/PERFORMANCE.md: 32, 64 or 128) on G1; at most the
+// buckets of a window.
+template <class C>
+unsigned weight_segment(uint32_t per_window) {
+  static const unsigned knob = [] {
+    const char* v = std::getenv("CUZK_MSM_WEIGHT_SEGMENT");
+    if (!v || sizeof(typename C::F) > 48) return kBucketSegment;
+    const unsigned k = (unsigned)std::atoi(v);
+    if (k != 32 && k != 64 && k != 128)
+      throw std::invalid_argument(std::string("CUZK_MSM_WEIGHT_SEGMENT=") + v + ": 32, 64 or 128");
+    return k;
   }();
-  return b;
+  return std::min<uint32_t>(knob, per_window);
 }
 
 template <class C>
 void launch_bucket_segments(unsigned grid, cudaStream_t stream, const ec::Xyzz<C>* buckets, unsigned windows,
-                            uint32_t per_window, ec::Xyzz<C>* out) {
-  constexpr size_t fq = sizeof(typename C::F);
-  const unsigned blocks = weight_blocks_knob();
-  if constexpr (fq == 48) {
-    if (blocks == 3) {
-      bucket_segments_kernel<C, 3><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
+                            uint32_t per_window, unsigned segment, ec::Xyzz<C>* out) {
+  if constexpr (sizeof(typename C::F) <= 48) {
+    if (segment == 64) {
+      bucket_segments_kernel<C, 64><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
       CUZK_CUDA_CHECK_LAUNCH();
       return;
     }
-  } else if constexpr (fq == 32) {
-    if (blocks == 4) {
-      bucket_segments_kernel<C, 4><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
+    if (segment == 128) {
+      bucket_segments_kernel<C, 128><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
       CUZK_CUDA_CHECK_LAUNCH();
       return;
     }
   }
-  if (blocks != 1) throw std::invalid_argument("msm: no bucket weighting for CUZK_MSM_WEIGHT_BLOCKS=" + std::to_string(blocks));
-  bucket_segments_kernel<C, 1><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
+  bucket_segments_kernel<C, kBucketSegment><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -418,7 +353,8 @@ struct Plan {
     key_bits = 1;
     while ((size_t(1) << key_bits) <= (size_t)windows * buckets) ++key_bits;
   }
-  size_t bucket_sums() const { return (size_t)windows * (buckets / kBucketSegment); }
+  unsigned segment = weight_segment<C>(buckets);  // buckets per weighting segment
+  size_t bucket_sums() const { return (size_t)windows * (buckets / segment); }
   // Everything but the sort's temporary storage.
   size_t bytes() const {
     return 4 * entries * sizeof(uint32_t) + (size_t)windows * buckets * sizeof(Xyzz) +
@@ -496,7 +432,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   // the device has free now.
   size_t chunk = 0;
   if (m > 0) {
-    chunk = std::min(m, max_chunk ? max_chunk : default_chunk());
+    chunk = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
     const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
     while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
     st->chunks = (m + chunk - 1) / chunk;
@@ -548,8 +484,9 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
 
       Xyzz* s0 = sums.as<Xyzz>();
       Xyzz* s1 = s0 + plan.bucket_sums();
-      launch_bucket_segments<C>(blocks_for(plan.bucket_sums()), stream, bk, plan.windows, plan.buckets, s0);
-      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
+      launch_bucket_segments<C>(blocks_for(plan.bucket_sums()), stream, bk, plan.windows, plan.buckets, plan.segment,
+                                s0);
+      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / plan.segment, stream);
       CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
     }

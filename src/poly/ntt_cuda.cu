@@ -1,4 +1,4 @@
-// Device NTT: shared-memory passes of up to eleven radix-2 stages (see ntt_cuda.hpp);
+// Device NTT: shared-memory passes of up to ten radix-2 stages (see ntt_cuda.hpp);
 // pass_reg_kernel keeps 4 points a thread in registers; pass_kernel, one
 // butterfly a thread, runs the one-stage transform (2 points) it cannot.
 //
@@ -13,8 +13,6 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -95,7 +93,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
 // the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
 // ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
-// registers at 64 a thread, for occupancy. The stages run in rounds of up to B:
+// registers at 64 a thread, for occupancy. Passes of at most 10 stages: at
+// 2^22, three passes of 7-8 stages measured faster than two of 11, whose
+// 512-thread blocks wait longer at each barrier (docs/PERFORMANCE.md). The stages run in rounds of up to B:
 // in a round whose stages touch local bits inside [c, c+B), a thread holds the
 // 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
 // index), does the round's butterflies in registers, and the points move
@@ -104,9 +104,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // (twiddle 1) skips its multiplication.
 // When t_lo = 0 the points are contiguous in device memory: they are loaded and
 // stored coalesced (point l by thread l mod T) and rearranged in shared memory.
-constexpr unsigned kRegMaxStages = 11;  // 72 KiB of shared memory
+constexpr unsigned kRegMaxStages = 10;  // 36 KiB of shared memory
 constexpr unsigned kRegBits = 2;
-constexpr unsigned kRegMinBlocks = 2;
+constexpr unsigned kRegMinBlocks = 4;
 
 template <class Fr, bool Dit>
 __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
@@ -252,8 +252,7 @@ __global__ void bit_reverse_tiled_kernel(Fr* x, unsigned log_n, unsigned k, PowT
 }
 
 // The same permutation one point pair a thread, gathering x[rev(i)]: for
-// transforms too small to tile, and kept as a measured variant
-// (CUZK_NTT_BITREV=gather, docs/PERFORMANCE.md).
+// transforms too small to tile.
 template <class Fr, bool ScaleSource>
 __global__ void bit_reverse_kernel(Fr* x, unsigned log_n, PowTable<Fr> scale) {
   const size_t n = size_t(1) << log_n;
@@ -348,24 +347,6 @@ void launch_reg_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigne
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
-// Measurement knobs, read once (docs/PERFORMANCE.md, issue 13):
-// CUZK_NTT_BITREV=gather|tiled picks the bit-reversal kernel, and
-// CUZK_NTT_PASS_STAGES (2·kRegBits..kRegMaxStages) caps the stages of one pass.
-struct Knobs {
-  bool tiled_bit_reverse = true;
-  unsigned max_stages = kRegMaxStages;
-};
-const Knobs& knobs() {
-  static const Knobs k = [] {
-    Knobs r;
-    if (const char* v = std::getenv("CUZK_NTT_BITREV")) r.tiled_bit_reverse = std::string(v) != "gather";
-    if (const char* v = std::getenv("CUZK_NTT_PASS_STAGES"))
-      r.max_stages = std::clamp<unsigned>((unsigned)std::atoi(v), 2 * kRegBits, kRegMaxStages);
-    return r;
-  }();
-  return k;
-}
-
 // All stages of one transform direction, split into near-equal passes of at
 // most kRegMaxStages (each then has at least kRegBits stages); the last pass
 // of a DIF run may scale its output (see pass_kernel). A transform of fewer
@@ -380,8 +361,7 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     CUZK_CUDA_CHECK_LAUNCH();
     return;
   }
-  const unsigned max_stages = knobs().max_stages;
-  const unsigned passes = (log_n + max_stages - 1) / max_stages;
+  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
@@ -396,7 +376,7 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
 template <class Fr, bool ScaleSource>
 void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStream_t stream) {
   const unsigned log_n = d.log_size();
-  if (knobs().tiled_bit_reverse && log_n >= 2 * kTileBits) {
+  if (log_n >= 2 * kTileBits) {
     constexpr unsigned threads = 256;
     const unsigned side = 1u << kTileBits;
     const size_t smem = 2 * sizeof(Fr) * side * (side + 1);
