@@ -22,19 +22,21 @@
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU, and
 #            with the key streamed (--key-budget-mib 1024)
-#     anchors  build the cuzk CLI (everything with CUZK_ANCHOR_TESTS); cuzk bench ntt and cuzk bench msm g1
-#            on both curves, 2^20..2^26; then sppark's MSM and NTT
+#     anchors  build the cuzk CLI (everything with CUZK_ANCHOR_TESTS); cuzk
+#            bench ntt and cuzk bench msm g1 on both curves, 2^20..2^26; then
+#            sppark's MSM and NTT
 #            (OUT=$OUT/anchors bash .anchors/sppark-bench/run.sh, from a folder the
 #            caller carries: cp -r ../shared/anchors/sppark-bench .anchors/; knobs
 #            MSM_LOGS, NTT_LOGS). Steps that would end past CUZK_DEADLINE_S
 #            seconds from the start (default 560) are cut short or skipped, so
 #            the results come back from a 10-minute device call.
 #            CUZK_ANCHOR_TESTS=REGEX builds everything and first runs the gpu
-#            tests that match it (ctest -L gpu -R REGEX -j 3; "." for all).
+#            tests that match it (ctest -L gpu -R REGEX; "." for all), in
+#            CUZK_CTEST_JOBS parallel jobs (default 1).
 #            Variants: CUZK_NTT_VARIANTS and CUZK_MSM_VARIANTS, each a list of
 #            variants separated by spaces, a variant being comma-separated
-#            VAR=value settings (e.g. "CUZK_MSM_WEIGHT_SEGMENT=64
-#            A=1,B=2"); each runs the bench again with them set, after sppark,
+#            VAR=value settings (e.g. "A=1 A=2,B=3": two variants); each
+#            runs the bench again with them set, after sppark,
 #            over CUZK_VARIANT_LOGS (default 20,22,24,26) and
 #            CUZK_NTT_VARIANT_CURVES (default bn254) or CUZK_MSM_VARIANT_CURVES
 #            (default bls12_381). The output ends with a line per run and the
@@ -141,7 +143,7 @@ if [[ $mode == zkey ]]; then
 fi
 if [[ $mode == anchors ]]; then
   if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then
-    run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j 3 --output-on-failure --timeout 300
+    run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j "${CUZK_CTEST_JOBS:-1}" --output-on-failure --timeout 300
     grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   fi
   logs=20,22,24,26
@@ -186,7 +188,7 @@ if [[ $mode == anchors ]]; then
   [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
   # One line per run: the forward NTT (ms) or the G1 MSM (gpu ms) per size.
   python3 - "$OUT" <<'PY'
-import glob, json, os, sys
+import glob, json, os, re, sys
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     name = os.path.basename(f)[:-5]
     if not (name.startswith("ntt-") or name.startswith("msm-")):
@@ -200,7 +202,6 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
         cells = [f"2^{r['log_n']} {r['gpu_ms']:.2f}" for r in j["rows"]]
     print(f"{name:22s} {variant:60s} " + "  ".join(cells))
 # The defaults beside sppark: forward NTT natural to natural, G1 MSM.
-import re
 sp = {}
 log = os.path.join(sys.argv[1], "anchors", "sppark.log")
 if os.path.exists(log):

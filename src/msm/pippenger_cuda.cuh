@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -182,11 +181,12 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 }
 
 // Occupancy decides the speed of the level-0 loop, which is latency-bound, and
-// so does the grid's last wave. ptxas alone gives BN254 G1 96 registers (5
-// blocks per SM), kept. BLS12-381 G1 runs the spill-free 164-register kernel
-// (3 blocks) on grids of two or more waves of the 4-block one, and the
-// 4-block one (128 registers, a small spill) on smaller grids, where its
-// shorter tail wins (docs/PERFORMANCE.md). G2 stays at ptxas's choice.
+// so does the grid's last wave. BN254 G1 runs at 5 blocks per SM (96
+// registers, ptxas's own choice). BLS12-381 G1 runs the spill-free
+// 164-register kernel (3 blocks) on grids of two or more waves of the 4-block
+// one, and the 4-block one (128 registers, a small spill) on smaller grids,
+// whose last wave it shortens (docs/PERFORMANCE.md). G2 stays at ptxas's
+// choice.
 template <class C>
 void launch_level0(unsigned grid, cudaStream_t stream, const uint32_t* keys, const uint32_t* vals, size_t total,
                    uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
@@ -220,64 +220,29 @@ __global__ void accumulate_partials_kernel(const Partial<C>* in, size_t total, u
 
 // sum_{j in segment} (j + 1)·B_j for one segment of one window's buckets, as
 // T + s·R with a running sum from the top: T = sum (j − s + 1) B_j, R = sum B_j
-// (s = the segment's first index). Segments are Segment buckets long.
-template <class C, unsigned Segment>
+// (s = the segment's first index).
+template <class C>
 __global__ void bucket_segments_kernel(const ec::Xyzz<C>* buckets, unsigned windows, uint32_t per_window,
                                        ec::Xyzz<C>* out) {
   using Xyzz = ec::Xyzz<C>;
-  const uint32_t segments = per_window / Segment;
+  const uint32_t segments = per_window / kBucketSegment;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= (size_t)windows * segments) return;
   const size_t w = t / segments, seg = t % segments;
-  const Xyzz* b = buckets + w * per_window + seg * Segment;
+  const Xyzz* b = buckets + w * per_window + seg * kBucketSegment;
   Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
-  for (int j = Segment - 1; j >= 0; --j) {
+  for (int j = kBucketSegment - 1; j >= 0; --j) {
     running = running.add(b[j]);
     sum = sum.add(running);
   }
-  // + s·R, s = seg·Segment, by double-and-add from the top bit.
-  const uint32_t s = (uint32_t)seg * Segment;
+  // + s·R, s = seg·kBucketSegment, by double-and-add from the top bit.
+  const uint32_t s = (uint32_t)seg * kBucketSegment;
   Xyzz m = Xyzz::infinity();
   for (int bit = 31; bit >= 0; --bit) {
     m = m.dbl();
     if ((s >> bit) & 1) m = m.add(running);
   }
   out[t] = sum.add(m);
-}
-
-// Buckets per weighting segment: kBucketSegment, or CUZK_MSM_WEIGHT_SEGMENT
-// (a measurement knob, docs/PERFORMANCE.md: 32, 64 or 128) on G1; at most the
-// buckets of a window.
-template <class C>
-unsigned weight_segment(uint32_t per_window) {
-  static const unsigned knob = [] {
-    const char* v = std::getenv("CUZK_MSM_WEIGHT_SEGMENT");
-    if (!v || sizeof(typename C::F) > 48) return kBucketSegment;
-    const unsigned k = (unsigned)std::atoi(v);
-    if (k != 32 && k != 64 && k != 128)
-      throw std::invalid_argument(std::string("CUZK_MSM_WEIGHT_SEGMENT=") + v + ": 32, 64 or 128");
-    return k;
-  }();
-  return std::min<uint32_t>(knob, per_window);
-}
-
-template <class C>
-void launch_bucket_segments(unsigned grid, cudaStream_t stream, const ec::Xyzz<C>* buckets, unsigned windows,
-                            uint32_t per_window, unsigned segment, ec::Xyzz<C>* out) {
-  if constexpr (sizeof(typename C::F) <= 48) {
-    if (segment == 64) {
-      bucket_segments_kernel<C, 64><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
-      CUZK_CUDA_CHECK_LAUNCH();
-      return;
-    }
-    if (segment == 128) {
-      bucket_segments_kernel<C, 128><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
-      CUZK_CUDA_CHECK_LAUNCH();
-      return;
-    }
-  }
-  bucket_segments_kernel<C, kBucketSegment><<<grid, kThreads, 0, stream>>>(buckets, windows, per_window, out);
-  CUZK_CUDA_CHECK_LAUNCH();
 }
 
 // out[g·out_len + q] = sum of in[g·len + q·fan .. g·len + min(len, (q+1)·fan)).
@@ -353,8 +318,7 @@ struct Plan {
     key_bits = 1;
     while ((size_t(1) << key_bits) <= (size_t)windows * buckets) ++key_bits;
   }
-  unsigned segment = weight_segment<C>(buckets);  // buckets per weighting segment
-  size_t bucket_sums() const { return (size_t)windows * (buckets / segment); }
+  size_t bucket_sums() const { return (size_t)windows * (buckets / kBucketSegment); }
   // Everything but the sort's temporary storage.
   size_t bytes() const {
     return 4 * entries * sizeof(uint32_t) + (size_t)windows * buckets * sizeof(Xyzz) +
@@ -484,9 +448,10 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
 
       Xyzz* s0 = sums.as<Xyzz>();
       Xyzz* s1 = s0 + plan.bucket_sums();
-      launch_bucket_segments<C>(blocks_for(plan.bucket_sums()), stream, bk, plan.windows, plan.buckets, plan.segment,
-                                s0);
-      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / plan.segment, stream);
+      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
+                                                                                         plan.buckets, s0);
+      CUZK_CUDA_CHECK_LAUNCH();
+      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
       CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
     }

@@ -93,9 +93,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
 // the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
 // ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
-// registers at 64 a thread, for occupancy. Passes of at most 10 stages: at
-// 2^22, three passes of 7-8 stages measured faster than two of 11, whose
-// 512-thread blocks wait longer at each barrier (docs/PERFORMANCE.md). The stages run in rounds of up to B:
+// registers at 64 a thread, for occupancy. Passes have at most 10 stages: two
+// 11-stage passes (512-thread blocks, two an SM) are slower at 2^22 than three
+// of 7-8 stages (docs/PERFORMANCE.md). The stages run in rounds of up to B:
 // in a round whose stages touch local bits inside [c, c+B), a thread holds the
 // 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
 // index), does the round's butterflies in registers, and the points move
