@@ -22,13 +22,25 @@
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
 #            through prove-batch with a/b/c on the host and on the GPU, and
 #            with the key streamed (--key-budget-mib 1024)
-#     anchors  build the cuzk CLI only; cuzk bench ntt and cuzk bench msm g1
-#            on both curves, 2^20..2^26; then sppark's MSM and NTT
+#     anchors  build the cuzk CLI (everything with CUZK_ANCHOR_TESTS); cuzk
+#            bench ntt and cuzk bench msm g1 on both curves, 2^20..2^26; then
+#            sppark's MSM and NTT
 #            (OUT=$OUT/anchors bash .anchors/sppark-bench/run.sh, from a folder the
 #            caller carries: cp -r ../shared/anchors/sppark-bench .anchors/; knobs
 #            MSM_LOGS, NTT_LOGS). Steps that would end past CUZK_DEADLINE_S
 #            seconds from the start (default 560) are cut short or skipped, so
 #            the results come back from a 10-minute device call.
+#            CUZK_ANCHOR_TESTS=REGEX builds everything and first runs the gpu
+#            tests that match it (ctest -L gpu -R REGEX; "." for all), in
+#            CUZK_CTEST_JOBS parallel jobs (default 1).
+#            Variants: CUZK_NTT_VARIANTS and CUZK_MSM_VARIANTS, each a list of
+#            variants separated by spaces, a variant being comma-separated
+#            VAR=value settings (e.g. "A=1 A=2,B=3": two variants); each
+#            runs the bench again with them set, after sppark,
+#            over CUZK_VARIANT_LOGS (default 20,22,24,26) and
+#            CUZK_NTT_VARIANT_CURVES (default bn254) or CUZK_MSM_VARIANT_CURVES
+#            (default bls12_381). The output ends with a line per run and the
+#            defaults beside sppark (cuzk / sppark).
 #     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
 #            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
 #     all    (default) tests, bench and prove
@@ -66,7 +78,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITEC
 grep -E "cuzk: (cuzkd|no cuzkd|gRPC)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
-[[ $mode == anchors ]] && targets=(--target cuzk)
+[[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -161,6 +173,10 @@ if [[ $mode == zkey ]]; then
   rm -rf "$zdir"
 fi
 if [[ $mode == anchors ]]; then
+  if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then
+    run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j "${CUZK_CTEST_JOBS:-1}" --output-on-failure --timeout 300
+    grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
+  fi
   logs=20,22,24,26
   for curve in bn254 bls12_381; do
     run "ntt-$curve" "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes $logs --repeat 5 \
@@ -177,10 +193,66 @@ if [[ $mode == anchors ]]; then
     echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
     status=1
   fi
-  [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
+  vlogs=${CUZK_VARIANT_LOGS:-20,22,24,26}
+  i=0
+  for v in ${CUZK_NTT_VARIANTS:-}; do
+    i=$((i + 1))
+    for curve in ${CUZK_NTT_VARIANT_CURVES:-bn254}; do
+      run "ntt-v$i-$curve" env ${v//,/ } "$cuzk" bench ntt --backend cuda --curve $curve --log-sizes $vlogs \
+        --repeat 5 --json "$OUT/ntt-v$i-$curve.json" && echo "$v" > "$OUT/ntt-v$i-$curve.variant"
+    done
+  done
+  i=0
+  for v in ${CUZK_MSM_VARIANTS:-}; do
+    i=$((i + 1))
+    for curve in ${CUZK_MSM_VARIANT_CURVES:-bls12_381}; do
+      run "msm-v$i-$curve" env ${v//,/ } "$cuzk" bench msm --backend cuda --curve $curve --group g1 \
+        --log-sizes $vlogs --repeat 3 --json "$OUT/msm-v$i-$curve.json" && echo "$v" > "$OUT/msm-v$i-$curve.variant"
+    done
+  done
 fi
 for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
-  [ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
+  [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"
+if [[ $mode == anchors ]]; then
+  [ -f "$OUT/anchors/sppark.log" ] && { echo "== sppark.log"; grep -E "^sppark (msm|ntt)|FAIL" "$OUT/anchors/sppark.log"; }
+  # One line per run: the forward NTT (ms) or the G1 MSM (gpu ms) per size.
+  python3 - "$OUT" <<'PY'
+import glob, json, os, re, sys
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    name = os.path.basename(f)[:-5]
+    if not (name.startswith("ntt-") or name.startswith("msm-")):
+        continue
+    j = json.load(open(f))
+    vf = f[:-5] + ".variant"
+    variant = open(vf).read().strip() if os.path.exists(vf) else "default"
+    if name.startswith("ntt-"):
+        cells = [f"2^{r['log_n']} {r['ms']:.3f}" for r in j["rows"] if r["transform"] == "ntt"]
+    else:
+        cells = [f"2^{r['log_n']} {r['gpu_ms']:.2f}" for r in j["rows"]]
+    print(f"{name:22s} {variant:60s} " + "  ".join(cells))
+# The defaults beside sppark: forward NTT natural to natural, G1 MSM.
+sp = {}
+log = os.path.join(sys.argv[1], "anchors", "sppark.log")
+if os.path.exists(log):
+    for line in open(log):
+        m = re.match(r"sppark (msm|ntt) (\S+) \S+ log=(\d+) ms=([\d.]+)", line)
+        if m and (m[1] == "msm" or "natural->natural" in line):
+            sp[(m[1], m[2], int(m[3]))] = float(m[4])
+for kind in ("ntt", "msm"):
+    for curve in ("bn254", "bls12_381"):
+        f = os.path.join(sys.argv[1], f"{kind}-{curve}.json")
+        if not os.path.exists(f):
+            continue
+        cells = []
+        for r in json.load(open(f))["rows"]:
+            if kind == "ntt" and r["transform"] != "ntt":
+                continue
+            ms = r["ms"] if kind == "ntt" else r["gpu_ms"]
+            ref = sp.get((kind, curve, r["log_n"]))
+            cells.append(f"2^{r['log_n']} {ms:.3f}/{ref:.3f}={ms / ref:.2f}" if ref else f"2^{r['log_n']} {ms:.3f}/-")
+        print(f"cuzk/sppark {kind} {curve:10s} " + "  ".join(cells))
+PY
+fi
 exit $status

@@ -48,7 +48,8 @@ struct Config {
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   // The largest request accepted (a key or witnesses sent as bytes).
   size_t max_message_bytes = size_t(1) << 30;
-  // Seconds that RPCs still under way get after a drain before they are cut.
+  // Seconds that results not yet awaited, and RPCs under way, get after a
+  // drain before the server closes.
   double shutdown_grace_s = 10;
   // The arithmetic self-check (host, and device with the cuda backend) runs
   // before serving; a failure stops the start.

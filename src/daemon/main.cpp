@@ -2,8 +2,8 @@
 // before serving (a bad configuration, a missing key file, an address it
 // cannot listen on: one "error: ..." line and exit 2); then it serves until
 // SIGTERM or SIGINT, which drain (stop admitting, finish the jobs admitted,
-// then close the server) and exit 0. SIGHUP re-reads the configuration's key
-// list.
+// give their results the grace period to be awaited, then close the server)
+// and exit 0. SIGHUP re-reads the configuration's key list.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "config.hpp"
 #include "configured_keys.hpp"
@@ -128,10 +129,20 @@ int serve(const Config& config, const Flags& flags) {
   }
   metrics.set_draining();
   service->drain();
-  spdlog::info("drained; closing the server");
-  // RPCs under way (an Await of a job just finished) get the grace period.
+  // Results not yet collected get the grace period to be awaited, and RPCs
+  // under way until its end to finish; then the server closes.
+  const auto grace = std::chrono::milliseconds(int64_t(config.shutdown_grace_s * 1000));
+  const auto until = std::chrono::steady_clock::now() + grace;
+  size_t unawaited = service->status().jobs.size();
+  spdlog::info("drained; {} finished jobs not yet awaited", unawaited);
+  while (unawaited > 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    unawaited = service->status().jobs.size();
+  }
+  spdlog::info("closing the server ({} jobs never awaited)", unawaited);
   listener.server->Shutdown(std::chrono::system_clock::now() +
-                            std::chrono::milliseconds(int64_t(config.shutdown_grace_s * 1000)));
+                            std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                std::max(until - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration{})));
   listener.server->Wait();
   std::error_code ignored;
   if (const auto sock = unix_socket_path(config.listen); !sock.empty()) std::filesystem::remove(sock, ignored);

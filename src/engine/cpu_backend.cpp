@@ -25,17 +25,13 @@ class CpuBackend final : public Backend<E> {
     const Track track{Track::Kind::worker, -1, (int)worker};
     const auto parts = partition_spans(item.buffer, *item.key, false);
     groth16::StartTimes st;
-    double at = recorder.now();
+    const double start = recorder.now();
     auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,
                                       &st);
     item.buffer = {};  // a, b, c are consumed
-    const std::pair<Stage, double> stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a},
-                                               {Stage::msm_b1, st.msm_b1}, {Stage::msm_b2, st.msm_b2},
-                                               {Stage::msm_c, st.msm_c},   {Stage::msm_h, st.msm_h}};
-    for (const auto& [stage, seconds] : stages) {
-      recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
-      at += seconds;
-    }
+    const StageTime stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a}, {Stage::msm_b1, st.msm_b1},
+                                {Stage::msm_b2, st.msm_b2}, {Stage::msm_c, st.msm_c}, {Stage::msm_h, st.msm_h}};
+    record_end_to_end(recorder, track, item.job, item.partition, start, stages);
     return proof;
   }
 

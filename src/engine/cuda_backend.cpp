@@ -47,10 +47,10 @@ class CudaBackend final : public Backend<E> {
       gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu}));
     }
     for (unsigned i = 0; i < o.workers_per_gpu; ++i)
-      for (auto& g : gpus_) slots_.push_back(std::make_unique<Slot>(*g, (int)i));
+      for (auto& g : gpus_) workers_.push_back(std::make_unique<GpuWorker>(*g, (int)i));
   }
 
-  unsigned workers() const override { return (unsigned)slots_.size(); }
+  unsigned workers() const override { return (unsigned)workers_.size(); }
   bool abc_on_gpu() const override { return options_.abc_on_gpu; }
   std::unique_ptr<HostMemory> host_memory() const override { return pinned_memory(); }
   std::string describe() const override {
@@ -69,10 +69,10 @@ class CudaBackend final : public Backend<E> {
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
-    Gpu& g = slots_[worker]->gpu;
+    Gpu& g = workers_[worker]->gpu;
     if (g.fault()) throw DeviceFault(g.fault_message());
     try {
-      return prove_on(*slots_[worker], item, recorder);
+      return prove_on(*workers_[worker], item, recorder);
     } catch (const ::cuzk::cuda::Error& e) {
       // A sticky error fails every later call on the device, so a second
       // call that fails too tells it from one that was the work's own (no
@@ -84,7 +84,7 @@ class CudaBackend final : public Backend<E> {
     }
   }
 
-  bool worker_usable(unsigned worker) const override { return !slots_[worker]->gpu.fault(); }
+  bool worker_usable(unsigned worker) const override { return !workers_[worker]->gpu.fault(); }
 
   std::vector<GpuReport> gpu_reports() const override {
     std::vector<GpuReport> out;
@@ -103,9 +103,9 @@ class CudaBackend final : public Backend<E> {
 
  private:
   struct Gpu;
-  struct Slot;
+  struct GpuWorker;
 
-  groth16::PendingProof<E> prove_on(Slot& s, WorkItem<E>& item, Recorder& recorder) {
+  groth16::PendingProof<E> prove_on(GpuWorker& s, WorkItem<E>& item, Recorder& recorder) {
     Gpu& g = s.gpu;
     const int device = g.cache.device();
     const Track track{Track::Kind::worker, device, s.index}, copy{Track::Kind::copy, device, s.index};
@@ -136,17 +136,12 @@ class CudaBackend final : public Backend<E> {
     recorder.record(Span{Stage::lock_held, track, item.job, item.partition, locked, done});
     // The kernels ran back to back on the worker's stream and ended just
     // before wait() returned: lay them out backwards from there.
-    const std::pair<Stage, double> stages[] = {{Stage::msm_a, gt.msm_a}, {Stage::msm_b1, gt.msm_b1},
-                                               {Stage::msm_b2, gt.msm_b2}, {Stage::msm_c, gt.msm_c},
-                                               {Stage::abc, gt.abc},      {Stage::ntt, gt.ntt},
-                                               {Stage::msm_h, gt.msm_h}};
-    double at = std::max(locked, done - gt.total);
-    for (const auto& [stage, seconds] : stages) {
-      // Without GPU a/b/c that interval is only the wait for the upload.
-      if (stage != Stage::abc || options_.abc_on_gpu)
-        recorder.record(Span{stage, track, item.job, item.partition, at, at + seconds});
-      at += seconds;
-    }
+    // Without GPU a/b/c, that interval is only the wait for the upload.
+    const StageTime stages[] = {{Stage::msm_a, gt.msm_a},  {Stage::msm_b1, gt.msm_b1},
+                                {Stage::msm_b2, gt.msm_b2}, {Stage::msm_c, gt.msm_c},
+                                {Stage::abc, gt.abc, options_.abc_on_gpu}, {Stage::ntt, gt.ntt},
+                                {Stage::msm_h, gt.msm_h}};
+    record_end_to_end(recorder, track, item.job, item.partition, std::max(locked, done - gt.total), stages);
     return proof;
   }
 
@@ -175,8 +170,8 @@ class CudaBackend final : public Backend<E> {
     std::atomic<bool> faulted{false};
     std::string fault_what;
   };
-  struct Slot {
-    Slot(Gpu& g, int i) : gpu(g), index(i), worker(g.cache.device()) {}
+  struct GpuWorker {
+    GpuWorker(Gpu& g, int i) : gpu(g), index(i), worker(g.cache.device()) {}
     Gpu& gpu;
     int index;
     gpu::Worker worker;
@@ -184,7 +179,7 @@ class CudaBackend final : public Backend<E> {
 
   CudaBackendOptions options_;
   std::vector<std::unique_ptr<Gpu>> gpus_;
-  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::unique_ptr<GpuWorker>> workers_;
 };
 
 }  // namespace

@@ -56,7 +56,7 @@ const char* stop_message(Outcome why) {
 }
 
 template <class E>
-std::unique_ptr<Backend<E>> checked(std::unique_ptr<Backend<E>> backend) {
+std::unique_ptr<Backend<E>> with_a_worker(std::unique_ptr<Backend<E>> backend) {
   if (!backend || backend->workers() == 0) throw std::invalid_argument("the engine needs a backend with a worker");
   return backend;
 }
@@ -86,7 +86,7 @@ Outcome Engine<E>::Job::stopped() const {
 template <class E>
 Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
                   std::unique_ptr<HostMemory> memory)
-    : options_(options), recorder_(recorder), backend_(checked(std::move(backend))) {
+    : options_(options), recorder_(recorder), backend_(with_a_worker(std::move(backend))) {
   pool_ = std::make_shared<BufferPool>(memory ? std::move(memory) : backend_->host_memory(), options.host_budget);
   start_threads();
 }
@@ -94,7 +94,7 @@ Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Bac
 template <class E>
 Engine<E>::Engine(EngineOptions options, Recorder& recorder, std::unique_ptr<Backend<E>> backend,
                   std::shared_ptr<BufferPool> pool)
-    : options_(options), recorder_(recorder), backend_(checked(std::move(backend))), pool_(std::move(pool)) {
+    : options_(options), recorder_(recorder), backend_(with_a_worker(std::move(backend))), pool_(std::move(pool)) {
   if (!pool_) throw std::invalid_argument("the engine needs a buffer pool");
   start_threads();
 }

@@ -63,7 +63,7 @@ void upload_all(DeviceBuffer<T>& d, std::span<const T> h) {
 // Resident: uploaded. Streamed: in page-locked memory, so that its chunks go
 // by DMA at PCIe speed.
 template <class C>
-void place(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
+void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
   b.host = host;
   if (!streamed) {
     upload_all(b.device, host);
@@ -112,11 +112,11 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   resident_ = std::make_unique<Resident>(prepared);
   Resident& r = *resident_;
   const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
-  place(r.a, k.a, streamed, mapped);
-  place(r.b1, k.b1, streamed, mapped);
-  place(r.b2, k.b2, streamed, mapped);
-  place(r.c, k.c, streamed, mapped);
-  place(r.h, k.h, streamed, mapped);
+  set_up_bases(r.a, k.a, streamed, mapped);
+  set_up_bases(r.b1, k.b1, streamed, mapped);
+  set_up_bases(r.b2, k.b2, streamed, mapped);
+  set_up_bases(r.c, k.c, streamed, mapped);
+  set_up_bases(r.h, k.h, streamed, mapped);
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);

@@ -11,12 +11,14 @@ namespace cuzk::msm::cuda {
 unsigned window_bits(size_t n) {
   // Per window: one bucket addition per term, and about three full additions
   // per bucket to weight and sum them. Windows number ceil(257 / c) (the digit
-  // offset needs bits + 2). c stays within [6, 20]: the bucket sums run in
-  // segments of 32, and beyond 2^19 buckets per window they outgrow the
-  // savings (and the sort keys their 24 bits).
+  // offset needs bits + 2). c stays within [6, 20], and [6, 21] from 2^26
+  // terms: the model's c = 21 is measured there only, where it beat two chunks
+  // of c = 20 (docs/PERFORMANCE.md); larger windows multiply the buckets to
+  // weight.
+  const unsigned max_c = n >= (size_t(1) << 26) ? 21 : 20;
   unsigned best = 6;
   double best_cost = 0;
-  for (unsigned c = 6; c <= 20; ++c) {
+  for (unsigned c = 6; c <= max_c; ++c) {
     const double windows = (257.0 + c - 1) / c;
     const double cost = windows * ((double)n + 3.0 * (double)(size_t(1) << (c - 1)));
     if (c == 6 || cost < best_cost) best = c, best_cost = cost;

@@ -29,8 +29,12 @@ constexpr unsigned kTreeFan = 32;
 
 // The largest chunk of significant scalars processed at once; larger MSMs (and
 // smaller ones on a card short of memory) run in chunks whose window sums are
-// added.
-constexpr size_t kMaxChunk = size_t(1) << 25;
+// added. One chunk of 2^26 measured faster than two of 2^25 on G1; G2 keeps
+// 2^25 (docs/PERFORMANCE.md).
+template <class C>
+constexpr size_t default_chunk() {
+  return sizeof(typename C::F) <= 48 ? size_t(1) << 26 : size_t(1) << 25;
+}
 
 // Page-locked slots for the window sums the GPU writes back, shared by every
 // MSM of the process: a few KiB each, allocated once per size and reused, so
@@ -39,6 +43,14 @@ constexpr size_t kMaxChunk = size_t(1) << 25;
 inline ::cuzk::cuda::HostArena& results_arena() {
   static ::cuzk::cuda::HostArena arena;
   return arena;
+}
+
+// The current device's multiprocessor count.
+inline unsigned multiprocessors() {
+  int dev = 0, sms = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return (unsigned)sms;
 }
 
 inline unsigned blocks_for(size_t threads) { return (unsigned)std::max<size_t>(1, (threads + kThreads - 1) / kThreads); }
@@ -148,21 +160,10 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
   partials[2 * t + 1] = {cur, acc};
 }
 
-// Blocks per SM the level-0 kernel is compiled for. Occupancy decides the
-// speed of its latency-bound loop: ptxas alone gives BN254 G1 96 registers (5
-// blocks) but BLS12-381 G1 164 (3 blocks), and holding BLS12-381 G1 to 4
-// blocks (128 registers, a 24-byte spill) measured 2-27% faster
-// (docs/PERFORMANCE.md). G2 stays at ptxas's choice.
-template <class C>
-constexpr unsigned level0_min_blocks() {
-  if constexpr (sizeof(typename C::F) == 32) return 5;
-  else if constexpr (sizeof(typename C::F) == 48) return 4;
-  else return 1;
-}
-
-// Level 0: the sorted (key, signed point index) list.
-template <class C>
-__global__ void __launch_bounds__(kThreads, level0_min_blocks<C>())
+// Level 0: the sorted (key, signed point index) list, compiled for MinBlocks
+// blocks per SM.
+template <class C, unsigned MinBlocks>
+__global__ void __launch_bounds__(kThreads, MinBlocks)
     accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
                              const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
                              bool last_level) {
@@ -177,6 +178,32 @@ __global__ void __launch_bounds__(kThreads, level0_min_blocks<C>())
         acc = acc.add(v >> 31 ? -b : b);
       },
       buckets, partials, t, last_level);
+}
+
+// Occupancy decides the speed of the level-0 loop, which is latency-bound, and
+// so does the grid's last wave. BN254 G1 runs at 5 blocks per SM (96
+// registers, ptxas's own choice). BLS12-381 G1 runs the spill-free
+// 164-register kernel (3 blocks) on grids of two or more waves of the 4-block
+// one, and the 4-block one (128 registers, a small spill) on smaller grids,
+// whose last wave it shortens (docs/PERFORMANCE.md). G2 stays at ptxas's
+// choice.
+template <class C>
+void launch_level0(unsigned grid, cudaStream_t stream, const uint32_t* keys, const uint32_t* vals, size_t total,
+                   uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
+                   bool last_level) {
+  constexpr size_t fq = sizeof(typename C::F);
+  auto go = [&](auto kernel) {
+    kernel<<<grid, kThreads, 0, stream>>>(keys, vals, total, skip, bases, buckets, partials, last_level);
+    CUZK_CUDA_CHECK_LAUNCH();
+  };
+  if constexpr (fq == 32) {
+    go(accumulate_points_kernel<C, 5>);
+  } else if constexpr (fq == 48) {
+    if (grid >= 2 * 4 * multiprocessors()) go(accumulate_points_kernel<C, 3>);
+    else go(accumulate_points_kernel<C, 4>);
+  } else {
+    go(accumulate_points_kernel<C, 1>);
+  }
 }
 
 // Levels 1 and up: the partial list of the level before.
@@ -369,7 +396,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   // the device has free now.
   size_t chunk = 0;
   if (m > 0) {
-    chunk = std::min(m, max_chunk ? max_chunk : kMaxChunk);
+    chunk = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
     const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
     while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
     st->chunks = (m + chunk - 1) / chunk;
@@ -409,9 +436,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
       Partial<C>* pb = pa + plan.level0_partials;
       size_t threads = (entries + kSegment - 1) / kSegment;
       const bool single = threads == 1;
-      accumulate_points_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(keys_out, vals_out, entries, skip,
-                                                                                bases, bk, pa, single);
-      CUZK_CUDA_CHECK_LAUNCH();
+      launch_level0<C>(blocks_for(threads), stream, keys_out, vals_out, entries, skip, bases, bk, pa, single);
       for (size_t len = single ? 0 : 2 * threads; len > 0;) {
         threads = (len + kPartialSegment - 1) / kPartialSegment;
         const bool last = threads == 1;

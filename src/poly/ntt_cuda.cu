@@ -1,4 +1,4 @@
-// Device NTT: shared-memory passes of up to eleven radix-2 stages (see ntt_cuda.hpp);
+// Device NTT: shared-memory passes of up to ten radix-2 stages (see ntt_cuda.hpp);
 // pass_reg_kernel keeps 4 points a thread in registers; pass_kernel, one
 // butterfly a thread, runs the one-stage transform (2 points) it cannot.
 //
@@ -93,7 +93,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
 // the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
 // ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
-// registers at 64 a thread, for occupancy. The stages run in rounds of up to B:
+// registers at 64 a thread, for occupancy. Passes have at most 10 stages: two
+// 11-stage passes (512-thread blocks, two an SM) are slower at 2^22 than three
+// of 7-8 stages (docs/PERFORMANCE.md). The stages run in rounds of up to B:
 // in a round whose stages touch local bits inside [c, c+B), a thread holds the
 // 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
 // index), does the round's butterflies in registers, and the points move
@@ -102,9 +104,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // (twiddle 1) skips its multiplication.
 // When t_lo = 0 the points are contiguous in device memory: they are loaded and
 // stored coalesced (point l by thread l mod T) and rearranged in shared memory.
-constexpr unsigned kRegMaxStages = 11;  // 72 KiB of shared memory
+constexpr unsigned kRegMaxStages = 10;  // 36 KiB of shared memory
 constexpr unsigned kRegBits = 2;
-constexpr unsigned kRegMinBlocks = 2;
+constexpr unsigned kRegMinBlocks = 4;
 
 template <class Fr, bool Dit>
 __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
@@ -202,6 +204,55 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
 
 // x[i] <-> x[rev(i)], each point multiplied by scale.at(its index before the
 // swap) when ScaleSource, or after it otherwise.
+//
+// Tiled: write i = [a | m | b] with a and b of kTileBits bits each (the top and
+// bottom bits); rev(i) = [rev(b) | rev(m) | rev(a)], so the 2^(2k) points of
+// tile m (every a, b) go to tile rev(m), row and column swapped and reversed.
+// A block takes the pair m <= rev(m): it loads both tiles with rows of 2^k
+// consecutive points (coalesced), and writes each into the other's place, so
+// device memory is read and written once, in runs of 2^k points. Rows in
+// shared memory are padded by one point against bank conflicts.
+constexpr unsigned kTileBits = 4;
+
+template <class Fr, bool ScaleSource>
+__global__ void bit_reverse_tiled_kernel(Fr* x, unsigned log_n, unsigned k, PowTable<Fr> scale) {
+  extern __shared__ uint4 shared_raw[];
+  Fr* s = reinterpret_cast<Fr*>(shared_raw);
+  const unsigned mid_bits = log_n - 2 * k, side = 1u << k, row = side + 1, tile = side * side;
+  const size_t m = blockIdx.x, mr = reverse_index(m, mid_bits);
+  if (mr < m) return;
+  const unsigned tid = threadIdx.x;
+  auto global = [&](size_t mid, unsigned a, unsigned b) {
+    return ((size_t)a << (log_n - k)) | (mid << k) | b;
+  };
+  const unsigned count = mr == m ? 1 : 2;
+  // Tile t (t = 0: m, t = 1: mr) is held at s + t·side·row.
+  for (unsigned t = 0; t < count; ++t)
+    for (unsigned e = tid; e < tile; e += blockDim.x) {
+      const unsigned a = e >> k, b = e & (side - 1);
+      s[t * side * row + a * row + b] = x[global(t ? mr : m, a, b)];
+    }
+  __syncthreads();
+  for (unsigned t = 0; t < count; ++t) {
+    // Tile t goes to the other one's place (its own when m = rev(m)).
+    const size_t src_mid = t ? mr : m, dst_mid = t ? m : mr;
+    for (unsigned e = tid; e < tile; e += blockDim.x) {
+      const unsigned a2 = e >> k, b2 = e & (side - 1);
+      const unsigned a = (unsigned)reverse_index(b2, k), b = (unsigned)reverse_index(a2, k);
+      const Fr v = s[t * side * row + a * row + b];
+      const size_t dst = global(dst_mid, a2, b2);
+      if (!scale.lo) {
+        x[dst] = v;
+      } else {
+        const size_t src = global(src_mid, a, b);
+        x[dst] = v * scale.at(ScaleSource ? src : dst);
+      }
+    }
+  }
+}
+
+// The same permutation one point pair a thread, gathering x[rev(i)]: for
+// transforms too small to tile.
 template <class Fr, bool ScaleSource>
 __global__ void bit_reverse_kernel(Fr* x, unsigned log_n, PowTable<Fr> scale) {
   const size_t n = size_t(1) << log_n;
@@ -324,8 +375,18 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
 
 template <class Fr, bool ScaleSource>
 void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStream_t stream) {
+  const unsigned log_n = d.log_size();
+  if (log_n >= 2 * kTileBits) {
+    constexpr unsigned threads = 256;
+    const unsigned side = 1u << kTileBits;
+    const size_t smem = 2 * sizeof(Fr) * side * (side + 1);
+    bit_reverse_tiled_kernel<Fr, ScaleSource>
+        <<<(unsigned)(size_t(1) << (log_n - 2 * kTileBits)), threads, smem, stream>>>(x, log_n, kTileBits, scale);
+    CUZK_CUDA_CHECK_LAUNCH();
+    return;
+  }
   constexpr unsigned threads = 256;
-  bit_reverse_kernel<Fr, ScaleSource><<<grid_for(d.size(), threads), threads, 0, stream>>>(x, d.log_size(), scale);
+  bit_reverse_kernel<Fr, ScaleSource><<<grid_for(d.size(), threads), threads, 0, stream>>>(x, log_n, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 

@@ -491,9 +491,16 @@ const Placement& Service::placement() const { return impl_->where; }
 
 KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error(ErrorKind::not_found, path.string() + ": no such key file");
   const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
-  const io::Zkey zkey = as_error([&] { return io::Zkey::open(path, residency); });
+  const io::Zkey zkey = as_error([&] {
+    try {
+      return io::Zkey::open(path, residency);
+    } catch (const io::FormatError& e) {
+      // The reader's message, under the kind a missing file is.
+      if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::not_found, e.what());
+      throw;
+    }
+  });
   const uint64_t bytes = impl_->options.key_storage == KeyStorage::copy ? std::filesystem::file_size(path, ec) : 0;
   return as_error([&] { return impl_->load(zkey, id.empty() ? path.stem().string() : std::move(id), path.string(), bytes); });
 }

@@ -1,6 +1,8 @@
 #include "sources.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -50,8 +52,10 @@ Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std:
   if (!o.witness_dirs.empty() &&
       std::none_of(o.witness_dirs.begin(), o.witness_dirs.end(), [&](const fs::path& d) { return lies_under(in.path, d); }))
     throw Error(ErrorKind::invalid_argument, name + ": not under a witness directory this service allows");
+  // Missing now is an error of the request; anything else wrong with the
+  // file is the reader's to say when the partition is synthesized.
   std::error_code ec;
-  if (!fs::is_regular_file(in.path, ec)) throw Error(ErrorKind::not_found, name + ": no such witness file");
+  if (!fs::exists(in.path, ec)) throw Error(ErrorKind::not_found, name + ": cannot open: " + std::strerror(ENOENT));
   auto synthesize = [key, key_name, path = in.path, threads = o.threads](auto w, auto a, auto b, auto c) {
     const io::Witness witness = io::read_wtns(path);
     io::check_witness_shape(witness, key_name, "key", E::id, key->key().n_vars());

@@ -79,8 +79,10 @@ TEST(GpuCommands, BenchPipelineCompare) {
   std::set<std::string> tracks;
   for (const auto& e : events)
     if (e["ph"] == "M") tracks.insert(e["args"]["name"].get<std::string>());
-  for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0", "synthesis 0"})
+  for (const char* t : {"GPU 0 worker 0", "GPU 0 worker 1", "GPU 0 copy 0", "GPU 0 copy 1", "finalizer 0"})
     EXPECT_TRUE(tracks.count(t)) << t;
+  // Either synthesis thread may take every timed partition.
+  EXPECT_TRUE(tracks.count("synthesis 0") || tracks.count("synthesis 1"));
 }
 
 // A key budget too small for the key: it is streamed, and the proofs verify.

@@ -1,8 +1,9 @@
 // The device MSM against the host MSM (msm/pippenger_host.hpp), as points, on
-// G1 and G2 of both curves: random inputs at sizes from 1 to 2^20, and the
-// shapes that stress the bucket method's special paths (zeros skipped, ones
-// summed apart, huge and skewed buckets, a bucket that holds every point,
-// negated digits, infinity and repeats among the bases). Then the asynchronous
+// G1 and G2 of both curves: random inputs at sizes from 1 to 2^20 (2^22 on G1,
+// and 2^26 by linearity), and the shapes that stress the bucket method's
+// special paths (zeros skipped, ones summed apart, huge and skewed buckets, a
+// bucket that holds every point, negated digits, infinity and repeats among
+// the bases). Then the asynchronous
 // interface: two MSMs on one stream waited in reverse order, scratch reused
 // from the arena, an MSM dropped without waiting, no terms, the size limit.
 //
@@ -203,6 +204,52 @@ TYPED_TEST(DeviceMsm, LargeSkewedInputs) {
   std::vector<Fr> small(n);
   for (auto& x : small) x = Fr::from_uint(2 + this->below(15));
   this->expect_matches(p, small, "small scalars 2..16");
+}
+
+// Level-0 grids of many waves: at 2^22 random terms BLS12-381 G1 runs its
+// 3-blocks-per-SM level-0 kernel (the 2^20 cases above run the 4-block one).
+// Bases repeat every 2^16, as in cuzk bench msm.
+TYPED_TEST(DeviceMsm, ManyWaveGridMatchesHost) {
+  if (!TypeParam::large_n) GTEST_SKIP() << "G1 only";
+  SEED_TRACE();
+  using A = typename TestFixture::A;
+  const size_t n = size_t(1) << 22;
+  const auto distinct = this->points(size_t(1) << 16);
+  std::vector<A> p(n);
+  for (size_t i = 0; i < n; ++i) p[i] = distinct[i % distinct.size()];
+  this->expect_matches(p, this->scalars(n), "random");
+}
+
+// One chunk of 2^26 random terms with a 21-bit window (G1), too large for the
+// host oracle: checked by linearity, msm(k) + msm(k') = msm(k + k'), on bases
+// that repeat every 2^16.
+TYPED_TEST(DeviceMsm, TwoTo26TermsAreLinear) {
+  if (!TypeParam::large_n) GTEST_SKIP() << "G1 only";
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  using Fr = typename TestFixture::Fr;
+  using A = typename TestFixture::A;
+  const size_t n = size_t(1) << 26;
+  ASSERT_EQ(msm::cuda::window_bits(n), 21u);
+  const auto distinct = this->points(size_t(1) << 16);
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  cuda::DeviceBuffer<A> bases(n);
+  for (size_t off = 0; off < n; off += distinct.size())
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(bases.data() + off, distinct.data(), distinct.size() * sizeof(A),
+                                    cudaMemcpyHostToDevice, stream));
+  const auto k1 = this->scalars(n), k2 = this->scalars(n);
+  std::vector<Fr> k3(n);
+  for (size_t i = 0; i < n; ++i) k3[i] = k1[i] + k2[i];
+  cuda::DeviceBuffer<Fr> scalars(n);
+  const auto run = [&](const std::vector<Fr>& k) {
+    scalars.upload(std::span<const Fr>(k), stream);
+    return msm::cuda::Msm<C>::enqueue(bases.data(), scalars.data(), n, stream, arena).wait();
+  };
+  const auto a = run(k1), b = run(k2), c = run(k3);
+  EXPECT_FALSE(a == b);
+  EXPECT_TRUE(a.add(b) == c);
+  EXPECT_TRUE(c.on_curve());
 }
 
 // Device inputs for Msm::enqueue.

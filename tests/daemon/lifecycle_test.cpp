@@ -197,6 +197,26 @@ TEST_F(Lifecycle, SigtermDrainsTheJobInFlightThenExitsZero) {
   EXPECT_FALSE(fs::exists(d.socket()));
 }
 
+// A job submitted before SIGTERM and awaited only after the drain: its
+// results wait for the grace period, and once collected the process exits
+// at once rather than at the period's end.
+TEST_F(Lifecycle, ResultsOfADrainedJobCanStillBeAwaited) {
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")), {"--shutdown-grace", "60"});
+  v1::SubmitReply submitted;
+  ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bn128", "multiplier", 20), &submitted).ok());
+  d.signal(SIGTERM);
+  ASSERT_TRUE(d.wait_for_log("drained; 1 finished jobs not yet awaited", 60s)) << d.log();
+  v1::AwaitRequest await;
+  await.set_job_id(submitted.job_id());
+  v1::JobResult result;
+  const auto status = d.stub().Await(context().get(), await, &result);
+  ASSERT_TRUE(status.ok()) << status.error_message() << "\n" << d.log();
+  ASSERT_EQ(result.partitions_size(), 20);
+  for (const auto& p : result.partitions()) expect_valid_proof(p, "bn128", "multiplier");
+  EXPECT_EQ(d.wait_exit(30s), 0) << d.log();
+  EXPECT_NE(d.log().find("(0 jobs never awaited)"), std::string::npos) << d.log();
+}
+
 TEST_F(Lifecycle, SighupLoadsNewKeysAndEvictsRemovedOnes) {
   Daemon d(dir.path(), key_entry("a", fixture("bn128", "multiplier", "circuit.zkey")));
   const auto key_ids = [&] {

@@ -39,6 +39,25 @@ PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16
   return {{base, n}, {base + n, rows}, {base + n + rows, rows}, {base + n + 2 * rows, rows}};
 }
 
+// A stage that ran for `seconds`; an interval not worth a span of its own
+// (recorded = false) still takes its place in the layout.
+struct StageTime {
+  Stage stage;
+  double seconds;
+  bool recorded = true;
+};
+
+// Records stages that ran one after another from `start` on one track (the
+// backends measure durations, not instants); returns where the last ended.
+inline double record_end_to_end(Recorder& recorder, const Track& track, uint32_t job, uint32_t partition,
+                                double start, std::span<const StageTime> stages) {
+  for (const StageTime& s : stages) {
+    if (s.recorded) recorder.record(Span{s.stage, track, job, partition, start, start + s.seconds});
+    start += s.seconds;
+  }
+  return start;
+}
+
 // One partition for a worker: its key, and its host buffer (partition_spans).
 template <class E>
 struct WorkItem {

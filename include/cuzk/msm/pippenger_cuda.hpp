@@ -52,7 +52,7 @@ class Msm {
  public:
   // d_bases and d_scalars hold n elements each in device memory (scalars in
   // Montgomery form, as everywhere in cuzk) and must stay valid until wait().
-  // Throws std::invalid_argument for n >= 2^31. max_chunk (0: 2^25) caps
+  // Throws std::invalid_argument for n >= 2^31. max_chunk (0: 2^26 on G1, 2^25 on G2) caps
   // the significant scalars processed at once; fewer are taken when the
   // device is short of memory. Tests lower it to exercise the chunked path on
   // small inputs.

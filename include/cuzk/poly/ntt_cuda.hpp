@@ -1,16 +1,17 @@
 // Number-theoretic transforms on the GPU: the same four transforms as ntt.hpp,
 // bit for bit, on values already in device memory, enqueued on a stream.
 //
-// A transform of 2^k points runs as ceil(k / 11) passes (ntt_cuda.cu: 4 points a
+// A transform of 2^k points runs as ceil(k / 10) passes (ntt_cuda.cu: 4 points a
 // thread in registers, two stages between shared-memory exchanges; 2 points are
-// one radix-2 pass); each pass loads 2^11 (or fewer) points into shared memory
-// and does its stages there, so a 2^24 transform reads and writes device memory three times instead of 24
-// and is bound by its multiplies. The forward transform is decimation in time
+// one radix-2 pass); each pass loads 2^10 (or fewer) points into shared memory
+// and does its stages there, so a 2^24 transform reads and writes device memory
+// three times instead of 24 and is bound by its multiplies. The forward transform is decimation in time
 // (bit-reversed in, natural out) and the inverse decimation in frequency
 // (natural in, bit-reversed out): the Groth16 quotient chains inverse then
 // forward with no bit-reversal between them, and the coset powers and 1/n are
 // applied inside the last inverse pass (coset_evaluations below). The natural-
-// order functions add one bit-reversal pass.
+// order functions add one bit-reversal pass (tiles of 16 x 16 points swapped
+// through shared memory, so device memory is read and written in runs).
 #pragma once
 
 #include <cuda_runtime.h>
