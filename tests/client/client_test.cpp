@@ -169,6 +169,30 @@ TEST(Client, ProveBatchWithDaemonFailsABadWitnessAlone) {
   }
 }
 
+// More witnesses than prove-batch keeps in flight (64): the oldest jobs are
+// awaited while later ones are submitted, and every witness gets its proof.
+TEST(Client, ProveBatchWithDaemonBeyondItsWindow) {
+  Served served;
+  TempDir in, out;
+  std::vector<std::string> args{"prove-batch", fixture("bn128", "multiplier", "circuit.zkey")};
+  constexpr int kWitnesses = 70;
+  for (int i = 0; i < kWitnesses; ++i) {
+    const fs::path w = in / ("w" + std::to_string(i) + ".wtns");
+    fs::copy_file(fixture("bn128", "multiplier", "witness.wtns"), w);
+    args.push_back(w);
+  }
+  args.insert(args.end(), {"--out", out.path(), "--quiet"});
+  const ProcessResult r = served.cuzk_at(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(listing(out.path()).size(), 2u * kWitnesses);
+  EXPECT_EQ(read_json(out / "w69.public.json"), read_json(fixture("bn128", "multiplier", "public.json")));
+  EXPECT_EQ(cuzk({"verify", fixture("bn128", "multiplier", "vk.json"), out / "w69.public.json", out / "w69.proof.json"})
+                .exit_code,
+            0);
+  EXPECT_TRUE(served.status().at("jobs").empty());  // every job awaited
+}
+
 TEST(Client, SubmitAwaitStatusAndCancel) {
   Served served;
   TempDir out;
