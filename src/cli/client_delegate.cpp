@@ -43,6 +43,97 @@ std::optional<io::R1cs> open_circuit(const std::string& r1cs) {
   return io::R1cs::open(r1cs);
 }
 
+// A witness's outcome in a batch: its result, or the error that stopped it.
+struct Witness {
+  v1::PartitionResult result;
+  std::string error;  // empty: proved
+};
+
+// prove-batch's jobs on cuzkd: one job per witness, so that a witness the
+// daemon refuses at submission (malformed, another key's) fails alone. At
+// most kInFlight jobs are submitted and not yet awaited: far below the
+// finished jobs the daemon keeps for Await (max_unawaited_jobs, 1024 by
+// default; it drops the oldest beyond), and enough to keep its workers fed.
+// Beyond the daemon's admission bounds (RESOURCE_EXHAUSTED) the oldest job
+// is awaited before the submission is tried again.
+class Batch {
+ public:
+  static constexpr size_t kInFlight = 64;
+
+  Batch(Daemon& daemon, std::string key_id, const std::vector<std::string>& wtns, std::vector<Witness>& outcome)
+      : daemon_(daemon), key_id_(std::move(key_id)), wtns_(wtns), outcome_(outcome) {}
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // A run that stops early (the daemon went away, or answered an error that
+  // ends the run) cancels and takes the jobs it submitted, so that none waits on the
+  // daemon for an Await that will not come; failures here are ignored.
+  ~Batch() {
+    for (const auto& [i, job] : pending_) {
+      v1::CancelRequest cancel;
+      cancel.set_job_id(job);
+      v1::CancelReply cancelled;
+      v1::AwaitRequest await;
+      await.set_job_id(job);
+      v1::JobResult ignored;
+      if (daemon_.call_status(&Stub::Cancel, cancel, cancelled).ok())
+        (void)daemon_.call_status(&Stub::Await, await, ignored);
+    }
+  }
+
+  void submit(size_t i) {
+    if (pending_.size() == kInFlight) await_oldest();
+    v1::SubmitRequest request;
+    try {
+      request = one_witness_job(key_id_, wtns_[i]);
+    } catch (const std::invalid_argument& e) {  // unreadable: this witness fails, as in a local run
+      outcome_[i].error = e.what();
+      return;
+    }
+    for (;;) {
+      v1::SubmitReply reply;
+      const grpc::Status status = daemon_.call_status(&Stub::Submit, request, reply);
+      if (status.ok()) {
+        pending_.emplace_back(i, reply.job_id());
+      } else if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED && !pending_.empty()) {
+        await_oldest();
+        continue;
+      } else if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+                 status.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+        outcome_[i].error = one_line(status);
+      } else {
+        daemon_.fail(status);
+      }
+      return;
+    }
+  }
+
+  void await_all() {
+    while (!pending_.empty()) await_oldest();
+  }
+
+ private:
+  void await_oldest() {
+    const auto [i, job] = pending_.front();
+    pending_.pop_front();
+    v1::AwaitRequest request;
+    request.set_job_id(job);
+    v1::JobResult result = daemon_.call(&Stub::Await, request);
+    if (result.partitions_size() != 1)
+      throw std::runtime_error("cuzkd answered job " + std::to_string(job) + " of 1 partition with " +
+                               std::to_string(result.partitions_size()) + " results");
+    Witness& w = outcome_[i];
+    w.result = std::move(*result.mutable_partitions(0));
+    if (!w.result.ok()) w.error = w.result.error().empty() ? w.result.error_code() : w.result.error();
+  }
+
+  Daemon& daemon_;
+  const std::string key_id_;
+  const std::vector<std::string>& wtns_;
+  std::vector<Witness>& outcome_;
+  std::deque<std::pair<size_t, uint64_t>> pending_;  // (witness, job) in submission order
+};
+
 }  // namespace
 
 int prove_on_daemon(const DaemonAddress& address, const std::string& zkey, const std::string& wtns,
@@ -71,91 +162,33 @@ int prove_batch_on_daemon(const DaemonAddress& address, const std::string& zkey,
   const std::optional<io::R1cs> circuit = open_circuit(opts.r1cs);
   Daemon daemon(address);
   const ResidentKey key = ensure_key(daemon, zkey);
-
-  // Witness i's outcome: its result, or the error that stopped it before.
-  std::vector<v1::PartitionResult> results(wtns.size());
-  std::vector<std::string> errors(wtns.size());
-  std::deque<std::pair<size_t, uint64_t>> pending;  // (witness, job) in submission order
-  const auto await_oldest = [&] {
-    const auto [i, job] = pending.front();
-    pending.pop_front();
-    v1::AwaitRequest request;
-    request.set_job_id(job);
-    v1::JobResult result = daemon.call(&Stub::Await, request);
-    if (result.partitions_size() != 1)
-      throw std::runtime_error("cuzkd answered job " + std::to_string(job) + " of 1 partition with " +
-                               std::to_string(result.partitions_size()) + " results");
-    results[i] = std::move(*result.mutable_partitions(0));
-    if (!results[i].ok()) errors[i] = results[i].error().empty() ? results[i].error_code() : results[i].error();
-  };
-
-  // A run that stops early (the daemon went away, a file cannot be written)
-  // cancels and takes the jobs it submitted, so that none waits on the daemon
-  // for an Await that will not come; failures of this cleanup are ignored.
-  struct Abandon {
-    Daemon& daemon;
-    std::deque<std::pair<size_t, uint64_t>>& pending;
-    ~Abandon() {
-      for (const auto& [i, job] : pending) {
-        v1::CancelRequest cancel;
-        cancel.set_job_id(job);
-        v1::CancelReply cancelled;
-        v1::AwaitRequest await;
-        await.set_job_id(job);
-        v1::JobResult ignored;
-        if (daemon.call_status(&Stub::Cancel, cancel, cancelled).ok())
-          (void)daemon.call_status(&Stub::Await, await, ignored);
-      }
-    }
-  } abandon{daemon, pending};
-
-  // One job per witness, so that a witness the daemon refuses at submission
-  // (malformed, another key's) fails alone. At most kInFlight jobs are
-  // submitted and not yet awaited: far below the finished jobs the daemon
-  // keeps for Await (max_unawaited_jobs, 1024 by default; it drops the oldest
-  // beyond), and enough to keep its workers fed. Beyond the daemon's
-  // admission bounds (RESOURCE_EXHAUSTED), the oldest job is awaited first.
-  constexpr size_t kInFlight = 64;
-  for (size_t i = 0; i < wtns.size(); ++i) {
-    if (pending.size() == kInFlight) await_oldest();
-    try {
-      check_against(circuit, wtns[i]);
-    } catch (const std::exception& e) {
-      errors[i] = e.what();
-      continue;
-    }
-    const v1::SubmitRequest request = one_witness_job(key.info.id(), wtns[i]);
-    for (;;) {
-      v1::SubmitReply reply;
-      const grpc::Status status = daemon.call_status(&Stub::Submit, request, reply);
-      if (status.ok()) {
-        pending.emplace_back(i, reply.job_id());
-      } else if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED && !pending.empty()) {
-        await_oldest();
+  std::vector<Witness> outcome(wtns.size());
+  {
+    Batch batch(daemon, key.info.id(), wtns, outcome);
+    for (size_t i = 0; i < wtns.size(); ++i) {
+      try {
+        check_against(circuit, wtns[i]);
+      } catch (const std::exception& e) {
+        outcome[i].error = e.what();
         continue;
-      } else if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
-                 status.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
-        errors[i] = one_line(status);
-      } else {
-        daemon.fail(status);
       }
-      break;
+      batch.submit(i);
     }
+    batch.await_all();
   }
-  while (!pending.empty()) await_oldest();
 
   size_t failed = 0;
   std::vector<v1::StageTimes> proved;
   for (size_t i = 0; i < wtns.size(); ++i) {
-    if (!errors[i].empty()) {
-      const std::string message = one_line(errors[i]);
+    if (!outcome[i].error.empty()) {
+      const std::string message = one_line(outcome[i].error);
       std::fprintf(stderr, "error: %s%s\n",
                    message.find(wtns[i]) == std::string::npos ? (wtns[i] + ": ").c_str() : "", message.c_str());
       ++failed;
       continue;
     }
-    write_partition(results[i], outputs[2 * i], outputs[2 * i + 1]);
-    proved.push_back(results[i].times());
+    write_partition(outcome[i].result, outputs[2 * i], outputs[2 * i + 1]);
+    proved.push_back(outcome[i].result.times());
   }
   if (!opts.quiet)
     std::printf("cuzk prove-batch: %zu of %s proved and verified, in %s (%s)\n%s", wtns.size() - failed,

@@ -153,13 +153,15 @@ TEST(Client, ProveBatchWithDaemonFailsABadWitnessAlone) {
     const Bytes good = read_bytes(in / "first.wtns");
     write_bytes(in / "truncated.wtns", Bytes(good.begin(), good.begin() + 100));
 
-    const ProcessResult r = served.cuzk_at({"prove-batch", zkey, in / "first.wtns", in / "other_circuit.wtns",
-                                            in / "second.wtns", in / "truncated.wtns", "--out", out.path()});
+    const ProcessResult r =
+        served.cuzk_at({"prove-batch", zkey, in / "first.wtns", in / "other_circuit.wtns", in / "second.wtns",
+                        in / "truncated.wtns", in / "missing.wtns", "--out", out.path()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_EQ(lines(r.err), 2u) << r.err;
+    EXPECT_EQ(lines(r.err), 3u) << r.err;
     EXPECT_TRUE(contains(r.err, "error: " + (in / "other_circuit.wtns").string())) << r.err;
     EXPECT_TRUE(contains(r.err, "error: " + (in / "truncated.wtns").string())) << r.err;
-    EXPECT_TRUE(contains(r.out, "2 of 4 witnesses proved and verified, in " + out.path().string())) << r.out;
+    EXPECT_TRUE(contains(r.err, "error: " + (in / "missing.wtns").string() + ": cannot open")) << r.err;
+    EXPECT_TRUE(contains(r.out, "2 of 5 witnesses proved and verified, in " + out.path().string())) << r.out;
     EXPECT_TRUE(contains(r.out, "median ms")) << r.out;
     EXPECT_EQ(listing(out.path()), (std::vector<std::string>{"first.proof.json", "first.public.json",
                                                             "second.proof.json", "second.public.json"}));
