@@ -10,6 +10,9 @@
 #include <string>
 
 #include "commands.hpp"
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+#include "client.hpp"
+#endif
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/util/progress.hpp"
@@ -302,6 +305,10 @@ int main(int argc, char** argv) {
   selfcheck->add_option("--seed", seed, "Seed for the random inputs (printed, so a failure can be replayed)");
   selfcheck->add_option("--device-inputs", device_n, "Random inputs per device operation")->check(CLI::Range(1, 1 << 26));
   selfcheck->callback([&] { run = [&] { return run_selfcheck(opts.backend, seed, device_n); }; });
+
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+  cli::add_client_commands(app, run);  // cuzk client, and --daemon on prove and prove-batch
+#endif
 
   try {
     app.parse(argc, argv);

@@ -8,6 +8,9 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+#include "client.hpp"
+#endif
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
@@ -45,6 +48,9 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
           const std::string& public_path, const ProveOptions& opts) {
   remove_earlier_output(proof_path, FileKind::json);
   remove_earlier_output(public_path, FileKind::json);
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+  if (const auto daemon = daemon_for("prove")) return prove_on_daemon(*daemon, zkey_path, wtns_path, proof_path, public_path, opts);
+#endif
   Stopwatch clock;
   // One partition: one GPU, the first.
   RunOptions run = opts.run;

@@ -14,6 +14,9 @@
 #include <set>
 
 #include "commands.hpp"
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+#include "client.hpp"
+#endif
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
@@ -61,6 +64,9 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
     throw std::invalid_argument("prove-batch: --out " + o.out + " is not a directory and cannot be made one" +
                              (ec ? ": " + ec.message() : ""));
   for (const auto& path : outputs) remove_earlier_output(path, FileKind::json);
+#if defined(CUZK_HAVE_DAEMON_CLIENT)
+  if (const auto daemon = daemon_for("prove-batch")) return prove_batch_on_daemon(*daemon, zkey_path, wtns, outputs, o);
+#endif
   std::map<size_t, std::string> failures;
   if (!o.r1cs.empty()) {
     const io::R1cs circuit = io::R1cs::open(o.r1cs);

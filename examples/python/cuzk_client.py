@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""A Python client of cuzkd, the cuzk proving service (proto/cuzk/v1/prover.proto).
+
+It generates its gRPC stubs from the .proto when it starts, with grpc_tools
+(Debian: python3-grpcio python3-grpc-tools), into a temporary directory: no
+generated code is kept. Then, for example:
+
+  cuzk_client.py --daemon unix:///run/cuzk/cuzkd.sock prove KEY witness.wtns proof.json public.json
+  cuzk_client.py --daemon localhost:9090 prove KEY witness.wtns proof.json public.json --zkey /keys/c.zkey
+  cuzk_client.py --daemon unix:///run/cuzk/cuzkd.sock status
+
+prove sends the witness's bytes and writes snarkjs's proof.json and public.json,
+both or neither (each is written to a temporary file, then renamed). With
+--zkey, the key (a path on the daemon's host) is first preloaded under KEY.
+Errors print one line "error: ..." and exit 2 for a bad argument or an unknown
+key (INVALID_ARGUMENT, NOT_FOUND), 1 for anything else, as the cuzk CLI does.
+"""
+
+import argparse
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "proto")
+PROTO = "cuzk/v1/prover.proto"
+
+
+class Failure(Exception):
+    """An error to print as one line, with the exit status it calls for."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
+
+
+def load_stubs(proto_dir):
+    """Generates prover_pb2 and prover_pb2_grpc from the .proto and imports them."""
+    out = tempfile.mkdtemp(prefix="cuzk-stubs-")
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "grpc_tools.protoc", "-I" + proto_dir,
+             "--python_out=" + out, "--grpc_python_out=" + out, os.path.join(proto_dir, PROTO)],
+            capture_output=True, text=True)
+        if run.returncode != 0:
+            raise Failure("grpc_tools.protoc failed on %s: %s" % (PROTO, run.stderr.strip().replace("\n", "; ")))
+        sys.path.insert(0, out)
+        pb2 = importlib.import_module("cuzk.v1.prover_pb2")
+        pb2_grpc = importlib.import_module("cuzk.v1.prover_pb2_grpc")
+        return pb2, pb2_grpc
+    finally:
+        # The modules are loaded; their files are no longer needed.
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def channel_to(grpc, address, tls_ca):
+    options = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
+    if "://" not in address and not address.startswith("unix:") and "/" in address:
+        address = "unix:" + os.path.abspath(address)  # a socket path
+    if tls_ca:
+        with open(tls_ca, "rb") as f:
+            return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=f.read()), options)
+    return grpc.insecure_channel(address, options)
+
+
+def write_together(files):
+    """Writes every (path, text) to a temporary file beside it, then renames them all."""
+    temps = []
+    try:
+        for path, text in files:
+            fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=os.path.dirname(path) or ".")
+            temps.append(temp)
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+        for (path, _), temp in zip(files, temps):
+            os.replace(temp, path)
+        temps = []
+    finally:
+        for temp in temps:
+            os.unlink(temp)
+
+
+def prove(pb2, stub, args):
+    for path in (args.proof, args.public):
+        if os.path.exists(path):
+            os.unlink(path)  # no older proof survives a failed run
+    if args.zkey:
+        stub.Preload(pb2.PreloadRequest(path=os.path.abspath(args.zkey), id=args.key))
+    try:
+        with open(args.wtns, "rb") as f:
+            wtns = f.read()
+    except OSError as e:
+        raise Failure("%s: cannot read the witness: %s" % (args.wtns, e.strerror), 2)
+    result = stub.Prove(pb2.SubmitRequest(
+        key_id=args.key, partitions=[pb2.Partition(wtns=wtns, name=args.wtns)], priority=args.priority))
+    part = result.partitions[0]
+    if not part.ok:
+        usage = part.error_code in ("invalid_argument", "not_found")
+        raise Failure(part.error or part.error_code, 2 if usage else 1)
+    write_together([(args.proof, part.proof_json), (args.public, part.public_json)])
+    if not args.quiet:
+        print("cuzk_client.py: wrote %s and %s (%s proof, verified by cuzkd) in %.3f s on the daemon"
+              % (args.proof, args.public, pb2.Curve.Name(result.curve), part.times.total_s))
+
+
+def status(pb2, stub, args):
+    reply = stub.Status(pb2.StatusRequest())
+    print("cuzkd %s: %s backend, %d partitions queued, %d running"
+          % (reply.version, reply.backend, reply.queued_partitions, reply.running_partitions))
+    for key in reply.keys:
+        print("  key %s: %s, %d variables, %d public, from %s"
+              % (key.id, pb2.Curve.Name(key.curve), key.n_vars, key.n_public, key.source))
+
+
+def main():
+    parser = argparse.ArgumentParser(description="A Python client of cuzkd.")
+    parser.add_argument("--daemon", default=os.environ.get("CUZK_DAEMON"),
+                        help="cuzkd's address: unix:///path.sock, a socket path or host:port (default: $CUZK_DAEMON)")
+    parser.add_argument("--tls-ca", help="PEM file of the CA that signed cuzkd's certificate: connect with TLS")
+    parser.add_argument("--proto-dir", default=PROTO_DIR, help="where cuzk/v1/prover.proto lies")
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    p = verbs.add_parser("prove", help="prove a witness with a key loaded on cuzkd")
+    p.add_argument("key", help="the key's id on cuzkd")
+    p.add_argument("wtns", help="witness (.wtns), sent")
+    p.add_argument("proof", help="where to write proof.json")
+    p.add_argument("public", help="where to write public.json")
+    p.add_argument("--zkey", help="preload this key (a path on the daemon's host) under KEY first")
+    p.add_argument("--priority", type=int, default=0, help="higher runs first")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    verbs.add_parser("status", help="the daemon's backend, queues and keys")
+    args = parser.parse_args()
+
+    try:
+        if not args.daemon:
+            raise Failure("no cuzkd address: give --daemon ADDR or set CUZK_DAEMON", 2)
+        try:
+            import grpc
+        except ImportError:
+            raise Failure("the grpc module is missing (Debian: apt-get install python3-grpcio python3-grpc-tools)")
+        pb2, pb2_grpc = load_stubs(args.proto_dir)
+        with channel_to(grpc, args.daemon, args.tls_ca) as channel:
+            stub = pb2_grpc.ProverStub(channel)
+            try:
+                {"prove": prove, "status": status}[args.verb](pb2, stub, args)
+            except grpc.RpcError as e:
+                message = (e.details() or e.code().name).replace("\n", "; ")
+                if e.code() == grpc.StatusCode.UNAVAILABLE and "connect" in message:
+                    raise Failure("no cuzkd at %s: %s" % (args.daemon, message))
+                usage = e.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
+                raise Failure(message, 2 if usage else 1)
+    except Failure as e:
+        print("error: %s" % e, file=sys.stderr)
+        return e.status
+    except OSError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+#include "client_jobs.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/io/json.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+// FNV-1a over the bytes of `values`: a stable digest (unlike std::hash) for
+// key ids that different cuzk runs must agree on.
+uint64_t fnv1a(std::initializer_list<uint64_t> values) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint64_t v : values)
+    for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+  return h;
+}
+
+// The id ensure_key uses for `absolute`: the path, then '@' and the file's
+// version where this host can see the file.
+std::string key_id_for(const std::filesystem::path& absolute) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(absolute, ec);
+  if (ec) return absolute.string();
+  const auto mtime = std::filesystem::last_write_time(absolute, ec);
+  if (ec) return absolute.string();
+  char version[17];
+  std::snprintf(version, sizeof version, "%016" PRIx64,
+                fnv1a({(uint64_t)size, (uint64_t)mtime.time_since_epoch().count()}));
+  return absolute.string() + "@" + version;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const size_t at = std::min(v.size() - 1, (size_t)(q * (double)(v.size() - 1) + 0.5));
+  return v[at];
+}
+
+}  // namespace
+
+std::string read_bytes(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(path + " is a directory, not " + what);
+  // gRPC's messages are at most 2 GiB, the request's other fields included.
+  constexpr uintmax_t kMaxBytes = (uintmax_t{1} << 31) - (uintmax_t{1} << 20);
+  if (const uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxBytes)
+    throw std::invalid_argument(path + ": " + std::to_string(size) + " bytes is more than one gRPC message carries (2 GiB), "
+                                "so cuzkd must read it from its own disk");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path + ": cannot open " + what);
+  std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw std::invalid_argument(path + ": cannot read " + what);
+  return bytes;
+}
+
+nlohmann::ordered_json sent_json(const std::string& text, const char* what) {
+  try {
+    return nlohmann::ordered_json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("cuzkd sent a ") + what + " that is not JSON: " + e.what());
+  }
+}
+
+v1::Partition wtns_partition(const std::string& path) {
+  v1::Partition partition;
+  partition.set_wtns(read_bytes(path, "the witness"));
+  partition.set_name(path);
+  return partition;
+}
+
+const char* curve_name(v1::Curve curve) {
+  switch (curve) {
+    case v1::BN254: return ec::curve_name(ec::Curve::bn254);
+    case v1::BLS12_381: return ec::curve_name(ec::Curve::bls12_381);
+    default: return "an unnamed curve";
+  }
+}
+
+bool is_usage_error(const std::string& error_code) {
+  return error_code == "invalid_argument" || error_code == "not_found";
+}
+
+void throw_partition_error(const v1::PartitionResult& result, const std::string& witness) {
+  std::string message = result.error().empty() ? "failed (" + result.error_code() + ")" : result.error();
+  if (message.find(witness) == std::string::npos) message = witness + ": " + message;
+  if (is_usage_error(result.error_code())) throw std::invalid_argument(message);
+  throw std::runtime_error(message);
+}
+
+void write_partition(const v1::PartitionResult& result, const std::filesystem::path& proof,
+                     const std::filesystem::path& pub) {
+  const std::pair<std::filesystem::path, nlohmann::ordered_json> files[] = {
+      {proof, sent_json(result.proof_json(), "proof.json")}, {pub, sent_json(result.public_json(), "public.json")}};
+  io::write_json_files(files);
+}
+
+ResidentKey ensure_key(Daemon& daemon, const std::string& zkey) {
+  const std::filesystem::path absolute = std::filesystem::absolute(zkey).lexically_normal();
+  const std::string id = key_id_for(absolute), older = absolute.string() + "@";
+  const auto listed = daemon.call(&v1::Prover::Stub::ListKeys, v1::ListKeysRequest{});
+  for (const v1::KeyInfo& key : listed.keys())
+    if (key.id() == id) return {key, false};
+
+  v1::PreloadRequest request;
+  request.set_path(absolute.string());
+  request.set_id(id);
+  ResidentKey loaded{daemon.call(&v1::Prover::Stub::Preload, request), true};
+  for (const v1::KeyInfo& key : listed.keys())
+    if (key.id() != id && (key.id() == absolute.string() || key.id().starts_with(older))) {
+      v1::EvictRequest evict;
+      evict.set_id(key.id());
+      daemon.call(&v1::Prover::Stub::Evict, evict);
+    }
+  return loaded;
+}
+
+std::string stage_line(const v1::StageTimes& t) {
+  char line[160];
+  std::snprintf(line, sizeof line, "queue %.1f ms, synthesis %.1f ms, prove %.1f ms, finish %.1f ms, total %.1f ms",
+                1e3 * t.queue_s(), 1e3 * t.synthesis_s(), 1e3 * t.prove_s(), 1e3 * t.finish_s(), 1e3 * t.total_s());
+  return line;
+}
+
+std::string stage_summary(const std::vector<v1::StageTimes>& times) {
+  if (times.empty()) return "";
+  using Field = double (v1::StageTimes::*)() const;
+  const std::pair<const char*, Field> stages[] = {{"queue", &v1::StageTimes::queue_s},
+                                                  {"synthesis", &v1::StageTimes::synthesis_s},
+                                                  {"prove", &v1::StageTimes::prove_s},
+                                                  {"finish", &v1::StageTimes::finish_s},
+                                                  {"total", &v1::StageTimes::total_s}};
+  std::string table;
+  for (const auto& [name, field] : stages) {
+    std::vector<double> seconds;
+    for (const v1::StageTimes& t : times) seconds.push_back((t.*field)());
+    char row[96];
+    std::snprintf(row, sizeof row, "  %-10s %10.3f %10.3f\n", name, 1e3 * quantile(seconds, 0.5),
+                  1e3 * quantile(seconds, 0.95));
+    table += row;
+  }
+  return "  stage       median ms     p95 ms\n" + table;
+}
+
+}  // namespace cuzk::cli

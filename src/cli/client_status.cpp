@@ -1,0 +1,107 @@
+#include "client_status.hpp"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "client_jobs.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string mib(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", (double)bytes / (1 << 20));
+  return text;
+}
+
+// "2^k" for a power of two, else the number.
+std::string domain(uint64_t n) {
+  if (n && std::has_single_bit(n)) return "2^" + std::to_string(std::countr_zero(n));
+  return std::to_string(n);
+}
+
+// `rows` under `header`, columns padded to their widest cell and two spaces apart,
+// indented by two.
+std::string table(const Row& header, const std::vector<Row>& rows) {
+  if (rows.empty()) return "  (none)\n";
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const Row& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  std::string out;
+  const auto line = [&](const Row& r) {
+    std::string text;
+    for (size_t c = 0; c < r.size(); ++c) text += "  " + r[c] + std::string(width[c] - r[c].size(), ' ');
+    while (text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  line(header);
+  for (const Row& r : rows) line(r);
+  return out;
+}
+
+}  // namespace
+
+std::string key_line(const v1::KeyInfo& key) {
+  return "key " + key.id() + ": " + curve_name(key.curve()) + ", " + std::to_string(key.n_vars()) + " variables, " +
+         std::to_string(key.n_public()) + " public, domain " + domain(key.domain_size()) + ", " +
+         mib(key.host_bytes()) + " MiB in memory, from " + key.source();
+}
+
+std::string status_table(const v1::StatusReply& s, const std::string& address) {
+  std::string out = "cuzkd at " + address + (s.version().empty() ? "" : " (" + s.version() + ")") + ": " +
+                    s.backend() + " backend" + (s.draining() ? ", draining (no new jobs)" : "") + "\n";
+  out += "  partitions: " + std::to_string(s.queued_partitions()) + " queued, " +
+         std::to_string(s.running_partitions()) + " running; witness bytes held: " + mib(s.pending_bytes()) +
+         " MiB\n";
+  out += "  host buffer pool: " + mib(s.host_pool_bytes()) + " of " + mib(s.host_pool_budget()) + " MiB, " +
+         std::to_string(s.host_pool_allocations()) + " allocations, " + std::to_string(s.host_pool_waits()) +
+         " waits\n";
+
+  std::vector<Row> keys;
+  for (const v1::KeyInfo& k : s.keys())
+    keys.push_back({k.id(), curve_name(k.curve()), std::to_string(k.n_vars()), std::to_string(k.n_public()),
+                    domain(k.domain_size()), mib(k.host_bytes()), std::to_string(k.jobs()), k.source()});
+  out += "keys\n" + table({"id", "curve", "variables", "public", "domain", "host MiB", "jobs", "source"}, keys);
+
+  std::vector<Row> jobs;
+  for (const v1::JobStatus& j : s.jobs()) {
+    char age[32];
+    std::snprintf(age, sizeof age, "%.1f", j.age_s());
+    jobs.push_back({std::to_string(j.job_id()), j.key_id(), j.label(), j.state(), std::to_string(j.priority()),
+                    std::to_string(j.partitions()), std::to_string(j.done()), std::to_string(j.failed()), age});
+  }
+  out += "jobs\n" +
+         table({"id", "key", "label", "state", "priority", "partitions", "done", "failed", "age s"}, jobs);
+
+  std::vector<Row> gpus;
+  for (const v1::GpuStatus& g : s.gpus())
+    gpus.push_back({std::to_string(g.device()), g.name(), g.healthy() ? "healthy" : "faulted: " + g.fault(),
+                    mib(g.key_cache_bytes()) + " / " + mib(g.key_budget()), std::to_string(g.key_uploads()),
+                    std::to_string(g.key_hits()), std::to_string(g.key_evictions())});
+  if (!gpus.empty() || s.backend() == "cuda")
+    out += "gpus\n" + table({"device", "name", "health", "key MiB / budget", "uploads", "hits", "evictions"}, gpus);
+  return out;
+}
+
+std::string status_json(const v1::StatusReply& status) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.always_print_primitive_fields = true;
+  options.preserve_proto_field_names = true;
+  std::string json;
+  if (const auto result = google::protobuf::util::MessageToJsonString(status, &json, options); !result.ok())
+    throw std::runtime_error("cuzkd's status as JSON: " + std::string(result.message()));
+  return json;
+}
+
+}  // namespace cuzk::cli
