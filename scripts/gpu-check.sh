@@ -112,7 +112,7 @@ run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure; cut
 }
 
 if [[ $mode == tests || $mode == all ]]; then
-  run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} --output-on-failure --timeout 900
+  run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-1}" --output-on-failure --timeout 900
   grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
 fi

@@ -43,8 +43,9 @@ TEST(CudaService, BothCurvesShareTheGpu) {
   svc.load_key(fixture("bls12381", "multiplier", "circuit.zkey"), "bls");
   const JobId bn = svc.submit("bn", witnesses("bn128", "multiplier", 4));
   const JobId bls = svc.submit("bls", witnesses("bls12381", "multiplier", 4));
-  for (const auto& p : svc.await(bn)->partitions) expect_verifies<ec::Bn254>(p, "bn128", "multiplier");
-  for (const auto& p : svc.await(bls)->partitions) expect_verifies<ec::Bls12_381>(p, "bls12381", "multiplier");
+  const JobOutcome bn_done = *svc.await(bn), bls_done = *svc.await(bls);
+  for (const auto& p : bn_done.partitions) expect_verifies<ec::Bn254>(p, "bn128", "multiplier");
+  for (const auto& p : bls_done.partitions) expect_verifies<ec::Bls12_381>(p, "bls12381", "multiplier");
 
   Status s = svc.status();
   ASSERT_EQ(s.gpus.size(), 1u);
