@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "cuzk/ec/curves.hpp"
+#include "cuzk/util/exception_message.hpp"
 
 namespace cuzk::engine {
 
@@ -61,18 +62,6 @@ std::unique_ptr<Backend<E>> with_a_worker(std::unique_ptr<Backend<E>> backend) {
   return backend;
 }
 
-// What an exception says, whatever its type.
-std::string error_message(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::bad_alloc&) {
-    return "out of host memory";
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "an exception that is not a std::exception";
-  }
-}
 
 }  // namespace
 
@@ -232,7 +221,7 @@ void Engine<E>::complete_stopped(const Task& t, Outcome why, std::vector<Fr> pub
 
 template <class E>
 void Engine<E>::complete_failed(const Task& t, const char* stage, std::exception_ptr cause) {
-  std::string message = stage + (": " + error_message(cause));
+  std::string message = stage + (": " + exception_message(cause));
   complete(*t.job, t.partition, t.times, std::nullopt, {}, Outcome::failed, std::move(message), std::move(cause));
 }
 

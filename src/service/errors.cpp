@@ -9,6 +9,7 @@
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/exception_message.hpp"
 
 namespace cuzk::service {
 
@@ -54,17 +55,6 @@ ErrorKind classify(const std::exception_ptr& e) {
   }
 }
 
-std::string message_of(const std::exception_ptr& e) {
-  if (!e) return {};
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::bad_alloc&) {
-    return "out of host memory";
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "an exception that is not a std::exception";
-  }
-}
+std::string message_of(const std::exception_ptr& e) { return exception_message(e); }
 
 }  // namespace cuzk::service

@@ -37,23 +37,35 @@ Synthesize<E> ordered_source(std::mutex& mu, std::vector<int>& order, int tag, u
   };
 }
 
+// A job of one partition whose synthesis waits for release(): with one
+// synthesis thread, the jobs submitted meanwhile stay queued.
+struct BlockingJob {
+  BlockingJob(Engine<E>& engine, const groth16::SharedKey<E>& key) {
+    std::shared_future<void> released = release_.get_future().share();
+    std::vector<Synthesize<E>> parts;
+    parts.push_back([this, released](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+      started_.set_value();
+      released.wait();
+      circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
+    });
+    future = engine.submit(key, std::move(parts));
+    started_.get_future().wait();
+  }
+  void release() { release_.set_value(); }
+
+  std::future<std::vector<PartitionResult<E>>> future;
+
+ private:
+  std::promise<void> started_, release_;
+};
+
 // With one synthesis thread held up by a first job, later jobs start in
 // priority order, equal priorities in submission order.
 TEST(Scheduling, HigherPriorityStartsFirst) {
   const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
   Recorder recorder(false);
   Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::promise<void> blocking;
-  std::vector<Synthesize<E>> first;
-  first.push_back([&blocking, released](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    blocking.set_value();
-    released.wait();
-    circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
-  });
-  auto f0 = engine.submit(key, std::move(first));
-  blocking.get_future().wait();  // the one synthesis thread is busy now
+  BlockingJob first(engine, key);
 
   std::mutex mu;
   std::vector<int> order;
@@ -66,8 +78,8 @@ TEST(Scheduling, HigherPriorityStartsFirst) {
     o.priority = priorities[tag];
     futures.push_back(engine.submit(key, std::move(parts), o));
   }
-  release.set_value();
-  expect_verified(*key, f0.get()[0]);
+  first.release();
+  expect_verified(*key, first.future.get()[0]);
   for (auto& f : futures) expect_verified(*key, f.get()[0]);
   EXPECT_EQ(order, (std::vector<int>{3, 1, 4, 0, 2}));
 }
@@ -108,16 +120,7 @@ TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
   const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
   Recorder recorder(false);
   Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
-  std::promise<void> release, blocking;
-  std::shared_future<void> released = release.get_future().share();
-  std::vector<Synthesize<E>> first;
-  first.push_back([&blocking, released](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    blocking.set_value();
-    released.wait();
-    circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
-  });
-  auto f0 = engine.submit(key, std::move(first));
-  blocking.get_future().wait();
+  BlockingJob first(engine, key);
 
   std::stop_source cancel;
   std::vector<Synthesize<E>> parts;
@@ -129,8 +132,8 @@ TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
   ASSERT_EQ(f1.wait_for(std::chrono::seconds(0)), std::future_status::ready) << "reported before the blocker ends";
   for (const auto& r : f1.get()) EXPECT_EQ(r.outcome, Outcome::cancelled);
   EXPECT_EQ(engine.depths().queued, 0u);
-  release.set_value();
-  expect_verified(*key, f0.get()[0]);
+  first.release();
+  expect_verified(*key, first.future.get()[0]);
 }
 
 // Two engines (one per curve, as a service makes them) draw on one pool.

@@ -4,28 +4,14 @@
 // cache, the GPU reported healthy, and an evicted key's device copy freed.
 #include <gtest/gtest.h>
 
-#include "cuzk/groth16/verifier.hpp"
-#include "cuzk/io/json.hpp"
-#include "cuzk/service/service.hpp"
-#include "../io/io_test_support.hpp"
+#include "service_test_support.hpp"
 
 namespace cuzk::service {
 namespace {
 
 using test::fixture;
 using test::read_bytes;
-using test::TempDir;
-
-template <class E>
-void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
-  ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;
-  TempDir dir;
-  io::write_json_file(dir / "proof.json", p.proof);
-  io::write_json_file(dir / "public.json", p.publics);
-  const auto vk = io::read_vk_json<E>(fixture(curve, circuit, "vk.json"));
-  EXPECT_TRUE(groth16::verify<E>(vk, io::read_public_json<E>(dir / "public.json"),
-                                 io::read_proof_json<E>(dir / "proof.json")));
-}
+using test_support::expect_verifies;
 
 std::vector<PartitionInput> witnesses(const std::string& curve, const std::string& circuit, int n) {
   std::vector<PartitionInput> parts;

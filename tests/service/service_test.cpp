@@ -9,11 +9,8 @@
 #include <thread>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
-#include "cuzk/groth16/verifier.hpp"
-#include "cuzk/io/json.hpp"
-#include "cuzk/service/service.hpp"
-#include "../io/io_test_support.hpp"
 #include "proving_support.hpp"
+#include "service_test_support.hpp"
 
 namespace cuzk::service {
 namespace {
@@ -31,16 +28,10 @@ ServiceOptions cpu_options() {
   return o;
 }
 
-// The proof verifies against the fixture's verification key (snarkjs's).
+// The proof verifies, and its stage times add up.
 template <class E>
 void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
-  ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;
-  TempDir dir;
-  io::write_json_file(dir / "proof.json", p.proof);
-  io::write_json_file(dir / "public.json", p.publics);
-  const auto vk = io::read_vk_json<E>(fixture(curve, circuit, "vk.json"));
-  EXPECT_TRUE(groth16::verify<E>(vk, io::read_public_json<E>(dir / "public.json"),
-                                 io::read_proof_json<E>(dir / "proof.json")));
+  test_support::expect_verifies<E>(p, curve, circuit);
   EXPECT_GE(p.times.total, p.times.synthesis + p.times.prove + p.times.finish - 1e-9);
   EXPECT_GT(p.times.prove, 0);
 }
