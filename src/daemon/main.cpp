@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -95,7 +96,11 @@ int serve(const Config& config, const Flags& flags) {
   std::unique_ptr<cuzk::service::Service> service;
   try {
     prepare_socket(config);
-    service = std::make_unique<cuzk::service::Service>(config.service);
+    cuzk::service::ServiceOptions options = config.service;
+    // Test-only: partitions named "fault:..." fail as the tests ask (service.hpp).
+    const char* faults = std::getenv("CUZK_TEST_FAULTS");
+    options.test_faults = faults && std::string(faults) == "1";
+    service = std::make_unique<cuzk::service::Service>(options);
   } catch (const std::exception& e) {
     return fail(e.what());
   }

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
+#include <stdexcept>
 
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/ec/curves.hpp"
@@ -33,9 +35,19 @@ bool lies_under(const fs::path& path, const fs::path& dir) {
   return end == d.end();
 }
 
+// ServiceOptions::test_faults: the fault a partition named "fault:..." throws.
+template <class E>
+engine::Synthesize<E> faulty(const std::string& name) {
+  if (name == "fault:throw") return [](auto, auto, auto, auto) { throw std::runtime_error("injected fault"); };
+  if (name == "fault:nonstd") return [](auto, auto, auto, auto) { throw 42; };
+  if (name == "fault:bad_alloc") return [](auto, auto, auto, auto) { throw std::bad_alloc(); };
+  throw Error(ErrorKind::invalid_argument, name + ": no such injected fault");
+}
+
 template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
+  if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0};
   auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
   io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
   const size_t bytes = witness->size() * sizeof(typename E::Fr);

@@ -68,6 +68,11 @@ struct ServiceOptions {
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
   bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
+  // Test-only fault injection: a WitnessBytes partition named "fault:throw",
+  // "fault:nonstd" or "fault:bad_alloc" throws a std::runtime_error, an int
+  // or std::bad_alloc from its synthesis, so that tests of a front end can
+  // see how it reports them. cuzkd sets it when CUZK_TEST_FAULTS=1.
+  bool test_faults = false;
 };
 
 // A loaded key, as status and ListKeys report it.
