@@ -10,7 +10,7 @@
 #include "cuzk/groth16/constraints.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
-#include "cuzk/io/zkey.hpp"
+#include "cuzk/service/service.hpp"
 
 namespace cuzk::cli {
 
@@ -26,11 +26,10 @@ void check_satisfies(const io::R1cs& circuit, const io::Witness& witness) {
   });
 }
 
-void check_describes(const io::R1cs& circuit, const io::Zkey& key) {
+void check_describes(const io::R1cs& circuit, const service::KeyInfo& k) {
   const io::R1csHeader& c = circuit.header();
-  const io::ZkeyHeader& k = key.header();
   const auto mismatch = [&](const std::string& what) {
-    throw io::FormatError(circuit.name() + " is not the circuit of " + key.name() + ": " + what);
+    throw io::FormatError(circuit.name() + " is not the circuit of " + k.source + ": " + what);
   };
   if (c.curve != k.curve) mismatch(std::string("its curve is ") + curve_name(c.curve) + ", the key's " + curve_name(k.curve));
   if (c.n_wires != k.n_vars)

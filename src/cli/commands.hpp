@@ -16,9 +16,12 @@
 #include "cuzk/service/placement.hpp"
 #include "native.hpp"
 
+namespace cuzk::service {
+struct KeyInfo;
+}  // namespace cuzk::service
+
 namespace cuzk::io {
 class R1cs;
-class Zkey;
 struct Witness;
 }  // namespace cuzk::io
 
@@ -132,7 +135,7 @@ struct PipelineBenchOptions {
 // check.cpp: the circuit matches the key (curve, signals, publics), else an
 // io::FormatError; the witness satisfies every constraint, else an error that
 // names the first that fails.
-void check_describes(const io::R1cs& circuit, const io::Zkey& key);
+void check_describes(const io::R1cs& circuit, const service::KeyInfo& key);
 void check_satisfies(const io::R1cs& circuit, const io::Witness& witness);
 
 int bench_prove(const BenchOptions& opts);

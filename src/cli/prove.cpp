@@ -14,7 +14,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
-#include "cuzk/io/zkey.hpp"
+#include "cuzk/io/wtns.hpp"
 #include "output.hpp"
 #include "service_setup.hpp"
 #include "timing.hpp"
@@ -25,12 +25,11 @@ namespace {
 
 // --r1cs: the circuit is the key's and the witness satisfies it, checked
 // before any proving so that a failure names the constraint.
-void check_against_circuit(const std::string& r1cs, const service::KeyInfo& key, const std::string& zkey_path,
-                           const std::string& wtns_path) {
+void check_against_circuit(const std::string& r1cs, const service::KeyInfo& key, const std::string& wtns_path) {
   const io::R1cs circuit = io::R1cs::open(r1cs);
-  check_describes(circuit, io::Zkey::open(zkey_path));
+  check_describes(circuit, key);
   const io::Witness witness = io::read_wtns(wtns_path);
-  io::check_witness_shape(witness, zkey_path, "key", key.curve, key.n_vars);
+  io::check_witness_shape(witness, key.source, "key", key.curve, key.n_vars);
   check_satisfies(circuit, witness);
 }
 
@@ -60,7 +59,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   const service::KeyInfo key = svc.load_key(zkey_path);
   clock.lap("read zkey");
   if (!opts.r1cs.empty()) {
-    check_against_circuit(opts.r1cs, key, zkey_path, wtns_path);
+    check_against_circuit(opts.r1cs, key, wtns_path);
     clock.lap("check r1cs");
   }
   std::vector<service::PartitionInput> partitions{service::WitnessFile{wtns_path}};

@@ -20,7 +20,6 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
-#include "cuzk/io/zkey.hpp"
 #include "cuzk/util/plural.hpp"
 #include "service_setup.hpp"
 #include "output.hpp"
@@ -67,15 +66,15 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
   if (const auto daemon = daemon_for("prove-batch")) return prove_batch_on_daemon(*daemon, zkey_path, wtns, outputs, o);
 #endif
-  std::map<size_t, std::string> failures;
-  if (!o.r1cs.empty()) {
-    const io::R1cs circuit = io::R1cs::open(o.r1cs);
-    check_describes(circuit, io::Zkey::open(zkey_path));
-    failures = check_witnesses(circuit, wtns);
-  }
   const service::ServiceOptions options = service_options(o.run, o.engine, false);
   service::Service svc(options);
   const service::KeyInfo key = svc.load_key(zkey_path);
+  std::map<size_t, std::string> failures;
+  if (!o.r1cs.empty()) {
+    const io::R1cs circuit = io::R1cs::open(o.r1cs);
+    check_describes(circuit, key);
+    failures = check_witnesses(circuit, wtns);
+  }
   std::vector<size_t> submitted;  // witness index of each partition
   std::vector<service::PartitionInput> partitions;
   for (size_t i = 0; i < wtns.size(); ++i)

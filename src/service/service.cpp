@@ -269,7 +269,8 @@ struct Service::Impl {
       jobs[job->id] = job;
       ++counters.jobs_submitted;
     }
-    auto& eng = engine_for<E>(*prepared);
+    // add() made the engine with the key's curve.
+    engine::Engine<E>& eng = *existing_engine<E>();
     try {
       // The outcomes arrive through the callback; the future is not needed.
       (void)eng.submit(prepared, std::move(sources), eo,
