@@ -18,10 +18,9 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
   o.synthesis_threads = e.synthesis_threads;
   o.cpu_workers = e.workers;
   o.workers_per_gpu = e.workers_per_gpu;
-  o.abc = e.abc == "gpu"    ? service::AbcPlace::gpu
-          : e.abc == "host" ? service::AbcPlace::host
-          : native_jobs     ? service::AbcPlace::host
-                            : service::AbcPlace::automatic;
+  // --abc is checked against the three names when it is parsed.
+  o.abc = service::abc_place_named(e.abc).value_or(service::AbcPlace::automatic);
+  if (o.abc == service::AbcPlace::automatic && native_jobs) o.abc = service::AbcPlace::host;
   o.pageable = e.pageable;
   o.key_budget = e.key_budget_mib << 20;
   // A command's key lives as long as the command: mapping it saves a copy.

@@ -265,16 +265,12 @@ mode_t parse_mode(const std::string& text) {
 }
 
 service::BackendKind parse_backend(const std::string& name) {
-  if (name == "auto") return service::BackendKind::automatic;
-  if (name == "cpu") return service::BackendKind::cpu;
-  if (name == "cuda") return service::BackendKind::cuda;
+  if (const auto kind = service::backend_named(name)) return *kind;
   throw ConfigError("'" + name + "' is not a backend (auto, cpu or cuda)");
 }
 
 service::AbcPlace parse_abc(const std::string& name) {
-  if (name == "auto") return service::AbcPlace::automatic;
-  if (name == "host") return service::AbcPlace::host;
-  if (name == "gpu") return service::AbcPlace::gpu;
+  if (const auto place = service::abc_place_named(name)) return *place;
   throw ConfigError("'" + name + "' is not a place for a, b, c (auto, host or gpu)");
 }
 

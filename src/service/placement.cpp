@@ -28,6 +28,20 @@ const char* backend_name(BackendKind resolved) {
   }
 }
 
+std::optional<BackendKind> backend_named(std::string_view name) {
+  if (name == "auto") return BackendKind::automatic;
+  if (name == "cpu") return BackendKind::cpu;
+  if (name == "cuda") return BackendKind::cuda;
+  return std::nullopt;
+}
+
+std::optional<AbcPlace> abc_place_named(std::string_view name) {
+  if (name == "auto") return AbcPlace::automatic;
+  if (name == "host") return AbcPlace::host;
+  if (name == "gpu") return AbcPlace::gpu;
+  return std::nullopt;
+}
+
 BackendKind resolve_backend(BackendKind requested) {
   if (requested == BackendKind::cpu) return BackendKind::cpu;
   const std::string why = cuda_unavailable();

@@ -2,7 +2,9 @@
 // computed: the one place that decides, for the CLI, the daemon and the C API.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuzk::service {
@@ -15,6 +17,11 @@ const char* backend_name(BackendKind resolved);
 // GPU for .wtns jobs on the cuda backend; native circuits write them during
 // synthesis anyway.
 enum class AbcPlace { automatic, host, gpu };
+
+// The names every front end takes: "auto", "cpu", "cuda" and "auto", "host",
+// "gpu"; nullopt for any other.
+std::optional<BackendKind> backend_named(std::string_view name);
+std::optional<AbcPlace> abc_place_named(std::string_view name);
 
 struct PlacementRequest {
   BackendKind backend = BackendKind::automatic;
