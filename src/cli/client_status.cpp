@@ -84,12 +84,18 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
          table({"id", "key", "label", "state", "priority", "partitions", "done", "failed", "age s"}, jobs);
 
   std::vector<Row> gpus;
-  for (const v1::GpuStatus& g : s.gpus())
-    gpus.push_back({std::to_string(g.device()), g.name(), g.healthy() ? "healthy" : "faulted: " + g.fault(),
-                    mib(g.key_cache_bytes()) + " / " + mib(g.key_budget()), std::to_string(g.key_uploads()),
-                    std::to_string(g.key_hits()), std::to_string(g.key_evictions())});
+  for (const v1::GpuStatus& g : s.gpus()) {
+    std::string health = "healthy";
+    if (!g.healthy()) health = "faulted: " + g.fault();
+    if (!g.recovery_error().empty()) health += "; recovery failed: " + g.recovery_error();
+    gpus.push_back({std::to_string(g.device()), g.name(), health, std::to_string(g.faults()) + " / " +
+                    std::to_string(g.recoveries()), mib(g.key_cache_bytes()) + " / " + mib(g.key_budget()),
+                    std::to_string(g.key_uploads()), std::to_string(g.key_hits()), std::to_string(g.key_evictions())});
+  }
   if (!gpus.empty() || s.backend() == "cuda")
-    out += "gpus\n" + table({"device", "name", "health", "key MiB / budget", "uploads", "hits", "evictions"}, gpus);
+    out += "gpus\n" + table({"device", "name", "health", "faults / recoveries", "key MiB / budget", "uploads", "hits",
+                              "evictions"},
+                             gpus);
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <sys/mman.h>
+
 #include "cuzk/cuda/runtime.hpp"
 
 namespace cuzk::cuda {
@@ -65,24 +67,29 @@ size_t free_device_memory() {
 
 namespace {
 
-// Ranges this process has page-locked, by start: how many HostRegistrations
-// hold each.
-std::mutex registrations_mu;
-std::map<const void*, size_t> registrations;
+// Host ranges this process page-locks, by start, so that a device reset
+// (which unlocks those its context held) can lock them again.
+struct Locked {
+  size_t bytes = 0;
+  unsigned flags = 0;
+  size_t holders = 0;  // HostRegistrations of the range, or 1 for a pinned buffer
+};
+std::mutex locked_mu;
+std::map<const void*, Locked> locked;
 
 }  // namespace
 
 HostRegistration::HostRegistration(const void* p, size_t bytes) {
   if (!p || !bytes) return;
-  std::lock_guard lock(registrations_mu);
-  if (auto it = registrations.find(p); it != registrations.end()) {
-    ++it->second;
+  std::lock_guard lock(locked_mu);
+  if (auto it = locked.find(p); it != locked.end()) {
+    ++it->second.holders;
     p_ = p;
     return;
   }
   // Read-only: nothing writes a key's points.
-  const cudaError_t err =
-      cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
+  const unsigned flags = cudaHostRegisterPortable | cudaHostRegisterReadOnly;
+  const cudaError_t err = cudaHostRegister(const_cast<void*>(p), bytes, flags);
   if (err == cudaErrorHostMemoryAlreadyRegistered) {
     cudaGetLastError();
     return;
@@ -92,18 +99,76 @@ HostRegistration::HostRegistration(const void* p, size_t bytes) {
     throw Error("cannot page-lock " + std::to_string(bytes >> 20) + " MiB of host memory for streaming (" +
                 cudaGetErrorString(err) + ")");
   }
-  registrations.emplace(p, 1);
+  locked.emplace(p, Locked{bytes, flags, 1});
   p_ = p;
 }
 
 HostRegistration::~HostRegistration() {
   if (!p_) return;
-  std::lock_guard lock(registrations_mu);
-  auto it = registrations.find(p_);
-  if (--it->second == 0) {
-    cudaHostUnregister(const_cast<void*>(p_));
-    registrations.erase(it);
+  std::lock_guard lock(locked_mu);
+  auto it = locked.find(p_);
+  if (--it->second.holders == 0) {
+    if (cudaHostUnregister(const_cast<void*>(p_)) != cudaSuccess) cudaGetLastError();
+    locked.erase(it);
   }
+}
+
+cudaError_t try_allocate_pinned(void** p, size_t bytes) {
+  void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return cudaErrorMemoryAllocation;
+  const cudaError_t err = cudaHostRegister(m, bytes, cudaHostRegisterPortable);
+  if (err != cudaSuccess) cudaGetLastError();
+  // Out of lockable memory is this call's failure. Any other error is the
+  // current device's (a sticky fault): the buffer is handed out unlocked,
+  // slower but correct for the healthy devices, and locked when the faulted
+  // one is reset (reset_device).
+  if (err == cudaErrorMemoryAllocation || err == cudaErrorInvalidValue) {
+    ::munmap(m, bytes);
+    return err;
+  }
+  std::lock_guard lock(locked_mu);
+  locked.emplace(m, Locked{bytes, cudaHostRegisterPortable, 1});
+  *p = m;
+  return cudaSuccess;
+}
+
+void release_pinned(void* p) {
+  if (!p) return;
+  size_t bytes;
+  {
+    std::lock_guard lock(locked_mu);
+    auto it = locked.find(p);
+    if (it == locked.end()) return;
+    bytes = it->second.bytes;
+    locked.erase(it);
+  }
+  if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
+  ::munmap(p, bytes);
+}
+
+void reset_device(int device) {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) cudaGetLastError();
+  // cudaSetDevice may report the device's sticky error; it selects it anyway.
+  cudaError_t err = cudaSetDevice(device);
+  if (err != cudaErrorInvalidDevice) err = cudaDeviceReset();
+  cudaGetLastError();
+  const auto fail = [&](const std::string& what) {
+    cudaSetDevice(previous);
+    cudaGetLastError();
+    throw Error("GPU " + std::to_string(device) + ": " + what);
+  };
+  if (err != cudaSuccess) fail(std::string("cudaDeviceReset failed: ") + cudaGetErrorString(err));
+  std::lock_guard lock(locked_mu);
+  for (const auto& [p, l] : locked) {
+    // Already registered: another device's context held this range.
+    err = cudaHostRegister(const_cast<void*>(p), l.bytes, l.flags);
+    if (err == cudaSuccess || err == cudaErrorHostMemoryAlreadyRegistered) continue;
+    fail("after the reset, cannot page-lock " + std::to_string(l.bytes >> 20) + " MiB of host memory again (" +
+         cudaGetErrorString(err) + ")");
+  }
+  cudaGetLastError();
+  cudaSetDevice(previous);
 }
 
 }  // namespace cuzk::cuda

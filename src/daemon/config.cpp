@@ -147,6 +147,9 @@ void read_service(Table& t, service::ServiceOptions& s) {
   t.read_size("max_pending_bytes", s.max_pending_bytes);
   t.read_uint("max_unawaited_jobs", s.max_unawaited_jobs, uint64_t(1) << 40);
   t.read("record_timing_lines", s.record_timing_lines);
+  double recovery = s.gpu_recovery_interval.count() / 1e3;
+  t.read("gpu_recovery_interval", recovery);
+  s.gpu_recovery_interval = std::chrono::milliseconds(std::llround(recovery * 1e3));
   t.finish();
 }
 
@@ -198,6 +201,7 @@ Config parse_value(const toml::value& root, const std::string& origin) {
   top.read("shutdown_grace_s", c.shutdown_grace_s);
   top.read("selfcheck", c.selfcheck);
   top.read("witness_dirs", c.service.witness_dirs);
+  top.read("key_dirs", c.service.key_dirs);
   if (auto* v = top.find("keys")) read_keys(*v, top, c.keys);
   if (auto* v = top.table("tcp")) {
     Table t(*v, origin, "tcp.");
@@ -355,10 +359,11 @@ void check_config(const Config& c) {
   if (c.max_message_bytes < 1024 || c.max_message_bytes > size_t(INT32_MAX))
     throw ConfigError("max_message_bytes: must be from 1KiB to 2GiB - 1");
   for (const auto& k : c.keys) check_file(k.path, "key '" + k.id + "'");
-  for (const auto& d : c.service.witness_dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(d, ec)) throw ConfigError("witness_dirs: " + d.string() + ": no such directory");
-  }
+  for (const auto& [name, dirs] : {std::pair{"witness_dirs", &c.service.witness_dirs}, {"key_dirs", &c.service.key_dirs}})
+    for (const auto& d : *dirs) {
+      std::error_code ec;
+      if (!fs::is_directory(d, ec)) throw ConfigError(std::string(name) + ": " + d.string() + ": no such directory");
+    }
 }
 
 }  // namespace cuzk::daemon

@@ -1,5 +1,6 @@
 #include "flags.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -65,6 +66,9 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       }
     });
   }
+  add("--key-dir", "Directory under which keys may be loaded by path; repeatable, replaces [key_dirs]",
+      [](Config& c, const std::vector<S>& v) { c.service.key_dirs.assign(v.begin(), v.end()); },
+      (std::vector<S>*)nullptr);
   add("--witness-dir", "Directory under which wtns_path witnesses may lie; repeatable, replaces [witness_dirs]",
       [](Config& c, const std::vector<S>& v) { c.service.witness_dirs.assign(v.begin(), v.end()); },
       (std::vector<S>*)nullptr);
@@ -119,6 +123,11 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, size_t v) { c.service.max_pending_partitions = v; }, (size_t*)nullptr);
   add("--max-unawaited-jobs", "Finished jobs kept for Await; beyond it the oldest go [service.max_unawaited_jobs]",
       [](Config& c, size_t v) { c.service.max_unawaited_jobs = v; }, (size_t*)nullptr);
+  add("--gpu-recovery-interval",
+      "Seconds after a GPU fault before it is reset and self-checked; 0: never [service.gpu_recovery_interval]",
+      [](Config& c, double v) { c.service.gpu_recovery_interval = std::chrono::milliseconds(std::llround(v * 1e3)); },
+      (double*)nullptr)
+      ->check(CLI::Range(0.0, 86400.0));
   add("--max-pending-bytes", "Admission bound: witness bytes held; 0: a quarter of memory [service.max_pending_bytes]",
       [](Config& c, const S& v) { c.service.max_pending_bytes = parse_size(v); }, (S*)nullptr);
   {

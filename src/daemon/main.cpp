@@ -18,6 +18,9 @@
 #include "config.hpp"
 #include "configured_keys.hpp"
 #include "cuzk/service/selfcheck.hpp"
+#if defined(CUZK_HAVE_CUDA)
+#include "cuzk/cuda/runtime.hpp"
+#endif
 #include "flags.hpp"
 #include "listener.hpp"
 #include "metrics.hpp"
@@ -71,7 +74,12 @@ void self_check(const cuzk::service::Service& service) {
   cuzk::service::selfcheck_host(seed, report);
 #if defined(CUZK_HAVE_CUDA)
   if (service.placement().backend == cuzk::service::BackendKind::cuda)
-    cuzk::service::selfcheck_device(seed, size_t(1) << 16, report);
+    for (int d : service.placement().gpus) {
+      cuzk::cuda::DeviceScope on(d);
+      cuzk::service::selfcheck_device(seed, size_t(1) << 16, [&](const std::string& name, bool ok) {
+        report("GPU " + std::to_string(d) + " " + name, ok);
+      });
+    }
 #else
   (void)service;
 #endif

@@ -74,6 +74,8 @@ void add_status(Families& f, const service::Status& s) {
     Labels named = l;
     named.push_back({"name", g.name});
     f.gauge("cuzk_gpu_healthy", "1 while a GPU is in rotation, 0 once a fault took it out", g.healthy ? 1 : 0, named);
+    f.counter("cuzk_gpu_faults_total", "Faults that took a GPU out of rotation", double(g.faults), l);
+    f.counter("cuzk_gpu_recoveries_total", "Resets and self-checks that brought a GPU back", double(g.recoveries), l);
     f.gauge("cuzk_gpu_key_cache_bytes", "Device bytes of resident proving keys", double(g.key_cache_bytes), l);
     f.gauge("cuzk_gpu_key_budget_bytes", "Device bytes allowed for resident proving keys", double(g.key_budget), l);
     f.counter("cuzk_gpu_key_uploads_total", "Proving keys uploaded to a GPU", double(g.key_uploads), l);

@@ -277,6 +277,9 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
       r->set_key_uploads(g.key_uploads);
       r->set_key_hits(g.key_hits);
       r->set_key_evictions(g.key_evictions);
+      r->set_faults(g.faults);
+      r->set_recoveries(g.recoveries);
+      r->set_recovery_error(g.recovery_error);
     }
     out->set_host_pool_bytes(s.host_pool_bytes);
     out->set_host_pool_budget(s.host_pool_budget);

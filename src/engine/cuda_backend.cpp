@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <map>
+#include <functional>
 #include <mutex>
+#include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 
@@ -16,14 +19,98 @@ namespace {
 
 namespace gpu = groth16::cuda;
 
-// The kernel region's lock of one GPU, one per GPU for the whole process:
-// engines of both curves prove on the same GPUs, and a proof's kernels run
-// alone on its GPU whichever engine sent them.
-std::mutex& kernel_lock(int device) {
-  static std::mutex mu;
-  static std::map<int, std::mutex> locks;  // nodes: the mutexes never move
-  std::lock_guard lock(mu);
-  return locks.try_emplace(device).first->second;
+// What one GPU shares across the process: engines of both curves prove on the
+// same GPUs, so the kernel lock, the fault and the way back are per GPU, not
+// per engine.
+class SharedGpu {
+ public:
+  // A backend's state on this GPU, dropped before a reset and made again after.
+  struct Member {
+    virtual void drop() = 0;
+    virtual void rebuild() = 0;
+  };
+
+  explicit SharedGpu(int device) : device_(device) {}
+
+  std::mutex kernel;        // the kernel region: a proof's kernels run alone on the GPU
+  std::shared_mutex gate;   // shared by each proof on the GPU, exclusive during a recovery
+
+  // The GPU's key budget, of `bytes` as the first backend on it asks: the
+  // caches of both curves share it.
+  std::shared_ptr<DeviceKeyBudget> key_budget(size_t bytes) {
+    std::lock_guard l(mu_);
+    if (!key_budget_) key_budget_ = std::make_shared<DeviceKeyBudget>(bytes);
+    return key_budget_;
+  }
+
+  bool faulted() const { return faulted_.load(std::memory_order_acquire); }
+  std::string fault_message() const {
+    std::lock_guard l(mu_);
+    return "GPU " + std::to_string(device_) + " faulted and was taken out of rotation: " + fault_;
+  }
+  void set_fault(const std::string& what) {
+    std::lock_guard l(mu_);
+    if (faulted_.load()) return;
+    fault_ = what;
+    ++faults_;
+    faulted_.store(true, std::memory_order_release);
+  }
+  void report(GpuReport& r) const {
+    std::lock_guard l(mu_);
+    r.healthy = !faulted_.load();
+    r.fault = r.healthy ? "" : fault_;
+    r.faults = faults_, r.recoveries = recoveries_;
+  }
+
+  void join(Member* m) {
+    std::lock_guard l(members_mu_);
+    members_.push_back(m);
+  }
+  void leave(Member* m) {
+    std::lock_guard l(members_mu_);
+    std::erase(members_, m);
+  }
+
+  // With every gate held exclusively (recover_gpu).
+  bool recover(const std::function<bool()>& check, std::string& why) {
+    std::lock_guard members(members_mu_);
+    try {
+      for (Member* m : members_) m->drop();
+      ::cuzk::cuda::reset_device(device_);
+      ::cuzk::cuda::DeviceScope on(device_);
+      for (Member* m : members_) m->rebuild();
+      if (!check()) {
+        why = "the arithmetic self-check failed after the reset";
+        return false;
+      }
+    } catch (const std::exception& e) {
+      why = e.what();
+      return false;
+    }
+    std::lock_guard l(mu_);
+    fault_.clear();
+    ++recoveries_;
+    faulted_.store(false, std::memory_order_release);
+    return true;
+  }
+
+ private:
+  const int device_;
+  mutable std::mutex mu_;
+  std::atomic<bool> faulted_{false};
+  std::string fault_;
+  uint64_t faults_ = 0, recoveries_ = 0;
+  std::shared_ptr<DeviceKeyBudget> key_budget_;
+  std::mutex members_mu_;  // held over a recovery, so that no backend comes or goes in it
+  std::vector<Member*> members_;
+};
+
+std::mutex shared_gpus_mu;
+std::map<int, SharedGpu> shared_gpus;  // nodes: they never move
+
+SharedGpu& shared_gpu(int device) {
+  std::lock_guard lock(shared_gpus_mu);
+  return shared_gpus.try_emplace(device, device).first->second;
 }
 
 class PinnedMemory final : public HostMemory {
@@ -44,10 +131,11 @@ class CudaBackend final : public Backend<E> {
     for (int d : o.gpus) {
       ::cuzk::cuda::DeviceScope on(d);
       const size_t budget = o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7;
-      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu}));
+      gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu},
+                                            o.workers_per_gpu));
     }
     for (unsigned i = 0; i < o.workers_per_gpu; ++i)
-      for (auto& g : gpus_) workers_.push_back(std::make_unique<GpuWorker>(*g, (int)i));
+      for (auto& g : gpus_) workers_.push_back(g->workers[i].get());
   }
 
   unsigned workers() const override { return (unsigned)workers_.size(); }
@@ -69,22 +157,29 @@ class CudaBackend final : public Backend<E> {
   }
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
-    Gpu& g = workers_[worker]->gpu;
-    if (g.fault()) throw DeviceFault(g.fault_message());
+    SharedGpu& shared = workers_[worker]->gpu.shared;
+    std::shared_lock in_use(shared.gate);
+    if (shared.faulted()) throw DeviceFault(shared.fault_message());
     try {
       return prove_on(*workers_[worker], item, recorder);
     } catch (const ::cuzk::cuda::Error& e) {
       // A sticky error fails every later call on the device, so a second
       // call that fails too tells it from one that was the work's own (no
       // memory for this key, say).
-      ::cuzk::cuda::DeviceScope on(g.cache.device());
-      if (cudaDeviceSynchronize() == cudaSuccess) throw;
-      g.set_fault(e.what());
-      throw DeviceFault(g.fault_message());
+      const int device = workers_[worker]->gpu.cache.device();
+      int previous = 0;
+      cudaGetDevice(&previous);
+      cudaSetDevice(device);
+      const bool sticky = cudaDeviceSynchronize() != cudaSuccess;
+      cudaGetLastError();
+      cudaSetDevice(previous);
+      if (!sticky) throw;
+      shared.set_fault(e.what());
+      throw DeviceFault(shared.fault_message());
     }
   }
 
-  bool worker_usable(unsigned worker) const override { return !workers_[worker]->gpu.fault(); }
+  bool worker_usable(unsigned worker) const override { return !workers_[worker]->gpu.shared.faulted(); }
 
   std::vector<GpuReport> gpu_reports() const override {
     std::vector<GpuReport> out;
@@ -92,8 +187,7 @@ class CudaBackend final : public Backend<E> {
       const auto c = g->cache.counters();
       GpuReport r;
       r.device = g->cache.device();
-      r.healthy = !g->fault();
-      r.fault = r.healthy ? "" : g->fault_message();
+      g->shared.report(r);
       r.key_bytes = c.bytes, r.key_budget = g->cache.budget();
       r.key_uploads = c.uploads, r.key_hits = c.hits, r.key_evictions = c.evictions;
       out.push_back(std::move(r));
@@ -118,7 +212,7 @@ class CudaBackend final : public Backend<E> {
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
     const auto parts = partition_spans(item.buffer, *item.key, abc_on_gpu());
-    auto inputs = gpu::upload_inputs<E>(*key, s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
+    auto inputs = gpu::upload_inputs<E>(*key, *s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
                                         std::span<const Fr>(parts.b), std::span<const Fr>(parts.c));
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
@@ -128,7 +222,7 @@ class CudaBackend final : public Backend<E> {
     std::unique_lock lock(g.lock);
     const double locked = recorder.now();
     recorder.record(Span{Stage::lock_wait, track, item.job, item.partition, t, locked});
-    auto pending = gpu::prove_start<E>(*key, s.worker, std::move(inputs));
+    auto pending = gpu::prove_start<E>(*key, *s.worker, std::move(inputs));
     gpu::GpuTimes gt;
     auto proof = pending.wait(&gt);
     const double done = recorder.now();
@@ -149,42 +243,64 @@ class CudaBackend final : public Backend<E> {
     for (auto& g : gpus_) g->cache.forget(key);
   }
 
-  struct Gpu {
-    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o) : cache(device, budget, o), lock(kernel_lock(device)) {}
-    // A GPU that faulted stays out of rotation until the process restarts:
-    // a reset would free the memory of every engine on it.
-    bool fault() const { return faulted.load(std::memory_order_acquire); }
-    std::string fault_message() const {
-      std::lock_guard l(fault_mu);
-      return "GPU " + std::to_string(cache.device()) + " faulted and was taken out of rotation: " + fault_what;
-    }
-    void set_fault(const std::string& what) {
-      std::lock_guard l(fault_mu);
-      if (faulted.load()) return;
-      fault_what = what;
-      faulted.store(true, std::memory_order_release);
-    }
-    mutable DeviceKeyCache<E> cache;
-    std::mutex& lock;  // the kernel region
-    mutable std::mutex fault_mu;
-    std::atomic<bool> faulted{false};
-    std::string fault_what;
-  };
   struct GpuWorker {
-    GpuWorker(Gpu& g, int i) : gpu(g), index(i), worker(g.cache.device()) {}
+    GpuWorker(Gpu& g, int i, int device) : gpu(g), index(i), worker(std::in_place, device) {}
     Gpu& gpu;
     int index;
-    gpu::Worker worker;
+    std::optional<gpu::Worker> worker;  // empty between a recovery's drop and rebuild
+  };
+
+  // This backend's state on one GPU: its key cache and workers, which a
+  // recovery drops before the reset and makes again after.
+  struct Gpu final : SharedGpu::Member {
+    Gpu(int device, size_t budget, gpu::DeviceKeyOptions o, unsigned workers)
+        : shared(shared_gpu(device)), cache(device, shared.key_budget(budget), o), lock(shared.kernel) {
+      for (unsigned i = 0; i < workers; ++i) this->workers.push_back(std::make_unique<GpuWorker>(*this, (int)i, device));
+      shared.join(this);
+    }
+    ~Gpu() { shared.leave(this); }
+    void drop() override {
+      for (auto& w : workers) w->worker.reset();
+      cache.clear();
+    }
+    void rebuild() override {
+      for (auto& w : workers) w->worker.emplace(cache.device());
+    }
+    SharedGpu& shared;
+    mutable DeviceKeyCache<E> cache;
+    std::mutex& lock;  // the kernel region
+    std::vector<std::unique_ptr<GpuWorker>> workers;
   };
 
   CudaBackendOptions options_;
   std::vector<std::unique_ptr<Gpu>> gpus_;
-  std::vector<std::unique_ptr<GpuWorker>> workers_;
+  std::vector<GpuWorker*> workers_;  // GPU 0 worker 0, GPU 1 worker 0, ..., GPU 0 worker 1, ...
 };
 
 }  // namespace
 
 std::unique_ptr<HostMemory> pinned_memory() { return std::make_unique<PinnedMemory>(); }
+
+bool gpu_faulted(int device) { return shared_gpu(device).faulted(); }
+
+bool recover_gpu(int device, const std::function<bool()>& check, std::string* why) {
+  static std::mutex one_at_a_time;
+  std::lock_guard serial(one_at_a_time);
+  SharedGpu& target = shared_gpu(device);
+  if (!target.faulted()) return true;
+  // Every GPU's proofs end first: the reset unlocks host memory that any GPU
+  // may be copying from, until it is locked again.
+  std::vector<std::unique_lock<std::shared_mutex>> quiet;
+  {
+    std::lock_guard lock(shared_gpus_mu);
+    for (auto& [_, g] : shared_gpus) quiet.emplace_back(g.gate, std::defer_lock);
+  }
+  for (auto& l : quiet) l.lock();  // in device order, the map's; only recoveries lock exclusively
+  std::string reason;
+  const bool ok = target.recover(check, reason);
+  if (!ok && why) *why = reason;
+  return ok;
+}
 
 template <class E>
 std::unique_ptr<Backend<E>> cuda_backend(const CudaBackendOptions& options) {

@@ -1,21 +1,51 @@
 #include "cuzk/engine/device_key_cache.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "cuzk/ec/curves.hpp"
 
 namespace cuzk::engine {
 
+bool DeviceKeyBudget::make_room(size_t need) {
+  for (Member* m : members) m->count_departures();
+  if (need > budget_) return false;  // evicting would not help
+  while (used + need > budget_) {
+    Member* oldest = nullptr;
+    uint64_t oldest_use = 0;
+    for (Member* m : members)
+      if (const auto use = m->oldest_unused(); use && (!oldest || *use < oldest_use)) oldest = m, oldest_use = *use;
+    if (!oldest) break;  // every key left is in use
+    oldest->evict_oldest_unused();
+  }
+  return used + need <= budget_;
+}
+
 template <class E>
-DeviceKeyCache<E>::DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda::DeviceKeyOptions options)
-    : device_(device), budget_(budget_bytes), options_(options) {}
+DeviceKeyCache<E>::DeviceKeyCache(int device, std::shared_ptr<DeviceKeyBudget> budget,
+                                  groth16::cuda::DeviceKeyOptions options)
+    : device_(device), budget_(std::move(budget)), options_(options) {
+  std::lock_guard lock(budget_->mu);
+  budget_->members.push_back(this);
+}
+
+template <class E>
+DeviceKeyCache<E>::~DeviceKeyCache() {
+  std::lock_guard lock(budget_->mu);
+  std::erase(budget_->members, static_cast<DeviceKeyBudget::Member*>(this));
+  budget_->used -= std::min(budget_->used, counters_.bytes);
+}
 
 template <class E>
 typename std::list<typename DeviceKeyCache<E>::Entry>::iterator DeviceKeyCache<E>::remove(
     typename std::list<Entry>::iterator it) {
-  // use_count is exact here: copies are made only under mu_, by acquire.
-  if (it->key.use_count() > 1) leaving_.push_back({it->key, it->bytes});
-  else counters_.bytes -= it->bytes;
+  // use_count is exact here: copies are made only under the lock, by acquire.
+  if (it->key.use_count() > 1) {
+    leaving_.push_back({it->key, it->bytes});
+  } else {
+    counters_.bytes -= it->bytes;
+    budget_->used -= it->bytes;
+  }
   return entries_.erase(it);
 }
 
@@ -24,40 +54,53 @@ void DeviceKeyCache<E>::count_departures() {
   std::erase_if(leaving_, [&](const Leaving& l) {
     if (!l.key.expired()) return false;
     counters_.bytes -= l.bytes;
+    budget_->used -= l.bytes;
     return true;
   });
 }
 
 template <class E>
-bool DeviceKeyCache<E>::make_room(size_t need) {
-  count_departures();
-  if (need > budget_) return false;  // evicting would not help
-  for (auto it = entries_.end(); counters_.bytes + need > budget_ && it != entries_.begin();) {
+typename std::list<typename DeviceKeyCache<E>::Entry>::const_iterator DeviceKeyCache<E>::oldest_unused_entry() const {
+  for (auto it = entries_.end(); it != entries_.begin();) {
     --it;
-    if (it->key.use_count() > 1) continue;  // a worker is proving with it
-    ++counters_.evictions;
-    it = remove(it);
+    if (it->key.use_count() == 1) return it;  // else a worker is proving with it
   }
-  return counters_.bytes + need <= budget_;
+  return entries_.end();
+}
+
+template <class E>
+std::optional<uint64_t> DeviceKeyCache<E>::oldest_unused() const {
+  const auto it = oldest_unused_entry();
+  if (it == entries_.end()) return std::nullopt;
+  return it->used_at;
+}
+
+template <class E>
+void DeviceKeyCache<E>::evict_oldest_unused() {
+  const auto it = oldest_unused_entry();
+  if (it == entries_.end()) return;
+  ++counters_.evictions;
+  remove(entries_.erase(it, it));  // the same position, as a mutable iterator
 }
 
 template <class E>
 std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::acquire(
     const groth16::SharedKey<E>& key, bool* uploaded) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(budget_->mu);
   if (uploaded) *uploaded = false;
   for (auto it = entries_.begin(); it != entries_.end(); ++it)
     if (&it->key->prepared() == key.get()) {
       entries_.splice(entries_.begin(), entries_, it);
+      it->used_at = ++budget_->clock;
       ++counters_.hits;
-      return entries_.front().key;
+      return it->key;
     }
   // Resident where the budget allows and the device, whose free memory the
   // workers' scratch also takes, has room; else streamed.
   auto options = options_;
   options.streamed = false;
   std::shared_ptr<DeviceKey> dk;
-  if (make_room(DeviceKey::bytes_needed(*key, options))) {
+  if (budget_->make_room(DeviceKey::bytes_needed(*key, options))) {
     try {
       dk = std::make_shared<DeviceKey>(key, device_, options);
     } catch (const ::cuzk::cuda::Error&) {
@@ -67,15 +110,16 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
   if (!dk) {
     options.streamed = true;
     const size_t need = DeviceKey::bytes_needed(*key, options);
-    if (!make_room(need))
+    if (!budget_->make_room(need))
       throw ::cuzk::cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +
                                 std::to_string(need >> 20) + " MiB, and the keys in use leave " +
-                                std::to_string((budget_ - std::min(budget_, counters_.bytes)) >> 20) +
-                                " MiB of the cache's budget");
+                                std::to_string((budget_->bytes() - std::min(budget_->bytes(), budget_->used)) >> 20) +
+                                " MiB of the GPU's key budget");
     dk = std::make_shared<DeviceKey>(key, device_, options);
   }
-  entries_.push_front({dk, dk->bytes()});
+  entries_.push_front({dk, dk->bytes(), ++budget_->clock});
   counters_.bytes += entries_.front().bytes;
+  budget_->used += entries_.front().bytes;
   ++counters_.uploads;
   counters_.streamed += options.streamed;
   if (uploaded) *uploaded = true;
@@ -84,7 +128,7 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
 
 template <class E>
 void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(budget_->mu);
   for (auto it = entries_.begin(); it != entries_.end(); ++it)
     if (&it->key->prepared() == &key) {
       remove(it);
@@ -94,8 +138,17 @@ void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
 }
 
 template <class E>
+void DeviceKeyCache<E>::clear() {
+  std::lock_guard lock(budget_->mu);
+  budget_->used -= std::min(budget_->used, counters_.bytes);
+  entries_.clear();
+  leaving_.clear();
+  counters_.bytes = 0;
+}
+
+template <class E>
 typename DeviceKeyCache<E>::Counters DeviceKeyCache<E>::counters() {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(budget_->mu);
   count_departures();
   return counters_;
 }

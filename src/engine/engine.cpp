@@ -96,6 +96,7 @@ void Engine<E>::start_threads() {
     for (unsigned i = 0; i < options_.synthesis_threads; ++i)
       threads_.emplace_back([this, i] { synthesis_loop((int)i); });
     usable_workers_ = backend_->workers();
+    retired_.assign(backend_->workers(), false);
     for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
     for (unsigned i = 0; i < options_.finalizer_threads; ++i)
       threads_.emplace_back([this, i] { finalizer_loop((int)i); });
@@ -297,7 +298,7 @@ void Engine<E>::worker_loop(unsigned index) {
     Outcome stopped;
     {
       std::unique_lock lock(mu_);
-      work_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
+      work_.wait(lock, [&] { return stopping_ || (!retired_[index] && !ready_.empty()); });
       if (stopping_) return;
       r.emplace(std::move(ready_.front()));
       ready_.pop_front();
@@ -318,8 +319,8 @@ void Engine<E>::worker_loop(unsigned index) {
       proof = backend_->prove(index, item, recorder_);
       t.times.proved = recorder_.now();
     } catch (const DeviceFault&) {
-      if (after_fault(index, std::move(t), std::current_exception())) continue;
-      return;
+      after_fault(index, std::move(t), std::current_exception());
+      continue;
     } catch (...) {
       failure = std::current_exception();
     }
@@ -340,21 +341,23 @@ void Engine<E>::worker_loop(unsigned index) {
 }
 
 template <class E>
-bool Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
-  const bool retire = !backend_->worker_usable(worker);
+void Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
   std::deque<Task> unproved;
   std::deque<Ready> unready;
   {
     std::lock_guard lock(mu_);
     --proving_;
-    if (retire) --usable_workers_;
+    if (!retired_[worker] && !backend_->worker_usable(worker)) {
+      retired_[worker] = true;
+      --usable_workers_;
+    }
     if (usable_workers_ > 0) {
       t.times.synthesis_start = t.times.synthesized = 0;
       tasks_.push_front(std::move(t));  // first in line: it has waited longest
       work_.notify_all();
-      return !retire;
+      return;
     }
-    // No worker is left: nothing queued can be proved, now or later.
+    // No worker is left: nothing queued can be proved until one is readmitted.
     no_workers_ = fault;
     unproved.swap(tasks_);
     unready.swap(ready_);
@@ -366,7 +369,18 @@ bool Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
     u.buffer = {};
     complete_failed(u.task, "prove", fault);
   }
-  return !retire;
+}
+
+template <class E>
+void Engine<E>::readmit_workers() {
+  std::lock_guard lock(mu_);
+  for (unsigned w = 0; w < retired_.size(); ++w)
+    if (retired_[w] && backend_->worker_usable(w)) {
+      retired_[w] = false;
+      ++usable_workers_;
+    }
+  if (usable_workers_ > 0) no_workers_ = nullptr;
+  work_.notify_all();
 }
 
 template <class E>

@@ -5,7 +5,9 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <random>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 #include "cuzk/engine/engine.hpp"
@@ -14,6 +16,7 @@
 #include "sources.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/engine/cuda_backend.hpp"
+#include "cuzk/service/selfcheck.hpp"
 #endif
 
 namespace cuzk::service {
@@ -129,7 +132,57 @@ struct Service::Impl {
         recorder(options.record_timing_lines) {
     if (options.max_pending_bytes == 0) options.max_pending_bytes = default_pending_bytes();
     pool = std::make_shared<engine::BufferPool>(host_memory(), options.host_budget);
+    housekeeping = std::jthread([this](std::stop_token stop) { keep_house(stop); });
   }
+
+  // Every 100 ms: partitions queued in jobs past their deadline are reported
+  // (not only when a synthesis thread reaches them), and faulted GPUs are
+  // brought back when due.
+  void keep_house(std::stop_token stop) {
+    std::mutex m;
+    std::condition_variable_any tick;
+    std::unique_lock lock(m);
+    for (;;) {
+      tick.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; });
+      if (stop.stop_requested()) return;
+      purge_stopped();
+#if defined(CUZK_HAVE_CUDA)
+      if (where.backend == BackendKind::cuda && options.gpu_recovery_interval.count() > 0) recover_gpus();
+#endif
+    }
+  }
+
+#if defined(CUZK_HAVE_CUDA)
+  // A GPU seen faulted is reset and self-checked gpu_recovery_interval later
+  // (engine::recover_gpu), and again at that interval until it passes; then
+  // the engines take its workers back.
+  void recover_gpus() {
+    for (int d : where.gpus) {
+      if (!engine::gpu_faulted(d)) continue;
+      const auto now = Clock::now();
+      auto due = recovery_due.try_emplace(d, now + options.gpu_recovery_interval).first;
+      if (now < due->second) continue;
+      std::string why;
+      const bool back = engine::recover_gpu(d, [] { return gpu_self_check(); }, &why);
+      {
+        std::lock_guard l(mu);
+        recovery_errors[d] = back ? "" : why;
+      }
+      if (back) {
+        recovery_due.erase(due);
+        each_engine([](auto& e) { e.readmit_workers(); });
+      } else {
+        due->second = Clock::now() + options.gpu_recovery_interval;
+      }
+    }
+  }
+
+  // The arithmetic self-check on the current GPU, from a fresh seed.
+  static bool gpu_self_check() {
+    const uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+    return selfcheck_device(seed, size_t(1) << 14, [](const std::string&, bool) {}) == 0;
+  }
+#endif
 
   std::unique_ptr<engine::HostMemory> host_memory() const {
 #if defined(CUZK_HAVE_CUDA)
@@ -410,6 +463,7 @@ struct Service::Impl {
         g.device = r.device;
         g.healthy = g.healthy && r.healthy;
         if (!r.healthy) g.fault = r.fault;
+        g.faults = r.faults, g.recoveries = r.recoveries;  // the GPU's, whichever engine reports them
         g.key_cache_bytes += r.key_bytes, g.key_budget = std::max<uint64_t>(g.key_budget, r.key_budget);
         g.key_uploads += r.key_uploads, g.key_hits += r.key_hits, g.key_evictions += r.key_evictions;
       }
@@ -424,6 +478,8 @@ struct Service::Impl {
     s.host_pool_bytes = pc.bytes_held, s.host_pool_budget = pool->budget();
     s.host_pool_allocations = pc.allocations, s.host_pool_waits = pc.waits;
     std::lock_guard lock(mu);
+    for (auto& g : s.gpus)
+      if (!g.healthy) g.recovery_error = recovery_errors[g.device];
     s.draining = draining;
     s.pending_bytes = pending_bytes;
     const auto now = Clock::now();
@@ -475,12 +531,16 @@ struct Service::Impl {
   bool draining = false;
   Counters counters;
   std::vector<PartitionObserver> observers;
+  std::map<int, std::string> recovery_errors;         // per GPU, the last failed recovery's reason
+  std::map<int, Clock::time_point> recovery_due;      // per faulted GPU; keep_house's own
+  std::jthread housekeeping;                          // keep_house
 };
 
 Service::Service(ServiceOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 Service::~Service() {
   drain();
+  impl_->housekeeping = {};  // stops and joins it: it calls into the engines
   // The engines stop (and join their threads) before the registry they call back into goes.
   std::lock_guard lock(impl_->engines_mu);
   impl_->bn.engine.reset();
@@ -491,6 +551,8 @@ const ServiceOptions& Service::options() const { return impl_->options; }
 const Placement& Service::placement() const { return impl_->where; }
 
 KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
+  if (!detail::allowed_path(path, impl_->options.key_dirs))
+    throw Error(ErrorKind::invalid_argument, path.string() + ": not under a key directory this service allows");
   std::error_code ec;
   const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
   const io::Zkey zkey = as_error([&] {

@@ -12,6 +12,9 @@
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/service/native.hpp"
+#if defined(CUZK_HAVE_CUDA)
+#include "cuzk/cuda/fault_injection.hpp"
+#endif
 
 namespace cuzk::service::detail {
 
@@ -35,12 +38,31 @@ bool lies_under(const fs::path& path, const fs::path& dir) {
   return end == d.end();
 }
 
+}  // namespace
+
+bool allowed_path(const fs::path& path, const std::vector<fs::path>& dirs) {
+  return dirs.empty() || std::any_of(dirs.begin(), dirs.end(), [&](const fs::path& d) { return lies_under(path, d); });
+}
+
+namespace {
+
 // ServiceOptions::test_faults: the fault a partition named "fault:..." throws.
 template <class E>
 engine::Synthesize<E> faulty(const std::string& name) {
   if (name == "fault:throw") return [](auto, auto, auto, auto) { throw std::runtime_error("injected fault"); };
   if (name == "fault:nonstd") return [](auto, auto, auto, auto) { throw 42; };
   if (name == "fault:bad_alloc") return [](auto, auto, auto, auto) { throw std::bad_alloc(); };
+  if (name.rfind("fault:gpu:", 0) == 0) {
+#if defined(CUZK_HAVE_CUDA)
+    const int device = std::stoi(name.substr(10));
+    return [device](auto, auto, auto, auto) {
+      cuda::inject_sticky_fault(device);
+      throw std::runtime_error("injected a fault on GPU " + std::to_string(device));
+    };
+#else
+    throw Error(ErrorKind::invalid_argument, name + ": this build has no CUDA");
+#endif
+  }
   throw Error(ErrorKind::invalid_argument, name + ": no such injected fault");
 }
 
@@ -61,8 +83,7 @@ template <class E>
 Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std::string& key_name,
                     const ServiceOptions& o) {
   const std::string name = in.path.string();
-  if (!o.witness_dirs.empty() &&
-      std::none_of(o.witness_dirs.begin(), o.witness_dirs.end(), [&](const fs::path& d) { return lies_under(in.path, d); }))
+  if (!allowed_path(in.path, o.witness_dirs))
     throw Error(ErrorKind::invalid_argument, name + ": not under a witness directory this service allows");
   // Missing now is an error of the request; anything else wrong with the
   // file is the reader's to say when the partition is synthesized.

@@ -4,10 +4,12 @@
 // Synthesize<E> that writes w, and a, b, c where the engine wants them.
 #pragma once
 
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/service/service.hpp"
@@ -31,6 +33,10 @@ struct Source {
 // length, a path outside `options.witness_dirs`, an unknown circuit or one
 // whose shape is not the key's), not_found (no such witness file).
 // `key_name` names the key in messages.
+// Whether `path` lies under one of `dirs` (after resolving "..", and links
+// where they exist); true when `dirs` is empty.
+bool allowed_path(const std::filesystem::path& path, const std::vector<std::filesystem::path>& dirs);
+
 template <class E>
 Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, const std::string& key_name,
                       const ServiceOptions& options, NativeShapes& shapes);

@@ -268,6 +268,29 @@ TEST(DeviceKeys, CacheUploadsOnceEvictsLeastRecentlyUsedAndStreamsWhatDoesNotFit
   EXPECT_THROW(tiny.acquire(k1), cuda::Error);
 }
 
+// The caches of both curves on one GPU share its budget and one LRU order: a
+// BLS12-381 key evicts the unused BN254 key it does not fit beside, and the
+// BN254 cache, whose key is then in use, streams instead of overcommitting.
+TEST(DeviceKeys, CachesOfBothCurvesShareOneBudget) {
+  using B = ec::Bls12_381;
+  const auto bn = dev_key<E>(Chain::for_constraints(1 << 12, 0));
+  const auto bls = dev_key<B>(circuit::HashChain<B>::for_constraints(1 << 12, 0));
+  const size_t bn_bytes = gpu::DeviceKey<E>::bytes_needed(*bn, {}), bls_bytes = gpu::DeviceKey<B>::bytes_needed(*bls, {});
+  // Room for the larger key and a little, not for both.
+  const auto budget = std::make_shared<DeviceKeyBudget>(std::max(bn_bytes, bls_bytes) + std::min(bn_bytes, bls_bytes) / 2);
+  DeviceKeyCache<E> bn_cache(0, budget, {});
+  DeviceKeyCache<B> bls_cache(0, budget, {});
+  EXPECT_EQ(bls_cache.budget(), budget->bytes());
+  bn_cache.acquire(bn);  // and let go
+  auto held = bls_cache.acquire(bls);
+  EXPECT_FALSE(held->streamed());
+  EXPECT_EQ(bn_cache.counters().evictions, 1u) << "the other curve's unused key made room";
+  EXPECT_EQ(bn_cache.counters().bytes, 0u);
+  auto streamed = bn_cache.acquire(bn);
+  EXPECT_TRUE(streamed->streamed()) << "the BLS12-381 key is in use: no room beside it";
+  EXPECT_LE(bn_cache.counters().bytes + bls_cache.counters().bytes, budget->bytes());
+}
+
 // Forgetting a key a worker is proving with: the worker's copy stays valid and
 // counted until it lets go, the cache never hands it out again, and the
 // cache's copies keep a key alive after every other owner has dropped it.

@@ -124,6 +124,8 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.max_unawaited_jobs, t.max_unawaited_jobs);
   EXPECT_EQ(c.selfcheck, d.selfcheck);
   EXPECT_EQ(s.witness_dirs, t.witness_dirs);
+  EXPECT_EQ(s.key_dirs, t.key_dirs);
+  EXPECT_EQ(s.gpu_recovery_interval, t.gpu_recovery_interval);
   // And the daemon accepts it, with the socket moved somewhere writable.
   const auto r = cuzkd({"--config", example.string(), "--listen", "unix://" + (dir / "s.sock").string(), "--check"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -257,6 +257,33 @@ TEST_F(Serve, BadRequestsAnswerWithTheirCodeAndTheDaemonKeepsServing) {
   good();
 }
 
+// With key_dirs set, Preload by path takes only files under them ("..", and
+// links out of them, do not get out).
+TEST_F(Serve, PreloadByPathOnlyUnderTheKeyDirectories) {
+  const fs::path keys = dir / "keys";
+  fs::create_directories(keys);
+  fs::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), keys / "mult.zkey");
+  fs::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), dir / "outside.zkey");
+  fs::create_symlink(dir / "outside.zkey", keys / "link.zkey");
+  Daemon d(dir.path(), "key_dirs = [\"" + keys.string() + "\"]\n");
+  v1::KeyInfo info;
+  for (const fs::path& outside : {dir / "outside.zkey", keys / ".." / "outside.zkey", keys / "link.zkey"}) {
+    SCOPED_TRACE(outside.string());
+    v1::PreloadRequest req;
+    req.set_path(outside.string());
+    const auto status = d.stub().Preload(context().get(), req, &info);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find("not under a key directory"), std::string::npos) << status.error_message();
+  }
+  v1::PreloadRequest inside;
+  inside.set_path((keys / "mult.zkey").string());
+  inside.set_id("mult");
+  ASSERT_TRUE(d.stub().Preload(context().get(), inside, &info).ok());
+  v1::JobResult result;
+  ASSERT_TRUE(d.stub().Prove(context().get(), request("mult", "bn128", "multiplier", 1), &result).ok());
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+}
+
 TEST_F(Serve, AdmissionRefusesWorkBeyondTheBound) {
   Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
            {"--max-pending-partitions", "2"});

@@ -160,9 +160,9 @@ TEST(Scheduling, TwoEnginesShareOnePool) {
   EXPECT_EQ(pool->counters().bytes_leased, 0u);
 }
 
-// A backend of two workers over the CPU whose worker 0 behaves like a GPU
-// that faulted: every call on it throws DeviceFault, and it reports itself
-// unusable from then on.
+// A backend of two workers over the CPU whose first `faulty_workers` behave
+// like GPUs that faulted: every call on them throws DeviceFault, and they
+// report themselves unusable until recover().
 class FaultyBackend final : public Backend<E> {
  public:
   explicit FaultyBackend(unsigned faulty_workers) : inner_(cpu_backend<E>(2, 1)), faulty_(faulty_workers) {}
@@ -180,12 +180,17 @@ class FaultyBackend final : public Backend<E> {
     return inner_->prove(worker, item, recorder);
   }
   bool worker_usable(unsigned worker) const override { return !faulted_[worker]; }
+  // What engine::recover_gpu does to a GPU: it is usable and proves again.
+  void recover() {
+    faulty_ = 0;
+    for (auto& f : faulted_) f = false;
+  }
 
   std::atomic<int> faults{0}, proved{0};
 
  private:
   std::unique_ptr<Backend<E>> inner_;
-  unsigned faulty_;
+  std::atomic<unsigned> faulty_;
   std::atomic<bool> faulted_[2] = {false, false};
 };
 
@@ -218,6 +223,27 @@ TEST(Scheduling, WithEveryDeviceFaultedPartitionsFailAndLaterJobsToo) {
   auto f = engine.submit(key, std::move(later));
   ASSERT_EQ(f.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "a job with no worker left must not hang";
   EXPECT_EQ(f.get()[0].outcome, Outcome::failed);
+}
+
+TEST(Scheduling, WorkersReadmittedAfterTheirDeviceRecoversProveAgain) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  auto backend = std::make_unique<FaultyBackend>(2);
+  FaultyBackend& b = *backend;
+  Engine<E> engine({2, size_t(64) << 20}, recorder, std::move(backend));
+  const auto job = [&](uint64_t first) {
+    std::vector<Synthesize<E>> parts;
+    for (uint64_t s = first; s < first + 3; ++s)
+      parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
+    return engine.submit(key, std::move(parts)).get();
+  };
+  for (const auto& r : job(1)) EXPECT_EQ(r.outcome, Outcome::failed);
+  engine.readmit_workers();  // the devices are still faulted: nobody comes back
+  for (const auto& r : job(4)) EXPECT_EQ(r.outcome, Outcome::failed);
+  b.recover();
+  engine.readmit_workers();
+  for (const auto& r : job(7)) expect_verified(*key, r);
+  EXPECT_EQ(b.proved, 3);
 }
 
 }  // namespace

@@ -225,6 +225,37 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   EXPECT_EQ(svc.await(slow)->failed(), 0u) << "drain finishes the work it admitted";
 }
 
+// A job whose deadline passes while its partitions wait in the queue is
+// reported within a fraction of a second, not when a synthesis thread
+// reaches them behind a long job.
+TEST(Service, QueuedPartitionsPastTheirDeadlineAreReportedPromptly) {
+  using E = ec::Bn254;
+  using Chain = circuit::HashChain<E>;
+  ServiceOptions o = cpu_options();
+  o.synthesis_threads = 1;
+  Service svc(o);
+  svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
+  const auto native_job = [](size_t n, uint64_t first_seed) {
+    std::vector<PartitionInput> parts;
+    for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
+    return parts;
+  };
+  const JobId first = svc.submit("chain", native_job(24, 1), {.priority = 1, .label = "long"});
+  const JobId late = svc.submit("chain", native_job(6, 20), {.deadline = Clock::now() + 50ms, .label = "late"});
+  const auto job = [&](JobId id) {
+    for (const auto& j : svc.status().jobs)
+      if (j.id == id) return j;
+    return JobStatus{};
+  };
+  const auto deadline = Clock::now() + 2s;
+  while (job(late).failed < 6 && Clock::now() < deadline) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(job(late).failed, 6u) << "reported while the first job still runs";
+  EXPECT_LT(job(first).done, 24u) << "the first job was too quick for this test to tell";
+  const JobOutcome expired = *svc.await(late);
+  for (const auto& p : expired.partitions) EXPECT_EQ(p.error_kind, ErrorKind::deadline_exceeded) << p.error;
+  EXPECT_EQ(svc.await(first)->failed(), 0u);
+}
+
 // Keys are held as owned bytes (KeyStorage::copy), so replacing or truncating
 // the key file under a running service changes nothing (a mapping would
 // SIGBUS the process).

@@ -102,20 +102,35 @@ struct DeviceAllocator {
   static void release(void* p) { cudaFree(p); }
 };
 
-// Page-locked host memory (cudaHostAlloc): the only kind of host buffer that
-// crosses PCIe at full speed and lets a copy overlap kernels. Allocation is slow
-// (about half a second per GiB), so such buffers are made once and reused.
+// Page-locked host memory: the only kind of host buffer that crosses PCIe at
+// full speed and lets a copy overlap kernels. It is mapped by this process
+// and locked with cudaHostRegister rather than taken from cudaHostAlloc,
+// whose memory belongs to a device's context and is freed by a reset of that
+// device (reset_device, after a fault) under every buffer still pointing into
+// it; mapped memory outlives a reset and is locked again after it. Locking is
+// slow (about half a second per GiB), so such buffers are made once and reused.
+cudaError_t try_allocate_pinned(void** p, size_t bytes);
+void release_pinned(void* p);
+
 struct PinnedAllocator {
   static constexpr const char* kind = "pinned host";
   static constexpr size_t granule = size_t(4) << 10;
-  static cudaError_t try_allocate(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocPortable); }
+  static cudaError_t try_allocate(void** p, size_t bytes) { return try_allocate_pinned(p, bytes); }
   static void* allocate(size_t bytes) {
     void* p = nullptr;
     CUZK_CUDA_CHECK(try_allocate(&p, bytes));
     return p;
   }
-  static void release(void* p) { cudaFreeHost(p); }
+  static void release(void* p) { release_pinned(p); }
 };
+
+// Brings a device back after a sticky error (an illegal address, an ECC
+// error): destroys its context with cudaDeviceReset, which frees every
+// allocation, stream and event this process had on it, so the caller must
+// have destroyed its own first; then locks again the host memory the reset
+// unlocked (pinned buffers and HostRegistrations). Throws Error when the
+// device does not come back.
+void reset_device(int device);
 
 template <class T>
 using PinnedBuffer = OwnedArray<T, PinnedAllocator>;

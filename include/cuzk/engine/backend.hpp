@@ -5,6 +5,7 @@
 // partition's host buffer into prove_start's result, recording its stages.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -69,7 +70,7 @@ struct WorkItem {
 // Thrown by Backend::prove when a device failed so that every later call on
 // it fails too (a sticky CUDA error: an illegal address, an ECC error, a lost
 // GPU): the engine retires the device's workers and gives the partition to the
-// workers left.
+// workers left, until the device is recovered (Engine::readmit_workers).
 class DeviceFault : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -80,6 +81,7 @@ struct GpuReport {
   int device = 0;
   bool healthy = true;
   std::string fault;  // what took it out of rotation
+  uint64_t faults = 0, recoveries = 0;  // since the process started
   size_t key_bytes = 0, key_budget = 0, key_uploads = 0, key_hits = 0, key_evictions = 0;
 };
 

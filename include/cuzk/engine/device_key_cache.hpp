@@ -1,10 +1,11 @@
 // Proving keys on one GPU, uploaded once and kept while they fit (DESIGN.md,
 // "Proving key resident on the GPU"): an LRU cache under a device-memory
-// budget. A key that is not cached is uploaded resident when it fits once
-// keys nobody is using have been evicted, least recently used first, and the
-// device has the memory free; a key that cannot be resident is made streamed (its points stay in host memory,
-// page-locked, and stream through two chunk buffers per proof), so that a
-// GPU too small for a key still proves with it.
+// budget that the caches of every curve on the GPU share (DeviceKeyBudget).
+// A key that is not cached is uploaded resident when it fits once keys nobody
+// is using have been evicted, least recently used first, and the device has
+// the memory free; a key that cannot be resident is made streamed (its
+// points stay in host memory, page-locked, and stream through two chunk
+// buffers per proof), so that a GPU too small for a key still proves with it.
 //
 // Lifetimes: an entry holds its key's SharedKey, so the key outlives the
 // entry and is told apart by its address (a PreparedKey is never copied or
@@ -15,17 +16,53 @@
 // the budget until then, is freed when the last worker lets go of it.
 #pragma once
 
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "cuzk/groth16/prover_cuda.hpp"
 
 namespace cuzk::engine {
 
+// The device memory for proving keys on one GPU, shared by the key caches
+// of every curve proving there (one per engine): one lock, one byte count and
+// one least-recently-used order across them, so that a key of one curve
+// evicts an unused key of the other instead of the two caches together
+// claiming more than the GPU has.
+class DeviceKeyBudget {
+ public:
+  explicit DeviceKeyBudget(size_t bytes) : budget_(bytes) {}
+  DeviceKeyBudget(const DeviceKeyBudget&) = delete;
+  DeviceKeyBudget& operator=(const DeviceKeyBudget&) = delete;
+  size_t bytes() const { return budget_; }
+
+ private:
+  template <class>
+  friend class DeviceKeyCache;
+  // A cache sharing the budget; called under mu.
+  struct Member {
+    // Stops counting entries that left while in use, once their last user let go.
+    virtual void count_departures() = 0;
+    // The last use of the least recently used entry nobody holds, if any.
+    virtual std::optional<uint64_t> oldest_unused() const = 0;
+    virtual void evict_oldest_unused() = 0;
+  };
+  // Under mu: evicts unused entries of every member, least recently used
+  // first, until `need` more bytes fit.
+  bool make_room(size_t need);
+
+  std::mutex mu;
+  const size_t budget_;
+  size_t used = 0;     // device bytes of every member's entries, leaving ones included
+  uint64_t clock = 0;  // use stamps
+  std::vector<Member*> members;
+};
+
 template <class E>
-class DeviceKeyCache {
+class DeviceKeyCache final : DeviceKeyBudget::Member {
  public:
   using DeviceKey = groth16::cuda::DeviceKey<E>;
 
@@ -35,8 +72,15 @@ class DeviceKeyCache {
   };
 
   // `options` says whether keys carry their A and B rows, and the streaming
-  // chunk; the cache decides residency.
-  DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda::DeviceKeyOptions options);
+  // chunk; the cache decides residency, within `budget`, which other caches
+  // of the same GPU may share.
+  DeviceKeyCache(int device, std::shared_ptr<DeviceKeyBudget> budget, groth16::cuda::DeviceKeyOptions options);
+  // A cache with a budget of its own.
+  DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda::DeviceKeyOptions options)
+      : DeviceKeyCache(device, std::make_shared<DeviceKeyBudget>(budget_bytes), options) {}
+  ~DeviceKeyCache();
+  DeviceKeyCache(const DeviceKeyCache&) = delete;
+  DeviceKeyCache& operator=(const DeviceKeyCache&) = delete;
 
   // The key on this GPU, uploading it first if needed (under the cache's lock:
   // a second caller for the same key waits and then shares it). `uploaded`,
@@ -48,34 +92,39 @@ class DeviceKeyCache {
   // it anew, and its device memory goes once no worker holds it.
   void forget(const groth16::PreparedKey<E>& key);
 
-  // bytes counts the entries that left while in use until their last user
-  // has let go.
+  // Drops every entry, before a reset of the device frees what they point to
+  // (no worker may hold one then); later acquires upload anew.
+  void clear();
+
+  // This cache's: bytes counts the entries that left while in use until
+  // their last user has let go.
   Counters counters();
   int device() const { return device_; }
-  size_t budget() const { return budget_; }
+  size_t budget() const { return budget_->bytes(); }
 
  private:
   struct Entry {
     std::shared_ptr<DeviceKey> key;
     size_t bytes;
+    uint64_t used_at;  // the budget's clock at its last acquire
   };
   // An entry that left the cache while a worker held it.
   struct Leaving {
     std::weak_ptr<DeviceKey> key;
     size_t bytes;
   };
-  // Evicts unused entries, oldest first, until `need` more bytes fit.
-  bool make_room(size_t need);
   // Takes an entry out (freed now if unused, else moved to leaving_); the
   // entry after it.
   typename std::list<Entry>::iterator remove(typename std::list<Entry>::iterator it);
-  // Stops counting the leaving entries whose last user has let go.
-  void count_departures();
+  // The least recently used entry nobody holds, or entries_.end().
+  typename std::list<Entry>::const_iterator oldest_unused_entry() const;
+  void count_departures() override;
+  std::optional<uint64_t> oldest_unused() const override;
+  void evict_oldest_unused() override;
 
   const int device_;
-  const size_t budget_;
+  const std::shared_ptr<DeviceKeyBudget> budget_;  // its mu guards everything below
   const groth16::cuda::DeviceKeyOptions options_;
-  mutable std::mutex mu_;
   std::list<Entry> entries_;  // most recently used first
   std::vector<Leaving> leaving_;
   Counters counters_;

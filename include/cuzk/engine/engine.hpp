@@ -15,7 +15,8 @@
 // memory running out) fails alone, with its message; the others go on. A job
 // may be cancelled, and may have a deadline (JobOptions). A worker whose
 // device faults (DeviceFault) retires and its partition is synthesized again
-// for the workers left; when none is left, every partition fails.
+// for the workers left; when none is left, every partition fails, until
+// readmit_workers() after the device's recovery.
 #pragma once
 
 #include <chrono>
@@ -140,6 +141,10 @@ class Engine {
   // partitions of jobs that were cancelled or are past their deadline.
   void purge_stopped();
 
+  // Takes back the retired workers whose device the backend reports usable
+  // again (after engine::recover_gpu): they take partitions from now on.
+  void readmit_workers();
+
   // Partitions in each stage now.
   struct Depths {
     size_t queued = 0, synthesizing = 0, ready = 0, proving = 0, finishing = 0;
@@ -163,9 +168,9 @@ class Engine {
   void finalizer_loop(int index);
   void start_threads();
   // After a DeviceFault on `worker`: the partition goes back to the queue for
-  // the workers left, or fails when none is left. False when `worker`
-  // retires.
-  bool after_fault(unsigned worker, Task t, std::exception_ptr fault);
+  // the workers left, or fails when none is left; the worker retires when
+  // its device is unusable.
+  void after_fault(unsigned worker, Task t, std::exception_ptr fault);
   // Queues a job's tasks behind those of equal or higher priority.
   void enqueue(const std::shared_ptr<Job>& job);
   void finish(const Track& track, Pending& p);
@@ -187,6 +192,7 @@ class Engine {
   std::deque<Ready> ready_;
   std::deque<Pending> pending_;
   size_t synthesizing_ = 0, proving_ = 0, finishing_ = 0;
+  std::vector<bool> retired_;  // per worker: out of rotation until readmit_workers()
   unsigned usable_workers_ = 0;
   std::exception_ptr no_workers_;  // the last fault, once no worker is left
   bool stopping_ = false;

@@ -64,14 +64,22 @@ struct ServiceOptions {
   // Where server-side witness paths may lie (WitnessFile); empty: anywhere
   // (the CLI), a daemon sets its configured directories.
   std::vector<std::filesystem::path> witness_dirs;
+  // Where key files loaded by path (load_key) may lie; empty: anywhere.
+  std::vector<std::filesystem::path> key_dirs;
   // Finished jobs kept for await(); beyond it the oldest unawaited go, so a
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
   bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
+  // cuda: a GPU that faulted is reset and self-checked this long after the
+  // fault, and again at this interval until it passes and returns to
+  // rotation; 0: it stays out until the process restarts.
+  std::chrono::milliseconds gpu_recovery_interval{10000};
   // Test-only fault injection: a WitnessBytes partition named "fault:throw",
   // "fault:nonstd" or "fault:bad_alloc" throws a std::runtime_error, an int
-  // or std::bad_alloc from its synthesis, so that tests of a front end can
-  // see how it reports them. cuzkd sets it when CUZK_TEST_FAULTS=1.
+  // or std::bad_alloc from its synthesis, and one named "fault:gpu:N" makes
+  // GPU N fault for real (cuda::inject_sticky_fault) before it fails, so
+  // that tests of a front end can see how it reports them. cuzkd sets it
+  // when CUZK_TEST_FAULTS=1.
   bool test_faults = false;
 };
 
@@ -153,6 +161,8 @@ struct GpuStatus {
   std::string name;
   bool healthy = true;
   std::string fault;  // the error that took it out of rotation, when not healthy
+  uint64_t faults = 0, recoveries = 0;  // since the service started
+  std::string recovery_error;           // why the last recovery failed, while not healthy
   uint64_t key_cache_bytes = 0, key_budget = 0;
   uint64_t key_uploads = 0, key_hits = 0, key_evictions = 0;
 };
