@@ -43,6 +43,13 @@
 #            defaults beside sppark (cuzk / sppark).
 #     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
 #            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
+#     throughput  build cuzk and cuzkd only (carry .deps/), then
+#            scripts/daemon-throughput.sh: cuzkd fed by concurrent clients against
+#            bench pipeline on one Partition key, and bench pipeline with spans
+#            recorded and not (CUZK_THROUGHPUT_CURVE, default bls12_381;
+#            CUZK_THROUGHPUT_LOG, default 24; the script's knobs PARTITIONS, JOBS,
+#            CLIENTS, SYNTHESIS_THREADS pass through). Cut at CUZK_DEADLINE_S
+#            (default 570) from the start, so that the log comes back
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +63,7 @@ mode=${1:-all}
 t_start=$(date +%s)
 deadline=${CUZK_DEADLINE_S:-100000}
 [[ $mode == anchors ]] && deadline=${CUZK_DEADLINE_S:-560}
+[[ $mode == throughput ]] && deadline=${CUZK_DEADLINE_S:-570}
 build=build-gpu
 status=0
 summary=()
@@ -79,6 +87,7 @@ grep -E "cuzk: (cuzkd|no cuzkd|gRPC)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
+[[ $mode == throughput ]] && targets=(--target cuzk cuzkd)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -172,6 +181,10 @@ if [[ $mode == zkey ]]; then
     --backend cuda --abc gpu --synthesis-threads 4 --key-budget-mib 1024
   rm -rf "$zdir"
 fi
+if [[ $mode == throughput ]]; then
+  tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
+  run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
+fi
 if [[ $mode == anchors ]]; then
   if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then
     run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j "${CUZK_CTEST_JOBS:-1}" --output-on-failure --timeout 300
@@ -211,7 +224,7 @@ if [[ $mode == anchors ]]; then
     done
   done
 fi
-for f in "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+for f in "$OUT"/throughput-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

@@ -1,6 +1,7 @@
 // cuzk bench pipeline: J jobs of K partitions of a native example circuit
-// (each partition a different witness of one development key) through the
-// engine, end to end: synthesis, proving, verification. Reports partitions
+// (each partition a different witness of one key: a development key made
+// here, or --zkey's, so that the figures compare with cuzkd proving with that
+// file) through the engine, end to end: synthesis, proving, verification. Reports partitions
 // per second, proofs (jobs) per hour, GPU busy %, H2D GB/s, pool counters and
 // the engine's stage summary; --trace writes the timeline. A warm-up job runs
 // first on the same engine, untimed and left out of every figure, so that the
@@ -10,6 +11,7 @@
 // pageable buffers, on the same key, and prints the variants side by side.
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,14 +29,17 @@ namespace cuzk::cli {
 
 namespace {
 
-template <class C>
-nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& key, const EngineFlags& flags,
-                                   const PipelineBenchOptions& o, bool write_trace) {
+// Puts the benchmark's key into a service, under "bench".
+using KeyLoader = std::function<service::KeyInfo(service::Service&)>;
+
+nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& flags, const PipelineBenchOptions& o,
+                                   bool write_trace) {
   const service::ServiceOptions options = service_options(o.run, flags, true);
   service::Service svc(options);
   const Placement& where = svc.placement();
   const bool abc_on_gpu = service::abc_on_gpu(where, options.abc, false);
-  const std::string id = svc.add_key("bench", key).id;
+  const service::KeyInfo key = load(svc);
+  const std::string& id = key.id;
   uint64_t seed = o.native.seed;
   const auto submit = [&](unsigned partitions) {
     std::vector<service::PartitionInput> parts;
@@ -77,15 +82,17 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
     if (s.job >= first_timed_job) spans.push_back(s);
   const auto summary = engine::summarize(spans);
   const size_t partitions = (size_t)o.jobs * o.partitions;
-  std::printf("  [%s; %s buffers; %u synthesis threads; a warm-up of %u partitions]\n", backend.c_str(), memory.c_str(),
-              flags.synthesis_threads, warmup);
+  std::printf("  [%s; %s; %s buffers; %u synthesis threads; a warm-up of %u partitions]\n", ec::curve_name(key.curve),
+              backend.c_str(), memory.c_str(), flags.synthesis_threads, warmup);
   std::printf("  %zu partitions proved and verified in %.3f s: %.3f partitions/s, %.1f proofs/hour "
               "(a proof = one job)\n",
               partitions, wall, partitions / wall, 3600.0 * o.jobs / wall);
   std::printf("  host buffers: %llu allocations in warm-up, %llu after; %llu waits for a free buffer\n%s",
               (unsigned long long)warm.host_pool_allocations,
               (unsigned long long)(pool.host_pool_allocations - warm.host_pool_allocations),
-              (unsigned long long)pool.host_pool_waits, engine::format_summary(summary).c_str());
+              (unsigned long long)pool.host_pool_waits,
+              engine::Recorder::spans_requested() ? engine::format_summary(summary).c_str()
+                                                  : "  no spans recorded (CUZK_SPANS=0): no stage summary\n");
   if (write_trace && !flags.trace.empty()) io::write_json_file(flags.trace, engine::chrome_trace(spans));
 
   // GPU time per partition: each partition's lock-held span covers its kernels.
@@ -93,6 +100,7 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
   for (const auto& st : summary.stages)
     if (st.stage == engine::Stage::lock_held) gpu_per_partition = st.total / (double)st.count;
   nlohmann::ordered_json j;
+  j["curve"] = ec::curve_name(key.curve);
   j["backend"] = backend;
   j["memory"] = memory;
   j["workers_per_gpu"] = where.backend == Backend::cuda ? flags.workers_per_gpu : 0;
@@ -117,18 +125,9 @@ nlohmann::ordered_json run_variant(const groth16::SharedKey<typename C::Curve>& 
   return j;
 }
 
-template <class C>
-int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
-  using E = typename C::Curve;
-  const auto t_setup = std::chrono::steady_clock::now();
-  const auto key = groth16::PreparedKey<E>::make(groth16::share(
-      groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads)));
-  const double setup_s = seconds_since(t_setup);
-  std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
-              "took %.2f s (not timed)\n",
-              ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
-              o.partitions, setup_s);
-
+// The jobs with each variant of the engine flags; setup_s: the time the
+// development key took (0 with --zkey).
+int run_pipeline(const KeyLoader& load, const PipelineBenchOptions& o, double setup_s) {
   std::vector<EngineFlags> variants{o.engine};
   if (o.compare) {
     EngineFlags one = o.engine, pageable = o.engine;
@@ -139,7 +138,7 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
   }
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (size_t v = 0; v < variants.size(); ++v)
-    rows.push_back(run_variant<C>(key, variants[v], o, v == 0));
+    rows.push_back(run_variant(load, variants[v], o, v == 0));
   if (rows.size() > 1) {
     std::printf("\n  variants side by side:\n");
     print_table(rows, {{"memory", "buffers", 9},
@@ -151,7 +150,8 @@ int run_pipeline(const C& circuit, const PipelineBenchOptions& o) {
                        {"pool_allocations_after_warmup", "allocs after warm-up", 20}});
   }
   nlohmann::ordered_json j;
-  j["curve"] = ec::curve_name(E::id);
+  j["curve"] = rows[0]["curve"];
+  if (!o.zkey.empty()) j["zkey"] = o.zkey;
   j["circuit"] = o.native.name;
   j["constraints"] = o.native.constraints;
   j["jobs"] = o.jobs;
@@ -173,7 +173,24 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   if (o.compare && where.backend != Backend::cuda)
     throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
   check_json_outputs({o.json, o.engine.trace});
-  return visit_native(o.native, [&](const auto& circuit) { return run_pipeline(circuit, o); });
+  if (!o.zkey.empty()) {
+    std::printf("cuzk bench pipeline: key %s, %s circuit, %llu constraints; %u jobs x %u partitions\n",
+                o.zkey.c_str(), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
+                o.partitions);
+    return run_pipeline([&](service::Service& svc) { return svc.load_key(o.zkey, "bench"); }, o, 0);
+  }
+  return visit_native(o.native, [&](const auto& circuit) {
+    using E = typename std::decay_t<decltype(circuit)>::Curve;
+    const auto t_setup = std::chrono::steady_clock::now();
+    const auto key = groth16::PreparedKey<E>::make(groth16::share(
+        groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads)));
+    const double setup_s = seconds_since(t_setup);
+    std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
+                "took %.2f s (not timed)\n",
+                ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
+                o.partitions, setup_s);
+    return run_pipeline([&](service::Service& svc) { return svc.add_key("bench", key); }, o, setup_s);
+  });
 }
 
 }  // namespace cuzk::cli

@@ -33,6 +33,10 @@ struct ClientFlags {
   std::string key, id, out, proof, pub, label;
   std::string witness;             // prove's
   std::vector<std::string> wtns;   // submit's
+  // submit's native partitions: `partitions` of `circuit`, seeds seed, seed + 1, ...
+  std::string circuit;
+  uint64_t constraints = 0, seed = 1;
+  unsigned partitions = 1;
   uint64_t job = 0, deadline_ms = 0, timeout_ms = 0;
   int priority = 0;
 };
@@ -106,8 +110,20 @@ int client_prove(const ClientFlags& f) {
 }
 
 int client_submit(const ClientFlags& f) {
+  if (f.wtns.empty() && f.circuit.empty())
+    throw std::invalid_argument("cuzk client submit: give witnesses, or --circuit for native partitions");
+  v1::SubmitRequest request = job_request(f, f.wtns);
+  if (!f.circuit.empty()) {
+    if (f.constraints == 0) throw std::invalid_argument("--circuit needs --constraints, the size of the key");
+    for (unsigned p = 0; p < f.partitions; ++p) {
+      v1::NativeWitness& native = *request.add_partitions()->mutable_native();
+      native.set_circuit(f.circuit);
+      native.set_constraints(f.constraints);
+      native.set_seed(f.seed + p);
+    }
+  }
   Daemon daemon = connect(f.connection);
-  const v1::SubmitReply reply = daemon.call(&Stub::Submit, job_request(f, f.wtns));
+  const v1::SubmitReply reply = daemon.call(&Stub::Submit, request);
   std::printf("%llu\n", (unsigned long long)reply.job_id());
   return 0;
 }
@@ -338,9 +354,23 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
 
   auto* submit = client->add_subcommand(
       "submit", "Submit a job of one partition per witness and print its id: cuzk client submit <key-id> "
-                "<witness.wtns>... (await it with cuzk client await <id>)");
+                "<witness.wtns>... (await it with cuzk client await <id>); or of native example partitions, "
+                "synthesized by cuzkd: cuzk client submit <key-id> --circuit partition --constraints N [--seed S] "
+                "[--partitions K]");
   submit->add_option("key-id", f.key, "A key loaded on cuzkd")->required();
-  submit->add_option("wtns", f.wtns, "witnesses (.wtns) for that key, sent")->required();
+  submit->add_option("wtns", f.wtns, "witnesses (.wtns) for that key, sent");
+  auto* circuit = submit->add_option("--circuit", f.circuit,
+                                     "Native example partitions (after any witnesses): partition or hash-chain")
+                      ->check(CLI::IsMember({"partition", "hash-chain"}));
+  submit->add_option("--constraints", f.constraints, "The native circuit's size: the key's (cuzk setup --constraints)")
+      ->needs(circuit);
+  submit->add_option("--seed", f.seed, "The first native partition's witness; the next take seed + 1, ...")
+      ->needs(circuit)
+      ->capture_default_str();
+  submit->add_option("--partitions", f.partitions, "Native partitions in the job")
+      ->needs(circuit)
+      ->check(CLI::Range(1u, 1u << 20))
+      ->capture_default_str();
   add_job_options(submit, f);
   add_connection_options(submit, f.connection);
   submit->callback([&] { run = [&] { return client_submit(f); }; });

@@ -119,6 +119,7 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, c
 // cuzk bench pipeline: a native circuit's jobs of partitions through the engine.
 struct PipelineBenchOptions {
   NativeCircuit native;
+  std::string zkey;  // the key to prove with; empty: a development key of `native`
   RunOptions run;
   unsigned partitions = 8, jobs = 2;
   // Partitions of one job run first, untimed and left out of the figures; -1:

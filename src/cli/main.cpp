@@ -103,6 +103,7 @@ constexpr const char* kWitnessSeedHelp = "Which witness (the circuit's shape, an
 constexpr const char* kEnvironment =
     "Environment:\n"
     "  CUZK_TIMING=1    print each stage's time to stderr (\"cuzk timing: ...\" lines)\n"
+    "  CUZK_SPANS=0     record no spans (no trace, no stage summary): what recording costs shows\n"
     "  CUZK_PROGRESS=0  no progress bars or progress lines on long steps";
 
 }  // namespace
@@ -249,6 +250,9 @@ int main(int argc, char** argv) {
                   "stage summary");
   add_native_options(bench_pipeline, pipeline_opts.native, true);
   add_seed_option(bench_pipeline, pipeline_opts.native, "Witnesses: the partitions take seeds S+1, S+2, ... in turn");
+  bench_pipeline->add_option("--zkey", pipeline_opts.zkey,
+                              "Prove with this key (cuzk setup of the same --circuit and --constraints; its curve "
+                              "is the key's), loaded as cuzkd loads it, instead of a development key made here");
   add_proving_options(bench_pipeline, pipeline_opts.run);
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();

@@ -279,7 +279,9 @@ TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
 
   Served served;
   ASSERT_EQ(served.cuzk_at({"client", "preload", zkey, "--id", "chain", "-q"}).exit_code, 0);
-  const std::vector<std::string> submit{"client", "submit", "chain", wtns, wtns, wtns, wtns, wtns, wtns};
+  // Three witnesses sent and three native partitions that cuzkd synthesizes.
+  const std::vector<std::string> submit{"client", "submit", "chain", wtns, wtns, wtns, "--circuit", "hash-chain",
+                                        "--constraints", "16384", "--seed", "7", "--partitions", "3"};
   const ProcessResult s = served.cuzk_at(submit);
   ASSERT_EQ(s.exit_code, 0) << s.err;
   const std::string job = s.out.substr(0, s.out.find('\n'));
@@ -310,6 +312,12 @@ TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
       const std::string stem = name.substr(0, name.size() - std::string(".proof.json").size());
       EXPECT_EQ(cuzk({"verify", vk, keys / "out" / (stem + ".public.json"), keys / "out" / name}).exit_code, 0);
     }
+
+  // Native partitions of another size than the key's are refused at submission.
+  const ProcessResult misfit =
+      served.cuzk_at({"client", "submit", "chain", "--circuit", "hash-chain", "--constraints", "1024"});
+  EXPECT_EQ(misfit.exit_code, 2);
+  EXPECT_EQ(lines(misfit.err), 1u) << misfit.err;
 
   // --deadline-ms: a partition of about a second cannot be proved within 1 ms.
   const ProcessResult late = served.cuzk_at({"client", "submit", "chain", wtns, "--deadline-ms", "1"});

@@ -79,6 +79,25 @@ TEST(Trace, TimingLinesFollowTheEnvironment) {
   ::unsetenv("CUZK_TIMING");
 }
 
+// A recorder turned off (CUZK_SPANS=0) keeps nothing and totals nothing, so
+// that a run with and without spans shows what recording costs.
+TEST(Trace, SpansFollowTheEnvironmentAndCanBeOff) {
+  ::unsetenv("CUZK_SPANS");
+  EXPECT_TRUE(Recorder::spans_requested());
+  ::setenv("CUZK_SPANS", "0", 1);
+  EXPECT_FALSE(Recorder::spans_requested());
+  ::setenv("CUZK_SPANS", "1", 1);
+  EXPECT_TRUE(Recorder::spans_requested());
+  ::unsetenv("CUZK_SPANS");
+
+  Recorder off(false, Recorder::kDefaultCapacity, false);
+  off.record(span(Stage::ntt, {Kind::worker, 0, 0}, 0.0, 1.0));
+  EXPECT_TRUE(off.spans().empty());
+  EXPECT_TRUE(off.totals().empty());
+  EXPECT_EQ(off.dropped(), 0u);
+  EXPECT_GE(off.now(), 0.0);
+}
+
 TEST(Trace, ChromeTraceHasOneNamedThreadPerTrack) {
   const Track w0{Kind::worker, 0, 0}, w1{Kind::worker, 0, 1}, copy{Kind::copy, 0, 0}, fin{Kind::finalizer, -1, 0};
   const std::vector<Span> spans = {span(Stage::msm_a, w0, 0.001, 0.003), span(Stage::upload, copy, 0, 0.002, 1 << 20),

@@ -7,7 +7,8 @@
 //   - the summary every run ends with: per-stage count, median and p95, GPU
 //     busy %, upload GB/s, lock wait and hold.
 // Recording is one short critical section per span (a few per partition, each
-// partition tens of milliseconds or more), far under 1% of proof time. The
+// partition tens of milliseconds or more), far under 1% of proof time;
+// CUZK_SPANS=0 turns it off, to measure that claim (bench pipeline). The
 // recorder keeps the latest `capacity` spans in a ring and counts the older
 // ones it dropped, so a process that proves for ever holds bounded memory.
 #pragma once
@@ -83,15 +84,22 @@ class Recorder {
 
   // log_lines: print a CUZK_TIMING line for every span as it is recorded.
   // capacity: the spans kept (at least 1).
-  explicit Recorder(bool log_lines = timing_requested(), size_t capacity = kDefaultCapacity);
+  // enabled: false makes record() return at once, so that spans(), totals()
+  // (and the metrics and summaries made of them) stay empty and no line is
+  // printed; now() still serves the engine's per-partition times.
+  explicit Recorder(bool log_lines = timing_requested(), size_t capacity = kDefaultCapacity,
+                    bool enabled = spans_requested());
 
   // CUZK_TIMING is set to something other than "" or "0".
   static bool timing_requested();
+  // CUZK_SPANS is unset, or set to something other than "0".
+  static bool spans_requested();
 
   // Seconds since the recorder was made: the time base of every span.
   double now() const;
   // Thread-safe. Throws std::invalid_argument for a span that ends before it
-  // starts; a span there is no memory for is dropped, never thrown.
+  // starts (when enabled); a span there is no memory for is dropped, never
+  // thrown.
   void record(const Span& span);
   // The kept spans, oldest first.
   std::vector<Span> spans() const;
@@ -120,6 +128,7 @@ class Recorder {
   const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   const bool log_lines_;
   const size_t capacity_;
+  const bool enabled_;
   mutable std::mutex mu_;
   std::vector<Span> ring_;  // grows to capacity_, then wraps
   size_t next_ = 0;         // where the next span goes once ring_ is full
