@@ -1,8 +1,10 @@
-// The backends as the proving commands (prove, bench prove) drive them. Each
-// owns the host buffers a proof reads, w (n_vars values) and a, b, c
-// (domain_size each, consumed by the proof), which the caller fills from a
-// .wtns or by synthesis, and proves from them, reporting its stage times.
-// with_prover picks one for a Placement, so that each command has one path.
+// One proof at a time on the groth16 API itself, for `bench prove`: what a
+// proof costs by stage without the pipeline around it (`cuzk prove` and
+// `bench pipeline` go through the service and its engine). Each prover owns
+// the host buffers a proof reads, w (n_vars values) and a, b, c (domain_size
+// each, consumed by the proof), which the caller fills by synthesis, and
+// proves from them, reporting its stage times. with_prover picks one for a
+// Placement.
 #pragma once
 
 #include <chrono>

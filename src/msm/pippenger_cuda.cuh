@@ -38,7 +38,7 @@ constexpr size_t default_chunk() {
 
 // Page-locked slots for the window sums the GPU writes back, shared by every
 // MSM of the process: a few KiB each, allocated once per size and reused, so
-// that no proof pays a cudaHostAlloc. Host-side only (a slot returns when its
+// that no proof pays for page-locking. Host-side only (a slot returns when its
 // MSM has been waited for), so sharing it across streams and devices is safe.
 inline ::cuzk::cuda::HostArena& results_arena() {
   static ::cuzk::cuda::HostArena arena;

@@ -181,7 +181,7 @@ class HostRegistration {
 };
 
 // Memory reused across proofs, from one allocator. cudaMalloc and cudaFree
-// synchronise the whole device, and cudaHostAlloc is slow, so a prover that
+// synchronise the whole device, and page-locking is slow, so a prover that
 // allocated per proof would stall the other worker's kernels; an arena keeps
 // released blocks and hands them out again (the smallest free block that is
 // large enough, and never one more than twice the request: handing a 16 GiB

@@ -31,7 +31,7 @@
 
 namespace cuzk::engine {
 
-// Where the pool's buffers come from: pinned (cudaHostAlloc) on the GPU path,
+// Where the pool's buffers come from: pinned (page-locked) on the GPU path,
 // ordinary heap memory for the CPU backend and for `--pageable` comparisons.
 class HostMemory {
  public:
