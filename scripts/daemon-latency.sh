@@ -90,11 +90,16 @@ for _ in $(seq "$requests"); do
   timed "$dir/status.times" "$cuzk" client status
 done
 p50() { percentiles "$1" | sed 's/.*p50 \([0-9.]*\) ms.*/\1/'; }
-# The Prove call as the client timed it, then cuzkd's stages, from the lines
-# "... in 0.044 s (queue 0.1 ms, synthesis 0.2 ms, prove 31.7 ms, finish 6.2 ms, total 38.2 ms)".
-sed -E 's/.* in ([0-9.]+) s \(queue ([0-9.]+) ms, synthesis ([0-9.]+) ms, prove ([0-9.]+) ms, finish ([0-9.]+) ms, total ([0-9.]+) ms\)/\1 \2 \3 \4 \5 \6/' \
-  "$dir/seq.lines" > "$dir/parts"
-part() { awk -v f="$1" -v scale="$2" '{ print $f * scale }' "$dir/parts" > "$dir/part.times"; p50 "$dir/part.times"; }
+# The p50s of the Prove call as the client timed it and of cuzkd's stages,
+# from the lines of the requests in files $@: "... in 0.044 s (queue 0.1 ms,
+# synthesis 0.2 ms, prove 31.7 ms, finish 6.2 ms, total 38.2 ms)".
+breakdown() {
+  cat "$@" | sed -E 's/.* in ([0-9.]+) s \(queue ([0-9.]+) ms, synthesis ([0-9.]+) ms, prove ([0-9.]+) ms, finish ([0-9.]+) ms, total ([0-9.]+) ms\)/\1 \2 \3 \4 \5 \6/' \
+    > "$dir/parts"
+  part() { awk -v f="$1" -v scale="$2" '{ print $f * scale }' "$dir/parts" > "$dir/part.times"; p50 "$dir/part.times"; }
+  echo "the Prove call $(part 1 1) ms, of which on cuzkd: queue $(part 2 1e-3), synthesis $(part 3 1e-3)," \
+    "prove $(part 4 1e-3), finish $(part 5 1e-3), total $(part 6 1e-3) ms"
+}
 echo "  one client, p50 of each part: cuzk --version (process start and exit) $(p50 "$dir/version.times") ms;" \
-  "cuzk client status $(p50 "$dir/status.times") ms; the Prove call $(part 1 1) ms, of which on cuzkd: queue" \
-  "$(part 2 1e-3), synthesis $(part 3 1e-3), prove $(part 4 1e-3), finish $(part 5 1e-3), total $(part 6 1e-3) ms"
+  "cuzk client status $(p50 "$dir/status.times") ms; $(breakdown "$dir/seq.lines")"
+echo "  $clients clients at once, p50 of each part: $(breakdown "$dir"/c*.lines)"
