@@ -72,7 +72,7 @@ void add_connection_options(CLI::App* cmd, ConnectionFlags& c) {
 
 // The verb's connection. It is never closed when the verb succeeds: leave()
 // ends the process first, because closing the last channel shuts gRPC down
-// and joins its threads, a large share of a small request's time.
+// and joins its threads, milliseconds that a small request would wait for.
 Daemon& connect(const ConnectionFlags& c) {
   static std::optional<Daemon> daemon;
   const auto address = daemon_address(c.daemon, c.tls_ca);
