@@ -3,9 +3,13 @@
 # then `cuzk client prove` of one witness, REQUESTS times one after another and
 # REQUESTS times by each of CLIENTS clients at once; prints the p50 and p99 of
 # each request's wall time (process start to exit, as a user sees it), and
-# the time of a /metrics scrape.
+# the time of a /metrics scrape. Then where one client's time goes (p50s): the
+# cuzk process alone (cuzk --version: start and exit), a Status call (gRPC's
+# start, the connection and one small RPC), the Prove call as the client
+# timed it, and cuzkd's stages of the same requests.
 #   scripts/daemon-latency.sh BUILD_DIR [cpu|cuda] [log2 constraints, default 16]
-# Knobs: REQUESTS (default 50), CLIENTS (default 8), CURVE (default bn254).
+# Knobs: REQUESTS (default 50), CLIENTS (default 8), CURVE (default bn254),
+# CUZKD_FLAGS (more cuzkd flags, e.g. "--finalizer-threads 4").
 set -euo pipefail
 build=${1:?usage: scripts/daemon-latency.sh BUILD_DIR [cpu|cuda] [log2 constraints]}
 backend=${2:-cuda}
@@ -32,7 +36,7 @@ percentiles() {
 "$cuzk" witness --circuit partition --curve "$curve" --constraints $((1 << log)) --seed 1 "$dir/w.wtns" > /dev/null
 port=$((20000 + RANDOM % 20000))
 "$cuzkd" --listen "unix://$dir/cuzkd.sock" --metrics "127.0.0.1:$port" --backend "$backend" --selfcheck false \
-  --log-level warn --key "bench=$dir/key.zkey" 2> "$dir/cuzkd.log" &
+  --log-level warn --key "bench=$dir/key.zkey" ${CUZKD_FLAGS:-} 2> "$dir/cuzkd.log" &
 pid=$!
 export CUZK_DAEMON="unix://$dir/cuzkd.sock"
 for _ in $(seq 600); do
@@ -41,12 +45,19 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 
-prove() {  # prove TAG: one request, its wall time appended to $dir/TAG.times
+prove() {  # prove TAG: one request, its wall time appended to $dir/TAG.times, its line to $dir/TAG.lines
   local t0 t1
   t0=$(now)
-  "$cuzk" client prove bench "$dir/w.wtns" "$dir/$1.proof.json" "$dir/$1.public.json" -q
+  "$cuzk" client prove bench "$dir/w.wtns" "$dir/$1.proof.json" "$dir/$1.public.json" >> "$dir/${1%%-*}.lines"
   t1=$(now)
   elapsed "$t0" "$t1" >> "$dir/${1%%-*}.times"
+}
+timed() {  # timed FILE COMMAND...: the command's wall time appended to FILE
+  local t0 t1
+  t0=$(now)
+  "${@:2}" > /dev/null
+  t1=$(now)
+  elapsed "$t0" "$t1" >> "$1"
 }
 
 prove warm
@@ -73,3 +84,22 @@ for i in 1 2 3 4 5; do
   elapsed "$t0" "$t1" >> "$dir/scrape.times"
 done
 echo "  /metrics scrape: $(percentiles "$dir/scrape.times"), $(wc -c < "$dir/metrics.txt") bytes"
+
+for _ in $(seq "$requests"); do
+  timed "$dir/version.times" "$cuzk" --version
+  timed "$dir/status.times" "$cuzk" client status
+done
+p50() { percentiles "$1" | sed 's/.*p50 \([0-9.]*\) ms.*/\1/'; }
+# The p50s of the Prove call as the client timed it and of cuzkd's stages,
+# from the lines of the requests in files $@: "... in 0.044 s (queue 0.1 ms,
+# synthesis 0.2 ms, prove 31.7 ms, finish 6.2 ms, total 38.2 ms)".
+breakdown() {
+  cat "$@" | sed -E 's/.* in ([0-9.]+) s \(queue ([0-9.]+) ms, synthesis ([0-9.]+) ms, prove ([0-9.]+) ms, finish ([0-9.]+) ms, total ([0-9.]+) ms\)/\1 \2 \3 \4 \5 \6/' \
+    > "$dir/parts"
+  part() { awk -v f="$1" -v scale="$2" '{ print $f * scale }' "$dir/parts" > "$dir/part.times"; p50 "$dir/part.times"; }
+  echo "the Prove call $(part 1 1) ms, of which on cuzkd: queue $(part 2 1e-3), synthesis $(part 3 1e-3)," \
+    "prove $(part 4 1e-3), finish $(part 5 1e-3), total $(part 6 1e-3) ms"
+}
+echo "  one client, p50 of each part: cuzk --version (process start and exit) $(p50 "$dir/version.times") ms;" \
+  "cuzk client status $(p50 "$dir/status.times") ms; $(breakdown "$dir/seq.lines")"
+echo "  $clients clients at once, p50 of each part: $(breakdown "$dir"/c*.lines)"

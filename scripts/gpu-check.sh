@@ -50,6 +50,9 @@
 #            CUZK_THROUGHPUT_LOG, default 24; the script's knobs PARTITIONS, JOBS,
 #            CLIENTS, SYNTHESIS_THREADS pass through). Cut at CUZK_DEADLINE_S
 #            (default 570) from the start, so that the log comes back
+#     latency  build cuzk and cuzkd only (carry .deps/), then
+#            scripts/daemon-latency.sh (BN254 2^16, 40 requests, 8 clients) with
+#            cuzkd's defaults and with --finalizer-threads 4
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -87,7 +90,7 @@ grep -E "cuzk: (cuzkd|no cuzkd|gRPC)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
-[[ $mode == throughput ]] && targets=(--target cuzk cuzkd)
+[[ $mode == throughput || $mode == latency ]] && targets=(--target cuzk cuzkd)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -185,6 +188,11 @@ if [[ $mode == throughput ]]; then
   tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
   run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
+if [[ $mode == latency ]]; then
+  run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
+  run latency-finalizers-4 env REQUESTS=40 CLIENTS=8 CUZKD_FLAGS="--finalizer-threads 4" \
+    scripts/daemon-latency.sh "$build" cuda 16
+fi
 if [[ $mode == anchors ]]; then
   if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then
     run ctest-gpu ctest --test-dir "$build" -L gpu -R "$CUZK_ANCHOR_TESTS" -j "${CUZK_CTEST_JOBS:-1}" --output-on-failure --timeout 300
@@ -224,7 +232,7 @@ if [[ $mode == anchors ]]; then
     done
   done
 fi
-for f in "$OUT"/throughput-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+for f in "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

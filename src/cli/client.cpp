@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -68,12 +70,23 @@ void add_connection_options(CLI::App* cmd, ConnectionFlags& c) {
   cmd->add_option("--tls-ca", c.tls_ca, kTlsHelp);
 }
 
-Daemon connect(const ConnectionFlags& c) {
+// The verb's connection. It is never closed when the verb succeeds: leave()
+// ends the process first, because closing the last channel shuts gRPC down
+// and joins its threads, milliseconds that a small request would wait for.
+Daemon& connect(const ConnectionFlags& c) {
+  static std::optional<Daemon> daemon;
   const auto address = daemon_address(c.daemon, c.tls_ca);
   if (!address)
     throw std::invalid_argument("no cuzkd address: give --daemon ADDR or set CUZK_DAEMON (e.g. "
                                 "unix:///run/cuzk/cuzkd.sock or localhost:9090)");
-  return Daemon(*address);
+  return daemon.emplace(*address);
+}
+
+// Ends a verb that ran to its end, with its exit status: its files are
+// written and closed, so only stdio is left to flush; no destructor runs.
+[[noreturn]] void leave(int status) {
+  std::fflush(nullptr);
+  std::_Exit(status);
 }
 
 v1::SubmitRequest job_request(const ClientFlags& f, const std::vector<std::string>& witnesses) {
@@ -95,7 +108,7 @@ void check_partition_count(const v1::JobResult& result, size_t submitted) {
 int client_prove(const ClientFlags& f) {
   remove_earlier_output(f.proof, FileKind::json);
   remove_earlier_output(f.pub, FileKind::json);
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   Stopwatch clock;
   const v1::JobResult result = daemon.call(&Stub::Prove, job_request(f, {f.witness}));
   check_partition_count(result, 1);
@@ -122,7 +135,7 @@ int client_submit(const ClientFlags& f) {
       native.set_seed(f.seed + p);
     }
   }
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   const v1::SubmitReply reply = daemon.call(&Stub::Submit, request);
   std::printf("%llu\n", (unsigned long long)reply.job_id());
   return 0;
@@ -209,7 +222,7 @@ std::vector<v1::StageTimes> write_outcome(const std::string& dir, const v1::JobR
 }
 
 int client_await(const ClientFlags& f) {
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   // The outputs are cleared before the outcome is taken where the job's size
   // is known (status lists it), so that a refused path loses nothing.
   bool prepared = false;
@@ -242,7 +255,7 @@ int client_await(const ClientFlags& f) {
 }
 
 int client_cancel(const ClientFlags& f) {
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   v1::CancelRequest request;
   request.set_job_id(f.job);
   if (!daemon.call(&Stub::Cancel, request).cancelled())
@@ -253,7 +266,7 @@ int client_cancel(const ClientFlags& f) {
 }
 
 int client_status(const ClientFlags& f) {
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   const v1::StatusReply status = daemon.call(&Stub::Status, v1::StatusRequest{});
   std::fputs((f.json ? status_json(status) : status_table(status, daemon.address())).c_str(), stdout);
   return 0;
@@ -269,14 +282,14 @@ int client_preload(const ClientFlags& f) {
     request.set_path(std::filesystem::absolute(f.key).lexically_normal().string());
   }
   request.set_id(f.id);
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   const v1::KeyInfo key = daemon.call(&Stub::Preload, request);
   if (!f.quiet) std::printf("cuzk client preload: %s\n", key_line(key).c_str());
   return 0;
 }
 
 int client_evict(const ClientFlags& f) {
-  Daemon daemon = connect(f.connection);
+  Daemon& daemon = connect(f.connection);
   v1::EvictRequest request;
   request.set_id(f.id);
   if (!daemon.call(&Stub::Evict, request).evicted())
@@ -350,7 +363,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   add_job_options(prove, f);
   add_quiet(prove, f);
   add_connection_options(prove, f.connection);
-  prove->callback([&] { run = [&] { return client_prove(f); }; });
+  prove->callback([&] { run = [&]() -> int { leave(client_prove(f)); }; });
 
   auto* submit = client->add_subcommand(
       "submit", "Submit a job of one partition per witness and print its id: cuzk client submit <key-id> "
@@ -373,7 +386,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   add_job_options(submit, f);
   add_connection_options(submit, f.connection);
-  submit->callback([&] { run = [&] { return client_submit(f); }; });
+  submit->callback([&] { run = [&]() -> int { leave(client_submit(f)); }; });
 
   auto* await = client->add_subcommand(
       "await", "Wait for a job and take its proofs (once: cuzkd then forgets the job): cuzk client await <job-id> "
@@ -387,20 +400,20 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   add_quiet(await, f);
   add_connection_options(await, f.connection);
-  await->callback([&] { run = [&] { return client_await(f); }; });
+  await->callback([&] { run = [&]() -> int { leave(client_await(f)); }; });
 
   auto* cancel = client->add_subcommand(
       "cancel", "Cancel a job: its partitions not yet proved fail as cancelled (await still returns them)");
   cancel->add_option("job-id", f.job, "As cuzk client submit printed it")->required();
   add_quiet(cancel, f);
   add_connection_options(cancel, f.connection);
-  cancel->callback([&] { run = [&] { return client_cancel(f); }; });
+  cancel->callback([&] { run = [&]() -> int { leave(client_cancel(f)); }; });
 
   auto* status = client->add_subcommand(
       "status", "cuzkd's state: backend, queues, jobs, keys loaded, GPUs and their health, memory in use");
   status->add_flag("--json", f.json, "The StatusReply as JSON (proto field names) instead of tables");
   add_connection_options(status, f.connection);
-  status->callback([&] { run = [&] { return client_status(f); }; });
+  status->callback([&] { run = [&]() -> int { leave(client_status(f)); }; });
 
   auto* preload = client->add_subcommand(
       "preload", "Load a proving key on cuzkd and keep it there: cuzk client preload <circuit.zkey> [--id ID] "
@@ -413,14 +426,14 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   preload->add_flag("--bytes", f.bytes, "Send the file's contents instead of its path");
   add_quiet(preload, f);
   add_connection_options(preload, f.connection);
-  preload->callback([&] { run = [&] { return client_preload(f); }; });
+  preload->callback([&] { run = [&]() -> int { leave(client_preload(f)); }; });
 
   auto* evict = client->add_subcommand(
       "evict", "Forget a key on cuzkd (jobs already submitted with it finish first)");
   evict->add_option("id", f.id, "The key's id")->required();
   add_quiet(evict, f);
   add_connection_options(evict, f.connection);
-  evict->callback([&] { run = [&] { return client_evict(f); }; });
+  evict->callback([&] { run = [&]() -> int { leave(client_evict(f)); }; });
 }
 
 }  // namespace cuzk::cli

@@ -77,9 +77,13 @@ std::vector<service::PartitionInput> partitions_of(const v1::SubmitRequest& req)
     const auto& p = req.partitions(i);
     const std::string name = p.name().empty() ? "partition " + std::to_string(i) : p.name();
     switch (p.witness_case()) {
-      case v1::Partition::kWtns:
-        parts.emplace_back(service::WitnessBytes{std::vector<uint8_t>(p.wtns().begin(), p.wtns().end()), name});
+      case v1::Partition::kWtns: {
+        // Byte pointers, not the string's char iterators: a copy of the same
+        // type is one memmove instead of a loop over the megabytes.
+        const auto* bytes = reinterpret_cast<const uint8_t*>(p.wtns().data());
+        parts.emplace_back(service::WitnessBytes{std::vector<uint8_t>(bytes, bytes + p.wtns().size()), name});
         break;
+      }
       case v1::Partition::kWtnsPath:
         parts.emplace_back(service::WitnessFile{p.wtns_path()});
         break;
