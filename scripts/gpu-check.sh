@@ -43,6 +43,8 @@
 #            defaults beside sppark (cuzk / sppark).
 #     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
 #            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
+#     service  build cuzk, cuzkd and daemon_gpu_test only; the test (cuzkd on
+#            the GPU, a real fault and the recovery), then what latency runs
 #     throughput  build cuzk and cuzkd only (carry .deps/), then
 #            scripts/daemon-throughput.sh: cuzkd fed by concurrent clients against
 #            bench pipeline on one Partition key, and bench pipeline with spans
@@ -91,6 +93,7 @@ start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
 [[ $mode == throughput || $mode == latency ]] && targets=(--target cuzk cuzkd)
+[[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -132,6 +135,10 @@ if [[ $mode == daemon ]]; then
   # cuzkd's tests: the CPU ones and, with the gpu label, those on the cuda backend.
   run ctest-daemon ctest --test-dir "$build" -L daemon ${2:+-R "$2"} --output-on-failure --timeout 900
   grep -E "tests passed|Failed|FAILED|\*\*\*|Not Run|No tests" "$OUT/ctest-daemon.log" | head -20
+fi
+if [[ $mode == service ]]; then
+  run ctest-daemon-gpu ctest --test-dir "$build" -L gpu -R daemon_gpu --output-on-failure --timeout 300
+  grep -E "tests passed|Failed|FAILED|\*\*\*|Not Run|No tests" "$OUT/ctest-daemon-gpu.log" | head -20
 fi
 if [[ $mode == bench || $mode == all ]]; then
   run bench-device "$build/bench/cuzk_bench_device" --json "$OUT/bench-device.json"
@@ -188,7 +195,7 @@ if [[ $mode == throughput ]]; then
   tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
   run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
-if [[ $mode == latency ]]; then
+if [[ $mode == latency || $mode == service ]]; then
   run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
   run latency-finalizers-4 env REQUESTS=40 CLIENTS=8 CUZKD_FLAGS="--finalizer-threads 4" \
     scripts/daemon-latency.sh "$build" cuda 16
