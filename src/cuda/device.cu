@@ -153,22 +153,38 @@ void reset_device(int device) {
   cudaError_t err = cudaSetDevice(device);
   if (err != cudaErrorInvalidDevice) err = cudaDeviceReset();
   cudaGetLastError();
-  const auto fail = [&](const std::string& what) {
-    cudaSetDevice(previous);
-    cudaGetLastError();
-    throw Error("GPU " + std::to_string(device) + ": " + what);
-  };
-  if (err != cudaSuccess) fail(std::string("cudaDeviceReset failed: ") + cudaGetErrorString(err));
-  std::lock_guard lock(locked_mu);
-  for (const auto& [p, l] : locked) {
-    // Already registered: another device's context held this range.
-    err = cudaHostRegister(const_cast<void*>(p), l.bytes, l.flags);
-    if (err == cudaSuccess || err == cudaErrorHostMemoryAlreadyRegistered) continue;
-    fail("after the reset, cannot page-lock " + std::to_string(l.bytes >> 20) + " MiB of host memory again (" +
-         cudaGetErrorString(err) + ")");
-  }
+  std::string failure;
+  if (err != cudaSuccess) failure = std::string("cudaDeviceReset failed: ") + cudaGetErrorString(err);
+  // A new context, or why there is none: after some faults (an illegal
+  // address, on the H200's driver 580) a reset succeeds and the device stays
+  // unavailable to this process until it exits.
+  else if ((err = cudaFree(nullptr)) != cudaSuccess)
+    failure = std::string("after cudaDeviceReset the device is unavailable to this process (") +
+              cudaGetErrorName(err) + "); a new process can use it";
   cudaGetLastError();
+  // The host memory the reset unlocked is locked again in the first context
+  // that takes it: this device's, else another's, so that the other GPUs
+  // keep copying from page-locked memory.
+  std::vector<int> order{device};
+  for (int d = 0; d < device_count(); ++d)
+    if (d != device) order.push_back(d);
+  {
+    std::lock_guard lock(locked_mu);
+    for (const auto& [p, l] : locked)
+      for (int d : order) {
+        if (cudaSetDevice(d) != cudaSuccess) {
+          cudaGetLastError();
+          continue;
+        }
+        // Already registered: another device's context held this range.
+        err = cudaHostRegister(const_cast<void*>(p), l.bytes, l.flags);
+        cudaGetLastError();
+        if (err == cudaSuccess || err == cudaErrorHostMemoryAlreadyRegistered) break;
+      }
+  }
   cudaSetDevice(previous);
+  cudaGetLastError();
+  if (!failure.empty()) throw Error("GPU " + std::to_string(device) + ": " + failure);
 }
 
 }  // namespace cuzk::cuda

@@ -200,6 +200,7 @@ Config parse_value(const toml::value& root, const std::string& origin) {
   top.read_size("max_message_bytes", c.max_message_bytes);
   top.read("shutdown_grace_s", c.shutdown_grace_s);
   top.read("selfcheck", c.selfcheck);
+  top.read("exit_when_gpus_lost", c.exit_when_gpus_lost);
   top.read("witness_dirs", c.service.witness_dirs);
   top.read("key_dirs", c.service.key_dirs);
   if (auto* v = top.find("keys")) read_keys(*v, top, c.keys);

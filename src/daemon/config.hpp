@@ -54,6 +54,10 @@ struct Config {
   // The arithmetic self-check (host, and device with the cuda backend) runs
   // before serving; a failure stops the start.
   bool selfcheck = true;
+  // cuda: exit with status 3 (kExitGpusLost), after a drain, once every GPU
+  // has faulted and no reset brought one back, so that the service manager
+  // starts a fresh process (whose self-check decides whether the GPUs serve).
+  bool exit_when_gpus_lost = true;
   // ServiceOptions::witness_dirs comes from the top-level witness_dirs.
   service::ServiceOptions service;
 };

@@ -80,6 +80,10 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, const S& v) { c.max_message_bytes = parse_size(v); }, (S*)nullptr);
   add("--selfcheck", "Run the arithmetic self-check before serving: true or false [selfcheck]",
       [](Config& c, bool v) { c.selfcheck = v; }, (bool*)nullptr);
+  add("--exit-when-gpus-lost",
+      "Exit with status 3 once every GPU has faulted and no reset brought one back: true or false "
+      "[exit_when_gpus_lost]",
+      [](Config& c, bool v) { c.exit_when_gpus_lost = v; }, (bool*)nullptr);
   add("--shutdown-grace", "Seconds RPCs under way get after a drain [shutdown_grace_s]",
       [](Config& c, double v) { c.shutdown_grace_s = v; }, (double*)nullptr)
       ->check(CLI::NonNegativeNumber);

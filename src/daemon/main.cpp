@@ -7,13 +7,18 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <thread>
+
+#include <unistd.h>
 
 #include "config.hpp"
 #include "configured_keys.hpp"
@@ -87,6 +92,35 @@ void self_check(const cuzk::service::Service& service) {
   spdlog::info("self-check passed: {} checks (seed {})", total, seed);
 }
 
+// Exit status when every GPU was lost (Config::exit_when_gpus_lost).
+constexpr int kExitGpusLost = 3;
+
+// Once every GPU is out of rotation and none came back from a reset (or
+// resets are off), the process itself is what has to go: a fault such as an
+// illegal address can leave a GPU unusable to it until it exits. Sets
+// `lost` and sends this process SIGTERM, so that the main loop drains and
+// exits with kExitGpusLost for the service manager to start it again.
+void watch_gpus(const cuzk::service::Service& service, std::stop_token stop, std::atomic<bool>& lost) {
+  const bool resets = service.options().gpu_recovery_interval.count() > 0;
+  std::mutex m;
+  std::condition_variable_any tick;
+  std::unique_lock lock(m);
+  while (!tick.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; }) && !stop.stop_requested()) {
+    const auto s = service.status();
+    const bool all_lost = !s.gpus.empty() && std::all_of(s.gpus.begin(), s.gpus.end(), [&](const auto& g) {
+      return !g.healthy && (!resets || !g.recovery_error.empty());
+    });
+    if (!all_lost) continue;
+    for (const auto& g : s.gpus)
+      spdlog::error("GPU {} is out of rotation: {}{}", g.device, g.fault,
+                    g.recovery_error.empty() ? "" : "; the reset did not bring it back: " + g.recovery_error);
+    spdlog::error("every GPU has faulted: draining, then exiting with status {} for a restart", kExitGpusLost);
+    lost = true;
+    ::kill(::getpid(), SIGTERM);
+    return;
+  }
+}
+
 // SIGHUP: the key list of the configuration read again (with the flags
 // applied again); a configuration that no longer parses changes nothing.
 void reload(const Flags& flags, ConfiguredKeys& keys) {
@@ -129,6 +163,10 @@ int serve(const Config& config, const Flags& flags) {
   spdlog::info("cuzkd {} ready: {}; {}", CUZK_VERSION, where(config, listener, config.metrics.empty() ? nullptr : &metrics),
                service->describe());
 
+  std::atomic<bool> gpus_lost{false};
+  std::jthread gpu_watch;
+  if (config.exit_when_gpus_lost && service->placement().backend == cuzk::service::BackendKind::cuda)
+    gpu_watch = std::jthread([&](std::stop_token stop) { watch_gpus(*service, stop, gpus_lost); });
   for (;;) {
     const int sig = wait_signal();
     if (sig == SIGHUP) {
@@ -136,10 +174,12 @@ int serve(const Config& config, const Flags& flags) {
       continue;
     }
     const auto s = service->status();
-    spdlog::info("{}: draining (no new jobs; the {} partitions admitted finish)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+    spdlog::info("{}: draining (no new jobs; the {} partitions admitted finish)",
+                 gpus_lost ? "every GPU lost" : sig == SIGINT ? "SIGINT" : "SIGTERM",
                  s.queued_partitions + s.running_partitions);
     break;
   }
+  gpu_watch = {};
   metrics.set_draining();
   service->drain();
   // Results not yet collected get the grace period to be awaited, and RPCs
@@ -160,7 +200,7 @@ int serve(const Config& config, const Flags& flags) {
   std::error_code ignored;
   if (const auto sock = unix_socket_path(config.listen); !sock.empty()) std::filesystem::remove(sock, ignored);
   spdlog::info("stopped");
-  return 0;
+  return gpus_lost ? kExitGpusLost : 0;
 }
 
 }  // namespace

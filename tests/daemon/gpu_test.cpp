@@ -1,8 +1,8 @@
 // cuzkd on the cuda backend (label gpu; skipped without a GPU): proofs of
 // both curves verify, Status lists the GPUs in rotation, and /metrics shows
 // their health, kernel time and host-to-device bytes; a real fault on a GPU
-// (through the test-only hook) takes it out of rotation, and a reset and a
-// self-check bring it back.
+// (through the test-only hook) takes it out of rotation, and a fresh process
+// proves on it again.
 #include <cstdlib>
 #include <regex>
 
@@ -66,13 +66,16 @@ v1::GpuStatus gpu0(Daemon& d) {
 // The fault is real: a kernel writes through an invalid address on GPU 0,
 // which leaves its context unusable (cudaErrorIllegalAddress) as failing
 // hardware would. With one GPU, the partitions that meet it fail with the
-// reason (unavailable), none is lost; five seconds later the daemon resets
-// the GPU, self-checks it and proves on it again.
-TEST(DaemonGpu, AFaultedGpuLeavesRotationAndAResetAndSelfCheckBringItBack) {
+// reason (unavailable), none is lost, and status and metrics show the GPU
+// out. Two seconds later the daemon resets the GPU; on the H200 the reset
+// does not make it usable to the process again, so with every GPU lost the
+// daemon drains and exits with status 3, and a fresh process (what systemd's
+// Restart=on-failure starts) self-checks the GPU and proves on it.
+TEST(DaemonGpu, AFaultedGpuLeavesRotationAndAFreshProcessProvesAgain) {
   TempDir dir;
+  const std::string keys = key_entry("bn128", fixture("bn128", "multiplier", "circuit.zkey"));
   ::setenv("CUZK_TEST_FAULTS", "1", 1);
-  Daemon d(dir.path(), key_entry("bn128", fixture("bn128", "multiplier", "circuit.zkey")),
-           {"--backend", "cuda", "--gpus", "0", "--gpu-recovery-interval", "5"});
+  Daemon d(dir.path(), keys, {"--backend", "cuda", "--gpus", "0", "--gpu-recovery-interval", "2"});
   ::unsetenv("CUZK_TEST_FAULTS");
   const v1::Partition good = wtns_partition("bn128", "multiplier");
   const v1::JobResult before = prove(d, {good});
@@ -98,23 +101,24 @@ TEST(DaemonGpu, AFaultedGpuLeavesRotationAndAResetAndSelfCheckBringItBack) {
   const v1::GpuStatus out = gpu0(d);
   EXPECT_FALSE(out.healthy());
   EXPECT_EQ(out.faults(), 1u);
-  EXPECT_EQ(out.recoveries(), 0u);
   EXPECT_NE(out.fault().find("cudaErrorIllegalAddress"), std::string::npos) << out.fault();
   const auto m = http_get(d.metrics_port(), "/metrics");
   for (const char* pattern : {R"(cuzk_gpu_healthy\{gpu="0",name="[^"]+"\} 0)", R"(cuzk_gpu_faults_total\{gpu="0"\} 1)",
                               R"(cuzk_partitions_failed_total\{reason="unavailable"\} 3)"})
     EXPECT_TRUE(std::regex_search(m.body, std::regex(pattern))) << "no " << pattern << " in:\n" << m.body;
 
-  ASSERT_TRUE(eventually([&] { return gpu0(d).healthy(); }, 60s)) << gpu0(d).recovery_error() << "\n" << d.log();
-  const v1::GpuStatus back = gpu0(d);
-  EXPECT_EQ(back.recoveries(), 1u);
-  EXPECT_EQ(back.faults(), 1u);
-  const v1::JobResult after = prove(d, {good, good, good, good});
+  // The reset is tried; the GPU is still unusable to this process, so it
+  // drains and exits for a restart.
+  EXPECT_EQ(d.wait_exit(60s), 3) << d.log();
+  EXPECT_NE(d.log().find("every GPU has faulted"), std::string::npos) << d.log();
+  EXPECT_NE(d.log().find("the reset did not bring it back"), std::string::npos) << d.log();
+
+  Daemon fresh(dir.path(), keys, {"--backend", "cuda", "--gpus", "0"});
+  const v1::GpuStatus back = gpu0(fresh);
+  EXPECT_TRUE(back.healthy()) << back.fault();
+  const v1::JobResult after = prove(fresh, {good, good, good, good});
   ASSERT_EQ(after.partitions_size(), 4);
   for (const auto& p : after.partitions()) expect_valid_proof(p, "bn128", "multiplier");
-  const auto m2 = http_get(d.metrics_port(), "/metrics");
-  for (const char* pattern : {R"(cuzk_gpu_healthy\{gpu="0",name="[^"]+"\} 1)", R"(cuzk_gpu_recoveries_total\{gpu="0"\} 1)"})
-    EXPECT_TRUE(std::regex_search(m2.body, std::regex(pattern))) << "no " << pattern << " in:\n" << m2.body;
 }
 
 }  // namespace

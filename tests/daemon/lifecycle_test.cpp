@@ -123,6 +123,7 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.record_timing_lines, t.record_timing_lines);
   EXPECT_EQ(s.max_unawaited_jobs, t.max_unawaited_jobs);
   EXPECT_EQ(c.selfcheck, d.selfcheck);
+  EXPECT_EQ(c.exit_when_gpus_lost, d.exit_when_gpus_lost);
   EXPECT_EQ(s.witness_dirs, t.witness_dirs);
   EXPECT_EQ(s.key_dirs, t.key_dirs);
   EXPECT_EQ(s.gpu_recovery_interval, t.gpu_recovery_interval);

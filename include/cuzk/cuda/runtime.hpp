@@ -127,9 +127,12 @@ struct PinnedAllocator {
 // Brings a device back after a sticky error (an illegal address, an ECC
 // error): destroys its context with cudaDeviceReset, which frees every
 // allocation, stream and event this process had on it, so the caller must
-// have destroyed its own first; then locks again the host memory the reset
-// unlocked (pinned buffers and HostRegistrations). Throws Error when the
-// device does not come back.
+// have destroyed its own first, and makes a new one; then locks again the
+// host memory the reset unlocked (pinned buffers and HostRegistrations), in
+// another device's context where this one has none. Throws Error when the
+// device does not come back: after an illegal address, on the H200 with
+// driver 580, the reset succeeds and the device stays unavailable to the
+// process (cudaErrorDevicesUnavailable) until it exits.
 void reset_device(int device);
 
 template <class T>
