@@ -62,12 +62,22 @@ bench() {  # bench TAG CUZK_SPANS
     --json "$dir/$1.json" > "$dir/$1.log" 2>&1 || { cat "$dir/$1.log"; exit 1; }
   sed 's/^/    /' "$dir/$1.log"
 }
-echo "  bench pipeline, spans recorded:"
-bench spans-on 1
-echo "  bench pipeline, CUZK_SPANS=0:"
-bench spans-off 0
-bench_rate=$(json "$dir/spans-on.json" 'j["partitions_per_s"]')
-bench_off_rate=$(json "$dir/spans-off.json" 'j["partitions_per_s"]')
+# Spans on and off alternate ROUNDS times (default 2), so that drift in the
+# machine weighs on both; the rates are their means.
+rounds=${ROUNDS:-2}
+for r in $(seq "$rounds"); do
+  echo "  bench pipeline, spans recorded (round $r):"
+  bench "spans-on-$r" 1
+  echo "  bench pipeline, CUZK_SPANS=0 (round $r):"
+  bench "spans-off-$r" 0
+done
+mean_rate() {  # mean_rate TAG: mean partitions/s of the rounds, and each
+  for r in $(seq "$rounds"); do json "$dir/$1-$r.json" 'j["partitions_per_s"]'; done |
+    awk '{ s += $1; all = all (NR > 1 ? " " : "") sprintf("%.3f", $1) } END { printf "%.4f (%s)\n", s / NR, all }'
+}
+read -r bench_rate bench_rates < <(mean_rate spans-on)
+read -r bench_off_rate bench_off_rates < <(mean_rate spans-off)
+cp "$dir/spans-on-1.json" "$dir/spans-on.json"
 # The lock-held share of the wall time, as cuzkd's metric counts it, beside
 # the kernels' share from first to last kernel (the summary's "steady state").
 bench_busy=$(json "$dir/spans-on.json" \
@@ -108,6 +118,11 @@ take() {
 take "$(job 1 "$warmup")" "$warmup" "$dir/warmup"
 read -r busy0 gpus < <(gpu_busy_seconds)
 t0=$(now)
+# GPU busy seconds every half second while the clients run, for the steady
+# state: the middle half of the window, past the first synthesis wave (the GPU
+# waits for the first partitions) and before the last partitions drain.
+(while :; do echo "$(now) $(gpu_busy_seconds | cut -d' ' -f1)"; sleep 0.5; done) > "$dir/busy.samples" &
+sampler=$!
 clients_pids=()
 for c in $(seq "$clients"); do
   (
@@ -121,13 +136,22 @@ for c in $(seq "$clients"); do
 done
 for p in "${clients_pids[@]}"; do wait "$p"; done
 t1=$(now)
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
 read -r busy1 _ < <(gpu_busy_seconds)
+steady_busy=$(awk -v a="$t0" -v b="$t1" -v g="$gpus" '
+  { t[NR] = $1; v[NR] = $2 }
+  END {
+    lo = a + (b - a) / 4; hi = b - (b - a) / 4
+    for (i = 1; i <= NR; i++) { if (!f && t[i] >= lo) f = i; if (t[i] <= hi) l = i }
+    if (g > 0 && f && l > f) printf "%.1f%% (%.1f s to %.1f s)", 100 * (v[l] - v[f]) / g / (t[l] - t[f]), t[f] - a, t[l] - a
+    else printf "n/a" }' "$dir/busy.samples")
 window=$(elapsed "$t0" "$t1")
 total=$((clients * jobs_per_client * partitions))
 daemon_rate=$(awk -v n="$total" -v s="$window" 'BEGIN { printf "%.3f", n / s }')
 daemon_busy=$(awk -v a="$busy0" -v b="$busy1" -v g="$gpus" -v s="$window" \
   'BEGIN { if (g > 0) printf "%.1f%%", 100 * (b - a) / g / s; else printf "n/a (no GPU)" }')
-echo "  cuzkd: $total partitions from $clients clients in $window s: $daemon_rate partitions/s, GPU busy $daemon_busy"
+echo "  cuzkd: $total partitions from $clients clients in $window s: $daemon_rate partitions/s, GPU busy $daemon_busy" \
+  "over the window, $steady_busy in its middle half"
 
 # Every proof verifies against the key's verification key (cuzkd verified
 # them before sending; this checks what the clients wrote).
@@ -139,9 +163,10 @@ done
 [ "$verified" -eq "$total" ] || { echo "error: $verified proofs for $total partitions" >&2; exit 1; }
 echo "  all $verified proofs verified"
 
-awk -v on="$bench_rate" -v off="$bench_off_rate" \
-  'BEGIN { printf "spans: bench pipeline %.3f partitions/s recorded, %.3f with CUZK_SPANS=0: recording costs %.2f%%\n",
-           on, off, 100 * (off - on) / off }'
+awk -v on="$bench_rate" -v off="$bench_off_rate" -v ons="$bench_rates" -v offs="$bench_off_rates" -v n="$rounds" \
+  'BEGIN { printf "spans: bench pipeline %.3f partitions/s recorded %s, %.3f with CUZK_SPANS=0 %s (means of %d): recording costs %.2f%%\n",
+           on, ons, off, offs, n, 100 * (off - on) / off }'
 awk -v d="$daemon_rate" -v b="$bench_rate" -v db="$daemon_busy" -v bb="$bench_busy" \
-  'BEGIN { printf "cuzkd %.3f partitions/s (GPU busy %s) vs bench pipeline %.3f partitions/s (GPU busy %s): ratio %.3f\n",
-           d, db, b, bb, d / b }'
+  -v ds="$steady_busy" \
+  'BEGIN { printf "cuzkd %.3f partitions/s (GPU busy %s; steady %s) vs bench pipeline %.3f partitions/s (GPU busy %s): ratio %.3f\n",
+           d, db, ds, b, bb, d / b }'

@@ -194,6 +194,9 @@ fi
 if [[ $mode == throughput ]]; then
   tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
   run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
+  # Where one small proof's time goes (cuzkd's request overhead at 2^16).
+  run prove-bn254-16 "$cuzk" bench prove --backend cuda --curve bn254 --circuit partition --constraints 65536 \
+    --repeat 5 --json "$OUT/prove-bn254-16.json"
 fi
 if [[ $mode == latency || $mode == service ]]; then
   run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
