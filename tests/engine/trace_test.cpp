@@ -69,26 +69,24 @@ TEST(Trace, KeepsTheLatestSpansWithinItsCapacity) {
   EXPECT_THROW(Recorder(false, 0), std::invalid_argument);
 }
 
-TEST(Trace, TimingLinesFollowTheEnvironment) {
-  ::unsetenv("CUZK_TIMING");
-  EXPECT_FALSE(Recorder::timing_requested());
-  ::setenv("CUZK_TIMING", "0", 1);
-  EXPECT_FALSE(Recorder::timing_requested());
-  ::setenv("CUZK_TIMING", "1", 1);
-  EXPECT_TRUE(Recorder::timing_requested());
-  ::unsetenv("CUZK_TIMING");
+// `requested` answers `when_unset` without `variable`, false for "0", true for "1".
+void expect_follows(const char* variable, bool (*requested)(), bool when_unset) {
+  SCOPED_TRACE(variable);
+  ::unsetenv(variable);
+  EXPECT_EQ(requested(), when_unset);
+  ::setenv(variable, "0", 1);
+  EXPECT_FALSE(requested());
+  ::setenv(variable, "1", 1);
+  EXPECT_TRUE(requested());
+  ::unsetenv(variable);
 }
+
+TEST(Trace, TimingLinesFollowTheEnvironment) { expect_follows("CUZK_TIMING", Recorder::timing_requested, false); }
 
 // A recorder turned off (CUZK_SPANS=0) keeps nothing and totals nothing, so
 // that a run with and without spans shows what recording costs.
 TEST(Trace, SpansFollowTheEnvironmentAndCanBeOff) {
-  ::unsetenv("CUZK_SPANS");
-  EXPECT_TRUE(Recorder::spans_requested());
-  ::setenv("CUZK_SPANS", "0", 1);
-  EXPECT_FALSE(Recorder::spans_requested());
-  ::setenv("CUZK_SPANS", "1", 1);
-  EXPECT_TRUE(Recorder::spans_requested());
-  ::unsetenv("CUZK_SPANS");
+  expect_follows("CUZK_SPANS", Recorder::spans_requested, true);
 
   Recorder off(false, Recorder::kDefaultCapacity, false);
   off.record(span(Stage::ntt, {Kind::worker, 0, 0}, 0.0, 1.0));

@@ -48,6 +48,13 @@ ErrorKind kind_thrown(F&& f, std::string* message = nullptr) {
   return ErrorKind::none;
 }
 
+// n native partitions of the 2^12 hash chain, seeds first_seed, first_seed + 1, ...
+std::vector<PartitionInput> hash_chain_job(size_t n, uint64_t first_seed) {
+  std::vector<PartitionInput> parts;
+  for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
+  return parts;
+}
+
 WitnessBytes witness_bytes(const std::string& curve, const std::string& circuit) {
   return {read_bytes(fixture(curve, circuit, "witness.wtns")), curve + "/" + circuit + ".wtns"};
 }
@@ -177,11 +184,6 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   Service svc(o);
   const auto key = test::dev_key<E>(Chain::for_constraints(1 << 12, 0));
   svc.add_key("chain", key);
-  const auto native_job = [](size_t n, uint64_t first_seed) {
-    std::vector<PartitionInput> parts;
-    for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
-    return parts;
-  };
   std::vector<PartitionInput> wrong;
   wrong.push_back(NativeWitness{"hash-chain", 1 << 10, 1});
   EXPECT_EQ(kind_thrown([&] { svc.submit("chain", std::move(wrong)); }), ErrorKind::invalid_argument);
@@ -189,8 +191,8 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   unknown.push_back(NativeWitness{"sudoku", 1 << 12, 1});
   EXPECT_EQ(kind_thrown([&] { svc.submit("chain", std::move(unknown)); }), ErrorKind::invalid_argument);
 
-  const JobId running = svc.submit("chain", native_job(4, 1), {.priority = 1, .label = "first"});
-  const JobId cancelled = svc.submit("chain", native_job(6, 10));
+  const JobId running = svc.submit("chain", hash_chain_job(4, 1), {.priority = 1, .label = "first"});
+  const JobId cancelled = svc.submit("chain", hash_chain_job(6, 10));
   EXPECT_TRUE(svc.cancel(cancelled));
   EXPECT_FALSE(svc.cancel(12345));
   const Status st = svc.status();
@@ -205,7 +207,7 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   EXPECT_TRUE(svc.evict("chain"));
   EXPECT_FALSE(svc.evict("chain"));
   EXPECT_TRUE(svc.keys().empty());
-  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", native_job(1, 99)); }), ErrorKind::not_found);
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", hash_chain_job(1, 99)); }), ErrorKind::not_found);
 
   const JobOutcome done = *svc.await(running);
   for (const auto& p : done.partitions) EXPECT_TRUE(p.ok()) << p.error;
@@ -217,11 +219,11 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
     }
 
   svc.add_key("chain", key);
-  const JobId slow = svc.submit("chain", native_job(3, 50));
+  const JobId slow = svc.submit("chain", hash_chain_job(3, 50));
   EXPECT_FALSE(svc.await(slow, 0ms).has_value()) << "not done at once";
   svc.drain();
   EXPECT_TRUE(svc.status().draining);
-  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", native_job(1, 60)); }), ErrorKind::unavailable);
+  EXPECT_EQ(kind_thrown([&] { svc.submit("chain", hash_chain_job(1, 60)); }), ErrorKind::unavailable);
   EXPECT_EQ(svc.await(slow)->failed(), 0u) << "drain finishes the work it admitted";
 }
 
@@ -235,13 +237,8 @@ TEST(Service, QueuedPartitionsPastTheirDeadlineAreReportedPromptly) {
   o.synthesis_threads = 1;
   Service svc(o);
   svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
-  const auto native_job = [](size_t n, uint64_t first_seed) {
-    std::vector<PartitionInput> parts;
-    for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
-    return parts;
-  };
-  const JobId first = svc.submit("chain", native_job(24, 1), {.priority = 1, .label = "long"});
-  const JobId late = svc.submit("chain", native_job(6, 20), {.deadline = Clock::now() + 50ms, .label = "late"});
+  const JobId first = svc.submit("chain", hash_chain_job(24, 1), {.priority = 1, .label = "long"});
+  const JobId late = svc.submit("chain", hash_chain_job(6, 20), {.deadline = Clock::now() + 50ms, .label = "late"});
   const auto job = [&](JobId id) {
     for (const auto& j : svc.status().jobs)
       if (j.id == id) return j;
