@@ -38,8 +38,8 @@
  *   - The JSON is laid out as snarkjs writes proof.json and public.json (as
  *     `cuzk prove` writes them): keys in snarkjs's order (pi_a, pi_b, pi_c,
  *     protocol, curve), one space of indentation per level, no final
- *     newline. rapidsnark writes compact JSON with the keys sorted. Both
- *     parse to the same values; sizes differ, so ask the size functions.
+ *     newline. rapidsnark writes compact JSON and no "curve" key. Both parse
+ *     to the same values; sizes differ, so ask the size functions.
  *   - groth16_proof_size gives the largest proof of either curve (rapidsnark:
  *     810, BN254 only), and groth16_public_size_for_zkey_* the largest public
  *     signals of the key's curve in this layout.
@@ -50,8 +50,9 @@
  *   - A witness of the other curve is PROVER_ERROR even when its length
  *     differs too (the curve is checked first; rapidsnark checks the length
  *     first).
- *   - The zkey buffer given to groth16_prover_create and groth16_prover is
- *     copied; the caller may free it as soon as the call returns.
+ *   - The zkey buffer given to groth16_prover_create is copied: the caller
+ *     may free it as soon as the call returns (rapidsnark's prover reads the
+ *     caller's buffer for as long as it lives).
  *   - Messages are cuzk's (they name the file or buffer and what is wrong);
  *     a wrong witness length still holds rapidsnark's "Invalid witness
  *     length. Circuit: N, witness: M".
