@@ -244,11 +244,13 @@ Curve read_json_curve(const fs::path& path) {
   return *curve;
 }
 
+std::string json_text(const ojson& j) { return j.dump(1); }
+
 void write_json_files(std::span<const std::pair<fs::path, ojson>> files) {
   std::vector<AtomicFile> out;
   out.reserve(files.size());
   for (const auto& [path, j] : files) {
-    const std::string text = j.dump(1);
+    const std::string text = json_text(j);
     out.emplace_back(path).write(bytes_of(std::span(text)));
   }
   AtomicFile::commit_together(out);

@@ -110,7 +110,7 @@ void check_witness_shape(const Witness& w, const std::string& owner, const char*
   if (w.size() != n_vars) {
     const std::string want = std::to_string(n_vars), got = std::to_string(w.size());
     throw FormatError(name + " has " + got + " values but " + owner + " has nVars " + want +
-                      " (Invalid witness length. Circuit: " + want + ", witness: " + got + ")");
+                      " (" + std::string(kWitnessLengthMessage) + want + ", witness: " + got + ")");
   }
 }
 

@@ -187,11 +187,11 @@ Zkey Zkey::from_bytes(std::string name, std::span<const uint8_t> bytes) {
   return read(BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion));
 }
 
-Zkey Zkey::read(BinFile bytes) {
-  // The key owns the bytes from here on, so readers refer to key.state_->file.
-  Zkey key(std::move(bytes));
-  const BinFile& file = key.state_->file;
+namespace {
 
+// Sections 1 (the protocol) and 2 up to the points: what Zkey::read and
+// read_zkey_header share. `s` is left at the header's points.
+ZkeyHeader read_counts(const BinFile& file, SectionReader& s) {
   SectionReader proto(file, kProtocol);
   const uint32_t protocol = proto.u32("the protocol");
   proto.expect_end("the protocol");
@@ -202,8 +202,7 @@ Zkey Zkey::read(BinFile bytes) {
     default: file.fail("unknown protocol " + str(protocol) + ": only Groth16 keys (protocol 1) are supported");
   }
 
-  SectionReader s(file, kHeader);
-  ZkeyHeader& h = key.state_->header;
+  ZkeyHeader h{};
   h.n8q = s.u32("n8q");
   const auto q = s.bytes(h.n8q, "q");
   const auto curve = curve_from_q(q);
@@ -223,6 +222,29 @@ Zkey Zkey::read(BinFile bytes) {
   if (h.n_public >= h.n_vars)
     s.fail("nPublic " + str(h.n_public) + " is not below nVars " + str(h.n_vars) +
            " (signal 0 is the constant 1, so nVars > nPublic)");
+  return h;
+}
+
+}  // namespace
+
+ZkeyHeader read_zkey_header(const std::filesystem::path& path) {
+  const BinFile file = BinFile::open(path, "zkey", kVersion, Residency::map);
+  SectionReader s(file, kHeader);
+  return read_counts(file, s);
+}
+
+ZkeyHeader read_zkey_header_bytes(std::string name, std::span<const uint8_t> bytes) {
+  const BinFile file = BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion);
+  SectionReader s(file, kHeader);
+  return read_counts(file, s);
+}
+
+Zkey Zkey::read(BinFile bytes) {
+  // The key owns the bytes from here on, so readers refer to key.state_->file.
+  Zkey key(std::move(bytes));
+  const BinFile& file = key.state_->file;
+  SectionReader s(file, kHeader);
+  const ZkeyHeader& h = key.state_->header = read_counts(file, s);
 
   if (h.curve == Curve::bn254)
     ZkeyLoader<Bn254>{key}.run(s);

@@ -223,6 +223,32 @@ TEST(Zkey, EveryWayReadsTheSameKey) {
   EXPECT_EQ(read_key(fixture("bn128", "linear", "circuit.zkey"), Way::bytes).name(), "bytes of circuit.zkey");
 }
 
+// The header alone (what libcuzk's size queries read) gives the counts the
+// full reader gives, from a file or bytes, and fails as it does on a key
+// whose header is bad; the rest of the key is not looked at.
+TEST(Zkey, HeaderAloneMatchesTheFullReader) {
+  for (const char* curve : kCurves)
+    for (const auto& f : kCircuits) {
+      SCOPED_TRACE(std::string(curve) + " " + f.name);
+      const fs::path path = fixture(curve, f.name, "circuit.zkey");
+      const io::ZkeyHeader full = Zkey::open(path).header();
+      const Bytes bytes = read_bytes(path);
+      for (const io::ZkeyHeader& h : {io::read_zkey_header(path), io::read_zkey_header_bytes("key", bytes)}) {
+        EXPECT_EQ(h.curve, full.curve);
+        EXPECT_EQ(h.n8q, full.n8q);
+        EXPECT_EQ(h.n8r, full.n8r);
+        EXPECT_EQ(h.n_vars, full.n_vars);
+        EXPECT_EQ(h.n_public, full.n_public);
+        EXPECT_EQ(h.domain_size, full.domain_size);
+      }
+    }
+  const Bytes key = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  const std::span<const uint8_t> all(key);
+  EXPECT_THROW(io::read_zkey_header_bytes("key", all.first(all.size() / 2)), io::FormatError);
+  EXPECT_THROW(io::read_zkey_header_bytes("key", all.first(40)), io::FormatError);
+  EXPECT_THROW(io::read_zkey_header(fixture("bn128", "multiplier", "witness.wtns")), io::FormatError);
+}
+
 // The sum of every byte of every section, by section id.
 std::map<uint32_t, uint64_t> section_sums(const io::BinFile& file) {
   std::map<uint32_t, uint64_t> sums;

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -77,8 +78,9 @@ nlohmann::ordered_json vk_to_json(const groth16::VerifyingKey<E>& vk);
 template <class E>
 void write_vk_json(const std::filesystem::path& path, const groth16::VerifyingKey<E>& vk);
 
-// Writes `j` with 1-space indentation, no final newline (as snarkjs), to a temporary file
-// beside `path`, then renames it over `path`.
+// `j` as snarkjs writes its JSON files: 1-space indentation, no final newline.
+std::string json_text(const nlohmann::ordered_json& j);
+// Writes json_text(j) to a temporary file beside `path`, then renames it over `path`.
 void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& j);
 // Several files that must appear together or not at all (proof.json and
 // public.json): every temporary file is written before any is renamed.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -53,7 +54,10 @@ void write_wtns(const std::filesystem::path& path, const Witness& w);
 // That w holds the signals of `owner` (the file of a key or circuit, `kind`
 // "key" or "circuit"): the same curve and n_vars values. A FormatError names
 // both files and both counts (as rapidsnark's "Invalid witness length.
-// Circuit: N, witness: M").
+// Circuit: N, witness: M"). A wrong count is the only failure whose message
+// holds kWitnessLengthMessage (the C API maps it to its own error code); a
+// wrong curve is checked first.
+inline constexpr std::string_view kWitnessLengthMessage = "Invalid witness length. Circuit: ";
 void check_witness_shape(const Witness& w, const std::string& owner, const char* kind, Curve curve, uint64_t n_vars);
 
 }  // namespace cuzk::io

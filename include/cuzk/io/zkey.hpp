@@ -104,6 +104,12 @@ class Zkey {
   std::shared_ptr<State> state_;
 };
 
+// The counts of a key's header (sections 1 and 2 up to the points), checked
+// as Zkey::open checks them, without reading the rest: for callers that need
+// only the curve or the number of public signals. Throws FormatError.
+ZkeyHeader read_zkey_header(const std::filesystem::path& path);
+ZkeyHeader read_zkey_header_bytes(std::string name, std::span<const uint8_t> bytes);
+
 // The caller-level check that a witness belongs to a key (check_witness_shape).
 void check_witness_matches(const Zkey& key, const Witness& w);
 
