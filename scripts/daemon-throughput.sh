@@ -15,20 +15,24 @@
 # warm-up, so that their start and drain weigh the same. The last line compares.
 #   scripts/daemon-throughput.sh BUILD_DIR [cpu|cuda] [log2 constraints, default 24]
 # Knobs: CURVE (default bls12_381), PARTITIONS per job (default 8), JOBS per
-# client (default 1), CLIENTS (default 4), SYNTHESIS_THREADS (default 6 with
-# cuda, 2 with cpu), WARMUP (partitions of the warm-up job; default synthesis
-# threads + 2 per worker: what the buffer pool holds). At BLS12-381 2^24 on
-# one H200 the defaults prove 3 x 42 partitions after a ~110 s setup.
+# client (default 2), CLIENTS (default 4), SYNTHESIS_THREADS (default 10 with
+# cuda, 2 with cpu), ROUNDS of bench pipeline with spans on and off (default
+# 2), WARMUP (partitions of the warm-up job; default synthesis threads + 2 per
+# worker: what the buffer pool holds). The first H200 runs (PERFORMANCE.md)
+# timed 32 partitions with 6 threads: a window too short for the steady state,
+# and synthesis (about 2 s a partition a thread) barely ahead of the GPU
+# (0.37 s a partition). At BLS12-381 2^24 on one H200 the defaults prove
+# 5 x (14 + 64) partitions after a ~110 s setup, about 6 minutes.
 set -euo pipefail
 build=${1:?usage: scripts/daemon-throughput.sh BUILD_DIR [cpu|cuda] [log2 constraints]}
 backend=${2:-cuda}
 log=${3:-24}
 curve=${CURVE:-bls12_381}
 partitions=${PARTITIONS:-8}
-jobs_per_client=${JOBS:-1}
+jobs_per_client=${JOBS:-2}
 clients=${CLIENTS:-4}
 if [ "$backend" = cuda ]; then
-  threads=${SYNTHESIS_THREADS:-6}
+  threads=${SYNTHESIS_THREADS:-10}
   workers=2  # cuzkd's and bench pipeline's default workers per GPU, on one GPU
 else
   threads=${SYNTHESIS_THREADS:-2}
