@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# libcuzk as a user installs it: `cmake --install` into a fresh prefix, then
+# the rapidsnark program built against the installed library twice, with
+# `cc` and pkg-config, and as a separate CMake project through
+# find_package(cuzk); each proves (its `buffers` mode) with the installed
+# library alone.
+#   install_test.sh BUILD_DIR SOURCE_DIR FIXTURES
+set -euo pipefail
+build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) fixtures=$(cd "$3" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+for f in bin/cuzk include/cuzk/cuzk.h; do
+  [ -e "$prefix/$f" ] || { echo "error: $f was not installed" >&2; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name 'libcuzk.so.0' | head -1)")
+[ -n "$libdir" ] && [ -L "$libdir/libcuzk.so" ] || { echo "error: libcuzk.so.0 and its link were not installed" >&2; exit 1; }
+mkdir -p "$work/out"
+
+# pkg-config and cc.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+[ "$(pkg-config --modversion cuzk)" = "$(sed -n 's/^project(cuzk VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")" ] ||
+  { echo "error: pkg-config cuzk gives version $(pkg-config --modversion cuzk)" >&2; exit 1; }
+# shellcheck disable=SC2046
+cc -std=c11 -o "$work/with_pkg_config" "$source/tests/capi/rapidsnark_compat.c" $(pkg-config --cflags --libs cuzk) -lpthread
+LD_LIBRARY_PATH=$libdir "$work/with_pkg_config" buffers "$fixtures" "$work/out"
+
+# find_package(cuzk) from a project outside the tree.
+cmake -S "$source/tests/capi/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DRAPIDSNARK_COMPAT_SOURCE="$source/tests/capi/rapidsnark_compat.c" > "$work/consumer.log" ||
+  { cat "$work/consumer.log"; exit 1; }
+cmake --build "$work/consumer" > "$work/consumer-build.log" || { cat "$work/consumer-build.log"; exit 1; }
+LD_LIBRARY_PATH=$libdir "$work/consumer/consumer" buffers "$fixtures" "$work/out"
+echo "installed libcuzk proved through pkg-config and through find_package(cuzk)"
