@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <random>
 #include <string>
 
 #include "commands.hpp"
@@ -303,7 +302,7 @@ int main(int argc, char** argv) {
   });
 
   auto* selfcheck = app.add_subcommand("selfcheck", "Check field, curve and pairing arithmetic (and the GPU against the CPU)");
-  uint64_t seed = std::random_device{}();
+  uint64_t seed = cuzk::service::fresh_seed();
   size_t device_n = 1 << 16;
   add_backend_option(selfcheck, opts.backend);
   selfcheck->add_option("--seed", seed, "Seed for the random inputs (printed, so a failure can be replayed)");

@@ -14,7 +14,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -69,7 +68,7 @@ std::string where(const Config& config, const Listener& l, const Metrics* metric
 // serving, on inputs from a fresh seed that the log records for a replay
 // (cuzk selfcheck --seed).
 void self_check(const cuzk::service::Service& service) {
-  const uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  const uint64_t seed = cuzk::service::fresh_seed();
   size_t total = 0;
   std::string failed;
   const auto report = [&](const std::string& name, bool ok) {

@@ -95,7 +95,6 @@ void Engine<E>::start_threads() {
   try {
     for (unsigned i = 0; i < options_.synthesis_threads; ++i)
       threads_.emplace_back([this, i] { synthesis_loop((int)i); });
-    usable_workers_ = backend_->workers();
     retired_.assign(backend_->workers(), false);
     for (unsigned i = 0; i < backend_->workers(); ++i) threads_.emplace_back([this, i] { worker_loop(i); });
     for (unsigned i = 0; i < options_.finalizer_threads; ++i)
@@ -347,11 +346,8 @@ void Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
   {
     std::lock_guard lock(mu_);
     --proving_;
-    if (!retired_[worker] && !backend_->worker_usable(worker)) {
-      retired_[worker] = true;
-      --usable_workers_;
-    }
-    if (usable_workers_ > 0) {
+    if (!backend_->worker_usable(worker)) retired_[worker] = true;
+    if (any_worker_left()) {
       t.times.synthesis_start = t.times.synthesized = 0;
       tasks_.push_front(std::move(t));  // first in line: it has waited longest
       work_.notify_all();
@@ -375,11 +371,8 @@ template <class E>
 void Engine<E>::readmit_workers() {
   std::lock_guard lock(mu_);
   for (unsigned w = 0; w < retired_.size(); ++w)
-    if (retired_[w] && backend_->worker_usable(w)) {
-      retired_[w] = false;
-      ++usable_workers_;
-    }
-  if (usable_workers_ > 0) no_workers_ = nullptr;
+    if (retired_[w] && backend_->worker_usable(w)) retired_[w] = false;
+  if (any_worker_left()) no_workers_ = nullptr;
   work_.notify_all();
 }
 

@@ -8,6 +8,9 @@
 #include "cuzk/service/selfcheck.hpp"
 
 namespace cuzk::service {
+
+uint64_t fresh_seed() { return (uint64_t(std::random_device{}()) << 32) | std::random_device{}(); }
+
 namespace {
 
 template <class F, class Rng>

@@ -5,7 +5,6 @@
 #include <deque>
 #include <map>
 #include <mutex>
-#include <random>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -179,8 +178,7 @@ struct Service::Impl {
 
   // The arithmetic self-check on the current GPU, from a fresh seed.
   static bool gpu_self_check() {
-    const uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
-    return selfcheck_device(seed, size_t(1) << 14, [](const std::string&, bool) {}) == 0;
+    return selfcheck_device(fresh_seed(), size_t(1) << 14, [](const std::string&, bool) {}) == 0;
   }
 #endif
 

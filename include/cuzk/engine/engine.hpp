@@ -19,6 +19,7 @@
 // readmit_workers() after the device's recovery.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -193,7 +194,7 @@ class Engine {
   std::deque<Pending> pending_;
   size_t synthesizing_ = 0, proving_ = 0, finishing_ = 0;
   std::vector<bool> retired_;  // per worker: out of rotation until readmit_workers()
-  unsigned usable_workers_ = 0;
+  bool any_worker_left() const { return std::find(retired_.begin(), retired_.end(), false) != retired_.end(); }
   std::exception_ptr no_workers_;  // the last fault, once no worker is left
   bool stopping_ = false;
   std::vector<std::jthread> threads_;

@@ -10,6 +10,10 @@
 
 namespace cuzk::service {
 
+// A fresh seed from the system's entropy, for a run that records it so that
+// a failure can be replayed (cuzk selfcheck --seed).
+uint64_t fresh_seed();
+
 // Called once per check with its name and outcome.
 using CheckReporter = std::function<void(const std::string& name, bool ok)>;
 
