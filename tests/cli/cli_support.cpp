@@ -42,4 +42,13 @@ std::vector<std::string> listing(const fs::path& dir) {
   return names;
 }
 
+void write_mixed_witnesses(const fs::path& dir, const std::string& curve) {
+  const fs::path good = fixture(curve, "multiplier", "witness.wtns");
+  fs::copy_file(good, dir / "first.wtns");
+  fs::copy_file(good, dir / "second.wtns");
+  fs::copy_file(fixture(curve, "linear", "witness.wtns"), dir / "other_circuit.wtns");
+  const Bytes bytes = read_bytes(good);
+  write_bytes(dir / "truncated.wtns", Bytes(bytes.begin(), bytes.begin() + 100));
+}
+
 }  // namespace cuzk::test

@@ -21,4 +21,9 @@ ProcessResult snarkjs(const std::vector<std::string>& args);
 // The names in `dir`, sorted: what a failed command must leave unchanged.
 std::vector<std::string> listing(const fs::path& dir);
 
+// prove-batch's mixed inputs for the multiplier key of `curve`, written into
+// `dir`: first.wtns and second.wtns (good), other_circuit.wtns (the linear
+// circuit's witness) and truncated.wtns (the first 100 bytes of a good one).
+void write_mixed_witnesses(const fs::path& dir, const std::string& curve);
+
 }  // namespace cuzk::test

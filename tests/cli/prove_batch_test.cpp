@@ -18,15 +18,7 @@ TEST(ProveBatch, GoodWitnessesProveAndBadOnesFailAlone) {
     SCOPED_TRACE(curve);
     TempDir in, out;
     const fs::path zkey = fixture(curve, "multiplier", "circuit.zkey");
-    fs::copy_file(fixture(curve, "multiplier", "witness.wtns"), in / "first.wtns");
-    fs::copy_file(fixture(curve, "multiplier", "witness.wtns"), in / "second.wtns");
-    fs::copy_file(fixture(curve, "linear", "witness.wtns"), in / "other_circuit.wtns");
-    {
-      std::ifstream src(fixture(curve, "multiplier", "witness.wtns"), std::ios::binary);
-      std::string bytes(100, '\0');
-      src.read(bytes.data(), 100);
-      std::ofstream(in / "truncated.wtns", std::ios::binary) << bytes;
-    }
+    write_mixed_witnesses(in.path(), curve);
     const fs::path trace = out / "trace.json";
     const ProcessResult r =
         cuzk({"prove-batch", zkey, in / "first.wtns", in / "other_circuit.wtns", in / "second.wtns",

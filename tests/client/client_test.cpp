@@ -155,11 +155,7 @@ TEST(Client, ProveBatchWithDaemonFailsABadWitnessAlone) {
     SCOPED_TRACE(curve);
     TempDir in, out;
     const fs::path zkey = fixture(curve, "multiplier", "circuit.zkey");
-    fs::copy_file(fixture(curve, "multiplier", "witness.wtns"), in / "first.wtns");
-    fs::copy_file(fixture(curve, "multiplier", "witness.wtns"), in / "second.wtns");
-    fs::copy_file(fixture(curve, "linear", "witness.wtns"), in / "other_circuit.wtns");
-    const Bytes good = read_bytes(in / "first.wtns");
-    write_bytes(in / "truncated.wtns", Bytes(good.begin(), good.begin() + 100));
+    write_mixed_witnesses(in.path(), curve);
 
     const ProcessResult r =
         served.cuzk_at({"prove-batch", zkey, in / "first.wtns", in / "other_circuit.wtns", in / "second.wtns",
