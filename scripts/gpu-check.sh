@@ -54,7 +54,7 @@
 #            (default 570) from the start, so that the log comes back
 #     latency  build cuzk and cuzkd only (carry .deps/), then
 #            scripts/daemon-latency.sh (BN254 2^16, 40 requests, 8 clients) with
-#            cuzkd's defaults and with --finalizer-threads 4
+#            cuzkd's defaults, and bench prove of the same proof (its stages)
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -192,16 +192,17 @@ if [[ $mode == zkey ]]; then
   rm -rf "$zdir"
 fi
 if [[ $mode == throughput ]]; then
-  tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
-  run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
-  # Where one small proof's time goes (cuzkd's request overhead at 2^16).
+  # Where one small proof's time goes (cuzkd's request overhead at 2^16): first,
+  # as it takes seconds and the throughput run minutes.
   run prove-bn254-16 "$cuzk" bench prove --backend cuda --curve bn254 --circuit partition --constraints 65536 \
     --repeat 5 --json "$OUT/prove-bn254-16.json"
+  tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
+  run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
 if [[ $mode == latency || $mode == service ]]; then
   run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
-  run latency-finalizers-4 env REQUESTS=40 CLIENTS=8 CUZKD_FLAGS="--finalizer-threads 4" \
-    scripts/daemon-latency.sh "$build" cuda 16
+  run prove-bn254-16 "$cuzk" bench prove --backend cuda --curve bn254 --circuit partition --constraints 65536 \
+    --repeat 5 --json "$OUT/prove-bn254-16.json"
 fi
 if [[ $mode == anchors ]]; then
   if [[ -n ${CUZK_ANCHOR_TESTS:-} ]]; then

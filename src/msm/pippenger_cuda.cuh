@@ -17,15 +17,23 @@ using ::cuzk::cuda::DeviceScope;
 
 namespace detail {
 
-// Entries of the sorted list a level-0 thread adds up, and the fan-in of the
-// later levels and of the tree sums.
-constexpr unsigned kSegment = 256;
+// Every stage below is a chain of dependent point additions per thread. With
+// many terms the grid is larger than the GPU and long chains amortise the
+// partial results they hand on; with few (a small proof, a witness that is
+// mostly 0/1) the grid is a fraction of the GPU and the chain's length is the
+// time. So each stage takes the longest chain within its bounds that still
+// gives kFillThreads threads per multiprocessor one each (chain_for).
+constexpr unsigned kSegmentMax = 256, kSegmentMin = 8;  // level 0: sorted entries a thread adds up
+constexpr unsigned kBucketSegmentMax = 32, kBucketSegmentMin = 4;  // buckets a thread weights
+constexpr unsigned kOnesSegmentMax = 64, kOnesSegmentMin = 8;  // candidates for scalar 1 a thread reads
+constexpr unsigned kFillThreads = 256;
+// The fan-in of the later accumulation levels (each thread hands on two
+// partial sums, so a level shrinks the list eightfold) and of the tree sums
+// (a level of fan f costs f additions in a row: 4 keeps the chains short,
+// and the extra levels are cheap launches on the same stream).
 constexpr unsigned kPartialSegment = 16;
-constexpr unsigned kBucketSegment = 32;
-constexpr unsigned kOnesSegment = 64;
+constexpr unsigned kTreeFan = 4;
 constexpr unsigned kThreads = 128;
-// The fan-in of the tree sums (sum_groups).
-constexpr unsigned kTreeFan = 32;
 
 // The largest chunk of significant scalars processed at once; larger MSMs (and
 // smaller ones on a card short of memory) run in chunks whose window sums are
@@ -54,6 +62,14 @@ inline unsigned multiprocessors() {
 }
 
 inline unsigned blocks_for(size_t threads) { return (unsigned)std::max<size_t>(1, (threads + kThreads - 1) / kThreads); }
+
+// The longest chain, a power of two in [lo, hi], for which `items` still give
+// every one of `threads` threads a chain of its own.
+inline unsigned chain_for(size_t items, unsigned lo, unsigned hi, size_t threads) {
+  unsigned len = hi;
+  while (len > lo && items / len < threads) len /= 2;
+  return len;
+}
 
 // Windows of c bits with the digit offset below: W·c >= bits + 2.
 template <class Fr>
@@ -164,14 +180,14 @@ __device__ void accumulate_segment(size_t begin, size_t end, uint32_t skip, Key 
 // blocks per SM.
 template <class C, unsigned MinBlocks>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
-    accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, uint32_t skip,
-                             const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
+    accumulate_points_kernel(const uint32_t* keys, const uint32_t* vals, size_t total, unsigned segment,
+                             uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
                              bool last_level) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t begin = t * kSegment;
+  const size_t begin = t * segment;
   if (begin >= total) return;
   accumulate_segment<C>(
-      begin, std::min(total, begin + kSegment), skip, [&](size_t p) { return keys[p]; },
+      begin, std::min(total, begin + segment), skip, [&](size_t p) { return keys[p]; },
       [&](ec::Xyzz<C>& acc, size_t p) {
         const uint32_t v = vals[p];
         const ec::Affine<C> b = bases[v & 0x7fffffffu];
@@ -189,11 +205,11 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 // choice.
 template <class C>
 void launch_level0(unsigned grid, cudaStream_t stream, const uint32_t* keys, const uint32_t* vals, size_t total,
-                   uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* partials,
-                   bool last_level) {
+                   unsigned segment, uint32_t skip, const ec::Affine<C>* bases, ec::Xyzz<C>* buckets,
+                   Partial<C>* partials, bool last_level) {
   constexpr size_t fq = sizeof(typename C::F);
   auto go = [&](auto kernel) {
-    kernel<<<grid, kThreads, 0, stream>>>(keys, vals, total, skip, bases, buckets, partials, last_level);
+    kernel<<<grid, kThreads, 0, stream>>>(keys, vals, total, segment, skip, bases, buckets, partials, last_level);
     CUZK_CUDA_CHECK_LAUNCH();
   };
   if constexpr (fq == 32) {
@@ -223,26 +239,30 @@ __global__ void accumulate_partials_kernel(const Partial<C>* in, size_t total, u
 // (s = the segment's first index).
 template <class C>
 __global__ void bucket_segments_kernel(const ec::Xyzz<C>* buckets, unsigned windows, uint32_t per_window,
-                                       ec::Xyzz<C>* out) {
+                                       unsigned segment, ec::Xyzz<C>* out) {
   using Xyzz = ec::Xyzz<C>;
-  const uint32_t segments = per_window / kBucketSegment;
+  const uint32_t segments = per_window / segment;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= (size_t)windows * segments) return;
   const size_t w = t / segments, seg = t % segments;
-  const Xyzz* b = buckets + w * per_window + seg * kBucketSegment;
+  const Xyzz* b = buckets + w * per_window + seg * segment;
   Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
-  for (int j = kBucketSegment - 1; j >= 0; --j) {
+  for (int j = (int)segment - 1; j >= 0; --j) {
     running = running.add(b[j]);
     sum = sum.add(running);
   }
-  // + s·R, s = seg·kBucketSegment, by double-and-add from the top bit.
-  const uint32_t s = (uint32_t)seg * kBucketSegment;
-  Xyzz m = Xyzz::infinity();
-  for (int bit = 31; bit >= 0; --bit) {
-    m = m.dbl();
-    if ((s >> bit) & 1) m = m.add(running);
+  // + s·R, s = seg·segment, by double-and-add from s's top bit (s < 2^c: a
+  // chain of c doublings at most, not 32).
+  const uint32_t s = (uint32_t)seg * segment;
+  if (s != 0) {
+    Xyzz m = running;
+    for (int bit = 30 - __clz(s); bit >= 0; --bit) {
+      m = m.dbl();
+      if ((s >> bit) & 1) m = m.add(running);
+    }
+    sum = sum.add(m);
   }
-  out[t] = sum.add(m);
+  out[t] = sum;
 }
 
 // out[g·out_len + q] = sum of in[g·len + q·fan .. g·len + min(len, (q+1)·fan)).
@@ -258,14 +278,15 @@ __global__ void sum_groups_kernel(const ec::Xyzz<C>* in, size_t groups, size_t l
   out[t] = acc;
 }
 
-// Batch addition of the points whose scalar is 1, kOnesSegment per thread.
+// Batch addition of the points whose scalar is 1, `segment` per thread.
 template <class C>
-__global__ void ones_kernel(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, ec::Xyzz<C>* out) {
+__global__ void ones_kernel(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, unsigned segment,
+                            ec::Xyzz<C>* out) {
   using Fr = typename C::Fr;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const size_t b = t * kOnesSegment;
+  const size_t b = t * segment;
   if (b >= n) return;
-  const size_t e = std::min(n, b + kOnesSegment);
+  const size_t e = std::min(n, b + segment);
   ec::Xyzz<C> acc = ec::Xyzz<C>::infinity();
   for (size_t i = b; i < e; ++i)
     if (scalars[i] == Fr::one()) acc = acc.add(bases[i]);
@@ -301,7 +322,8 @@ template <class Fr>
 size_t select_significant(void* temp, size_t temp_bytes, const Fr* scalars, size_t n, uint32_t* indices,
                           uint32_t* count, cudaStream_t stream);
 
-// Sizes of one chunk's scratch, in bytes, for a chunk of m significant scalars.
+// One chunk of m significant scalars: its windows, the chain lengths of its
+// stages on a GPU that fills with `fill` threads, and its scratch, in bytes.
 template <class C>
 struct Plan {
   using Xyzz = ec::Xyzz<C>;
@@ -310,15 +332,17 @@ struct Plan {
   unsigned c, windows;
   uint32_t buckets;  // per window
   size_t entries, level0_partials, sort_temp = 0;
-  unsigned key_bits;
+  unsigned key_bits, segment, bucket_segment;
 
-  Plan(size_t m_, unsigned c_) : m(m_), c(c_), windows(windows_for<Fr>(c_)), buckets(1u << (c_ - 1)) {
+  Plan(size_t m_, unsigned c_, size_t fill) : m(m_), c(c_), windows(windows_for<Fr>(c_)), buckets(1u << (c_ - 1)) {
     entries = (size_t)windows * m;
-    level0_partials = 2 * ((entries + kSegment - 1) / kSegment);
+    segment = chain_for(entries, kSegmentMin, kSegmentMax, fill);
+    bucket_segment = chain_for((size_t)windows * buckets, kBucketSegmentMin, kBucketSegmentMax, fill);
+    level0_partials = 2 * ((entries + segment - 1) / segment);
     key_bits = 1;
     while ((size_t(1) << key_bits) <= (size_t)windows * buckets) ++key_bits;
   }
-  size_t bucket_sums() const { return (size_t)windows * (buckets / kBucketSegment); }
+  size_t bucket_sums() const { return (size_t)windows * (buckets / bucket_segment); }
   // Everything but the sort's temporary storage.
   size_t bytes() const {
     return 4 * entries * sizeof(uint32_t) + (size_t)windows * buckets * sizeof(Xyzz) +
@@ -369,6 +393,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
     throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
   auto st = std::make_unique<State>();
   st->stream = stream;
+  const size_t fill = (size_t)kFillThreads * multiprocessors();
   // Blocks go back to the arena when this function returns: the arena serves
   // one stream, so whatever takes them next runs after this MSM.
   auto indices = arena.take(std::max<size_t>(n, 1) * sizeof(uint32_t));
@@ -398,7 +423,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   if (m > 0) {
     chunk = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
     const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
-    while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk)).bytes() > budget) chunk = (chunk + 1) / 2;
+    while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk), fill).bytes() > budget) chunk = (chunk + 1) / 2;
     st->chunks = (m + chunk - 1) / chunk;
     chunk = (m + st->chunks - 1) / st->chunks;  // even chunks
     st->c = window_bits(chunk);
@@ -408,7 +433,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   Xyzz* out = st->results.template as<Xyzz>();
 
   if (st->chunks > 0) {
-    Plan<C> plan(chunk, st->c);
+    Plan<C> plan(chunk, st->c, fill);
     plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
     auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
     auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
@@ -434,9 +459,10 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
       CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
       Partial<C>* pa = parts.as<Partial<C>>();
       Partial<C>* pb = pa + plan.level0_partials;
-      size_t threads = (entries + kSegment - 1) / kSegment;
+      size_t threads = (entries + plan.segment - 1) / plan.segment;
       const bool single = threads == 1;
-      launch_level0<C>(blocks_for(threads), stream, keys_out, vals_out, entries, skip, bases, bk, pa, single);
+      launch_level0<C>(blocks_for(threads), stream, keys_out, vals_out, entries, plan.segment, skip, bases, bk, pa,
+                       single);
       for (size_t len = single ? 0 : 2 * threads; len > 0;) {
         threads = (len + kPartialSegment - 1) / kPartialSegment;
         const bool last = threads == 1;
@@ -448,10 +474,10 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
 
       Xyzz* s0 = sums.as<Xyzz>();
       Xyzz* s1 = s0 + plan.bucket_sums();
-      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(bk, plan.windows,
-                                                                                         plan.buckets, s0);
+      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(
+          bk, plan.windows, plan.buckets, plan.bucket_segment, s0);
       CUZK_CUDA_CHECK_LAUNCH();
-      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / kBucketSegment, stream);
+      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / plan.bucket_segment, stream);
       CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
                                       cudaMemcpyDeviceToHost, stream));
     }
@@ -462,12 +488,13 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars
   if (n == 0) {
     *ones_out = Xyzz::infinity();
   } else {
-    const size_t ones_len = (n + kOnesSegment - 1) / kOnesSegment;
+    const unsigned segment = chain_for(n, kOnesSegmentMin, kOnesSegmentMax, fill);
+    const size_t ones_len = (n + segment - 1) / segment;
     // The tree's first level writes ceil(len / fan) sums into the spare
     // part, the later levels fewer, alternately.
     auto ones = arena.take((ones_len + (ones_len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
     Xyzz* o0 = ones.as<Xyzz>();
-    ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, o0);
+    ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, segment, o0);
     CUZK_CUDA_CHECK_LAUNCH();
     const Xyzz* sum = sum_groups<C>(o0, o0 + ones_len, 1, ones_len, stream);
     CUZK_CUDA_CHECK(cudaMemcpyAsync(ones_out, sum, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
