@@ -1,5 +1,6 @@
 /*
- * libcuzk: cuzk's C API (valid C and C++).
+ * libcuzk: cuzk's C API (valid C and C++), in two parts: rapidsnark's
+ * functions (first), and cuzk's own (prefix cuzk_, further down).
  *
  * The functions below are rapidsnark's C API (its src/prover.h) with the same
  * names, signatures, error codes and buffer conventions, so that a program
@@ -65,6 +66,9 @@
 #else
 #define CUZK_API __attribute__((visibility("default")))
 #endif
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -180,6 +184,186 @@ groth16_prover_zkey_file(
     unsigned long long  *public_size,
     char                *error_msg,
     unsigned long long   error_msg_maxsize);
+
+/* ------------------------------------------------------------------------
+ * cuzk's own API (prefix cuzk_): one prover object holds keys of both
+ * curves, loaded once and shared by every proof made with them, and proves
+ * many witnesses at once through cuzk's pipeline (synthesis, GPU workers,
+ * finalizers); submit returns at once, await collects the proofs with the
+ * time each spent in each stage.
+ *
+ * Errors: every function returns a cuzk_status; on anything but CUZK_OK,
+ * cuzk_last_error() gives a one-line message for the calling thread (kept
+ * until that thread's next failing call). No C++ exception leaves these
+ * functions; every pointer and size is checked (a NULL pointer where one is
+ * required is CUZK_ERROR_INVALID_ARGUMENT).
+ *
+ * Threads: every function may be called from any thread. A prover may be
+ * used by several threads at once (submit, await, prove, keys); destroying
+ * it while another thread still uses it is the caller's error. A result
+ * belongs to whoever awaited it.
+ *
+ * Strings handed out (a result's JSON and messages, cuzk_version) are
+ * NUL-terminated and owned by the library: a result's until
+ * cuzk_result_free, the others for the process's life.
+ * ---------------------------------------------------------------------- */
+
+typedef enum cuzk_status {
+  CUZK_OK = 0,
+  CUZK_ERROR_INVALID_ARGUMENT = 1,  /* malformed or mismatched input: a key, a witness (wrong curve, wrong
+                                       length, truncated), an option, a NULL pointer */
+  CUZK_ERROR_NOT_FOUND = 2,         /* no such file, key id or job id */
+  CUZK_ERROR_UNSATISFIED = 3,       /* the witness does not satisfy the circuit (its proof did not verify) */
+  CUZK_ERROR_RESOURCE_EXHAUSTED = 4, /* beyond the admission bounds, or out of host or device memory */
+  CUZK_ERROR_CANCELLED = 5,         /* the job was cancelled */
+  CUZK_ERROR_DEADLINE_EXCEEDED = 6, /* the job's deadline passed */
+  CUZK_ERROR_UNAVAILABLE = 7,       /* no healthy GPU is left */
+  CUZK_ERROR_INTERNAL = 8,          /* anything else */
+  CUZK_ERROR_SHORT_BUFFER = 9,      /* a caller's buffer is too small: the size needed was written */
+  CUZK_ERROR_TIMEOUT = 10           /* cuzk_await with a timeout: the job is not done yet (await again) */
+} cuzk_status;
+
+/* "0.1.0": the library's version. */
+CUZK_API const char *cuzk_version(void);
+/* The backends this build can run, comma-separated: "cpu" or "cpu,cuda". */
+CUZK_API const char *cuzk_build_backends(void);
+/* A short name of a status ("invalid_argument", ...); "unknown" for others. */
+CUZK_API const char *cuzk_status_name(cuzk_status status);
+/* The calling thread's message for its last call that failed ("" if none). */
+CUZK_API const char *cuzk_last_error(void);
+
+/*
+ * Options of a prover. Fill with cuzk_options_init, then change fields:
+ * struct_size lets later versions add fields at the end.
+ */
+typedef struct cuzk_options {
+  size_t struct_size;          /* sizeof(cuzk_options), set by cuzk_options_init */
+  const char *backend;         /* "auto" (or NULL): the GPUs when present, else the CPU; "cpu"; "cuda" */
+  const int *gpus;             /* the GPUs to use (cuda), n_gpus of them; NULL: every GPU */
+  size_t n_gpus;
+  unsigned threads;            /* CPU threads of one CPU proof (0: all cores) */
+  unsigned synthesis_threads;  /* witnesses read and a/b/c evaluated at once (0: the default, 2) */
+  unsigned workers_per_gpu;    /* cuda: proofs in flight per GPU (0: the default, 2) */
+  unsigned finalizer_threads;  /* proofs assembled and verified at once (0: the default, 1) */
+  size_t max_pending_partitions; /* admission bound on witnesses queued or running (0: the default, 4096) */
+} cuzk_options;
+
+CUZK_API void cuzk_options_init(cuzk_options *options);
+
+typedef struct cuzk_prover cuzk_prover;
+
+/* Makes a prover (options NULL: the defaults) and stores it in *prover. */
+CUZK_API cuzk_status cuzk_prover_create(const cuzk_options *options, cuzk_prover **prover);
+/* Waits for the prover's jobs to finish, then destroys it; NULL is ignored. */
+CUZK_API void cuzk_prover_destroy(cuzk_prover *prover);
+/* Where the prover runs, e.g. "CPU, 1 worker" or "GPU 0: 2 workers each",
+ * into buf (size bytes, NUL included); CUZK_ERROR_SHORT_BUFFER with
+ * *needed set when it does not fit (needed may be NULL). */
+CUZK_API cuzk_status cuzk_prover_describe(const cuzk_prover *prover, char *buf, size_t size, size_t *needed);
+
+/*
+ * Keys. A key is read and checked in full (every point on its curve, every
+ * coefficient in range) and held in memory the prover owns, under an id of
+ * at most CUZK_KEY_ID_MAX bytes (NUL included): the given one, or when id
+ * is NULL the file's stem ("circuit" for circuit.zkey) or "zkey" for a
+ * buffer. Loading under an id already in use replaces that key; jobs
+ * already submitted keep the old one. The id used is written to id_out
+ * when it is not NULL (CUZK_KEY_ID_MAX bytes).
+ */
+#define CUZK_KEY_ID_MAX 256
+CUZK_API cuzk_status cuzk_key_load_file(cuzk_prover *prover, const char *zkey_path, const char *id, char *id_out);
+CUZK_API cuzk_status cuzk_key_load_buffer(cuzk_prover *prover, const void *zkey, size_t zkey_size, const char *id,
+                                          char *id_out);
+/* Forgets a key (jobs using it keep it until they end); NOT_FOUND if unknown. */
+CUZK_API cuzk_status cuzk_key_evict(cuzk_prover *prover, const char *id);
+
+typedef struct cuzk_key_info {
+  char curve[16];        /* "bn128" or "bls12381", as snarkjs names them */
+  uint64_t n_vars;       /* the witness's length in signals (the constant 1 included) */
+  uint64_t n_public;     /* public signals */
+  uint64_t domain_size;  /* the evaluation domain: constraints and public inputs, rounded up to 2^k */
+} cuzk_key_info;
+CUZK_API cuzk_status cuzk_key_info_get(const cuzk_prover *prover, const char *id, cuzk_key_info *info);
+/* The key's verification key as snarkjs's verification_key.json into buf
+ * (size bytes, NUL included); CUZK_ERROR_SHORT_BUFFER with *needed set when
+ * it does not fit (needed may be NULL). */
+CUZK_API cuzk_status cuzk_key_export_vk(const cuzk_prover *prover, const char *id, char *buf, size_t size,
+                                        size_t *needed);
+
+/* One witness of a job: a .wtns file's bytes (copied by submit), or a path. */
+typedef struct cuzk_witness {
+  const void *data;  /* the bytes, or NULL to read path */
+  size_t size;
+  const char *path;  /* used when data is NULL */
+} cuzk_witness;
+
+typedef uint64_t cuzk_job;
+
+/*
+ * Submits a job of n witnesses (each a partition proved on its own) for the
+ * key `key_id`, and stores its id in *job. priority: higher first; equal
+ * ones in submission order. deadline_ms: the job fails its unfinished
+ * witnesses with CUZK_ERROR_DEADLINE_EXCEEDED that many milliseconds from
+ * now (0: none). Every witness is read and checked here (curve, length,
+ * format): a bad one fails the submit, naming it.
+ */
+CUZK_API cuzk_status cuzk_submit(cuzk_prover *prover, const char *key_id, const cuzk_witness *witnesses, size_t n,
+                                 int priority, uint64_t deadline_ms, cuzk_job *job);
+
+typedef struct cuzk_result cuzk_result;
+
+/*
+ * Waits for a job (timeout_ms < 0: as long as it takes; otherwise at most
+ * that long, then CUZK_ERROR_TIMEOUT and the job goes on) and hands its
+ * result over, once: a second await of the same job is NOT_FOUND. A job
+ * whose witnesses failed still returns CUZK_OK here; each witness's own
+ * status is in the result.
+ */
+CUZK_API cuzk_status cuzk_await(cuzk_prover *prover, cuzk_job job, int64_t timeout_ms, cuzk_result **result);
+/* Cancels a job: witnesses not yet proved fail with CUZK_ERROR_CANCELLED.
+ * NOT_FOUND if the job is unknown or already awaited. */
+CUZK_API cuzk_status cuzk_cancel(cuzk_prover *prover, cuzk_job job);
+
+/* Seconds a witness spent in each stage of the pipeline. */
+typedef struct cuzk_times {
+  double queue;      /* submitted to synthesis start */
+  double synthesis;  /* reading the witness (and evaluating a/b/c) */
+  double prove;      /* waiting for a worker, upload and kernels (or the CPU proof) */
+  double finish;     /* waiting for a finalizer, assembly and verification */
+  double total;      /* submitted to done */
+} cuzk_times;
+
+/* One witness's outcome; its strings live as long as the result. */
+typedef struct cuzk_proof {
+  cuzk_status status;       /* CUZK_OK: the proof was made and verified */
+  const char *error;        /* one line when status is not CUZK_OK, else "" */
+  const char *proof_json;   /* snarkjs's proof.json when CUZK_OK, else "" */
+  const char *public_json;  /* snarkjs's public.json when CUZK_OK, else "" */
+  cuzk_times times;
+} cuzk_proof;
+
+/* The witnesses in a result, and witness i's outcome (i < count). */
+CUZK_API size_t cuzk_result_count(const cuzk_result *result);
+CUZK_API cuzk_status cuzk_result_get(const cuzk_result *result, size_t i, cuzk_proof *proof);
+CUZK_API void cuzk_result_free(cuzk_result *result);
+
+/*
+ * One witness, submitted and awaited: the result holds one proof. Returns
+ * the witness's own status (the result is stored whatever it is, so that
+ * its message and times can be read; free it).
+ */
+CUZK_API cuzk_status cuzk_prove(cuzk_prover *prover, const char *key_id, const cuzk_witness *witness,
+                                cuzk_result **result);
+
+/*
+ * Verifies a proof against a verification key, all three as snarkjs writes
+ * them (verification_key.json, public.json, proof.json; NUL-terminated
+ * strings). *valid is 1 when the proof verifies and 0 when it does not;
+ * CUZK_ERROR_INVALID_ARGUMENT when a document is malformed (a point off its
+ * curve or out of its subgroup, a value out of range, the wrong number of
+ * public signals, a curve other than the key's).
+ */
+CUZK_API cuzk_status cuzk_verify(const char *vk_json, const char *public_json, const char *proof_json, int *valid);
 
 #ifdef __cplusplus
 }
