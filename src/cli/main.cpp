@@ -13,6 +13,7 @@
 #include "client.hpp"
 #endif
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/service/placement.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/util/progress.hpp"
 #include "cuzk/service/selfcheck.hpp"
@@ -114,7 +115,8 @@ int main(int argc, char** argv) {
       "Exit status: 0 success; 1 the proof is invalid (verify) or the work failed; 2 an input is\n"
       "missing, unreadable or malformed, or an option is wrong."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cuzk 0.1.0");
+  app.set_version_flag("--version", std::string("cuzk ") + cuzk::service::kVersion + " (backends: " +
+                                        cuzk::service::build_backends() + ")");
   app.footer(kEnvironment);
   std::function<int()> run;
 

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
+
+#include "cuzk/service/placement.hpp"
 
 namespace cuzk::daemon {
 
@@ -18,6 +21,8 @@ std::shared_ptr<T> value() {
 }  // namespace
 
 Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or TCP+TLS, Prometheus /metrics)") {
+  app_.set_version_flag("--version", std::string("cuzkd ") + service::kVersion + " (backends: " +
+                                         service::build_backends() + ")");
   app_.add_option("-c,--config", config_file, "TOML configuration file (packaging/cuzkd.toml is an example)")
       ->check(CLI::ExistingFile);
   app_.add_flag("--check", check_only, "Check the configuration (syntax, addresses, files) and exit");
@@ -148,6 +153,8 @@ std::optional<int> Flags::parse(int argc, char** argv) {
   try {
     app_.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app_.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app_.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -159,7 +159,7 @@ int serve(const Config& config, const Flags& flags) {
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-  spdlog::info("cuzkd {} ready: {}; {}", CUZK_VERSION, where(config, listener, config.metrics.empty() ? nullptr : &metrics),
+  spdlog::info("cuzkd {} ready: {}; {}", cuzk::service::kVersion, where(config, listener, config.metrics.empty() ? nullptr : &metrics),
                service->describe());
 
   std::atomic<bool> gpus_lost{false};

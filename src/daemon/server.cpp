@@ -289,7 +289,7 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
     out->set_host_pool_budget(s.host_pool_budget);
     out->set_host_pool_allocations(s.host_pool_allocations);
     out->set_host_pool_waits(s.host_pool_waits);
-    out->set_version(CUZK_VERSION);
+    out->set_version(service::kVersion);
   });
 }
 

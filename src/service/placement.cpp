@@ -1,6 +1,7 @@
 #include "cuzk/service/placement.hpp"
 
 #include "cuzk/service/errors.hpp"
+
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/cuda/runtime.hpp"
 #endif
@@ -19,6 +20,14 @@ std::string cuda_unavailable() {
 }
 
 }  // namespace
+
+const char* build_backends() {
+#if defined(CUZK_HAVE_CUDA)
+  return "cpu,cuda";
+#else
+  return "cpu";
+#endif
+}
 
 const char* backend_name(BackendKind resolved) {
   switch (resolved) {

@@ -39,6 +39,12 @@ struct Placement {
 BackendKind resolve_backend(BackendKind requested);
 Placement resolve_placement(const PlacementRequest& request);
 
+// What this build is, for --version and the C API: the project's version
+// (CMake's), and the backends it can run ("cpu" or "cpu,cuda"; whether a GPU
+// is present is resolve_backend's question).
+inline constexpr const char* kVersion = CUZK_VERSION;
+const char* build_backends();
+
 // Whether a job's a, b, c are computed on the GPU (Error(invalid_argument)
 // for AbcPlace::gpu without the cuda backend).
 bool abc_on_gpu(const Placement& where, AbcPlace abc, bool wtns_job);
