@@ -27,27 +27,28 @@ function failure(code, message) {
 
 test('a truncated witness', async () => {
   const wtns = fs.readFileSync(fixture('bn128', 'witness.wtns'));
-  await assert.rejects(prover.prove(key, wtns.subarray(0, wtns.length - 40)), failure('invalid_argument', /truncat/i));
+  await assert.rejects(prover.prove(key, wtns.subarray(0, wtns.length - 40)), failure('invalid_argument', /claims \d+ bytes but only \d+ remain/));
 });
 
 test('random bytes as a witness and as a key', async () => {
   const noise = crypto.randomBytes(4096);
-  await assert.rejects(prover.prove(key, noise), failure('invalid_argument', /wtns/i));
-  await assert.rejects(prover.loadKey(noise), failure('invalid_argument', /zkey/i));
+  await assert.rejects(prover.prove(key, noise), failure('invalid_argument', /wrong magic .*expected "wtns"/));
+  await assert.rejects(prover.loadKey(noise), failure('invalid_argument', /wrong magic .*expected "zkey"/));
   await assert.rejects(cuzk.groth16.prove(noise, fixture('bn128', 'witness.wtns'), CPU),
-                       failure('invalid_argument', /zkey/i));
+                       failure('invalid_argument', /wrong magic .*expected "zkey"/));
 });
 
 test("the other curve's witness", async () => {
-  await assert.rejects(prover.prove(key, fixture('bls12381', 'witness.wtns')), failure('invalid_argument', /curve|field|prime/i));
+  await assert.rejects(prover.prove(key, fixture('bls12381', 'witness.wtns')),
+                       failure('invalid_argument', /is a bls12381 witness but .* is a bn128 key/));
 });
 
 test('an empty witness, a missing file, an unknown key', async () => {
-  await assert.rejects(prover.prove(key, Buffer.alloc(0)), failure('invalid_argument', /.+/));
+  await assert.rejects(prover.prove(key, Buffer.alloc(0)), failure('invalid_argument', /0 bytes, too short/));
   const missing = fixture('bn128', 'no-such.wtns');
-  await assert.rejects(prover.prove(key, missing), failure('not_found', /no-such\.wtns/));
+  await assert.rejects(prover.prove(key, missing), failure('not_found', /no-such\.wtns: cannot open/));
   await assert.rejects(prover.prove('no-such-key', fixture('bn128', 'witness.wtns')),
-                       failure('not_found', /no-such-key/));
+                       failure('not_found', /no key no-such-key/));
 });
 
 test('malformed verify inputs reject; a backend that does not exist throws', async () => {
@@ -55,10 +56,12 @@ test('malformed verify inputs reject; a backend that does not exist throws', asy
   const proof = readJson('bn128', 'proof.json');
   const publicSignals = readJson('bn128', 'public.json');
   const offCurve = { ...proof, pi_a: ['1', '3', '1'] };
-  await assert.rejects(cuzk.groth16.verify(vk, publicSignals, offCurve), failure('invalid_argument', /.+/));
-  await assert.rejects(cuzk.groth16.verify(vk, publicSignals.slice(1), proof), failure('invalid_argument', /.+/));
+  await assert.rejects(cuzk.groth16.verify(vk, publicSignals, offCurve),
+                       failure('invalid_argument', /pi_a: point is not on the curve/));
+  await assert.rejects(cuzk.groth16.verify(vk, publicSignals.slice(1), proof),
+                       failure('invalid_argument', /1 values, but the key expects 2/));
   await assert.rejects(cuzk.groth16.verify(readJson('bls12381', 'vk.json'), publicSignals, proof),
-                       failure('invalid_argument', /.+/));
+                       failure('invalid_argument', /for bn128, not bls12381/));
   assert.throws(() => new cuzk.Prover({ backend: 'tpu' }), failure('invalid_argument', /tpu/));
 });
 
