@@ -349,8 +349,9 @@ CUZK_API void cuzk_result_free(cuzk_result *result);
 
 /*
  * One witness, submitted and awaited: the result holds one proof. Returns
- * the witness's own status (the result is stored whatever it is, so that
- * its message and times can be read; free it).
+ * the witness's own status; the result is stored whatever that is (its
+ * message and times can be read; free it), except when the submit itself
+ * fails (a malformed witness, an unknown key): then *result is NULL.
  */
 CUZK_API cuzk_status cuzk_prove(cuzk_prover *prover, const char *key_id, const cuzk_witness *witness,
                                 cuzk_result **result);

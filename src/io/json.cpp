@@ -31,12 +31,8 @@ struct Doc {
   }
 };
 
-Doc load(const fs::path& path) {
-  Doc d{path.string(), {}};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) d.fail("", std::string("cannot open: ") + std::strerror(errno));
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
-  if (in.bad()) d.fail("", "read error");
+Doc parse(std::string_view text, std::string name) {
+  Doc d{std::move(name), {}};
   if (text.empty()) d.fail("", "file is empty");
   try {
     d.root = json::parse(text);
@@ -44,6 +40,14 @@ Doc load(const fs::path& path) {
     d.fail("", std::string("invalid JSON: ") + e.what());
   }
   return d;
+}
+
+Doc load(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Doc{path.string(), {}}.fail("", std::string("cannot open: ") + std::strerror(errno));
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  if (in.bad()) Doc{path.string(), {}}.fail("", "read error");
+  return parse(text, path.string());
 }
 
 // A value in a message: clipped and without control characters.
@@ -235,14 +239,64 @@ const char* json_kind_name(JsonKind kind) {
   return "unknown";
 }
 
-Curve read_json_curve(const fs::path& path) {
-  const Doc d = load(path);
+namespace {
+
+Curve curve_of(const Doc& d) {
   const json& c = member(d, d.root, "curve");
   if (!c.is_string()) d.fail("curve", "not a string");
   const auto curve = curve_from_name(c.get_ref<const std::string&>());
   if (!curve) d.fail("curve", "unknown curve " + shown(c.get<std::string>()));
   return *curve;
 }
+
+template <class E>
+groth16::Proof<E> proof_of(const Doc& d) {
+  check_protocol(d, false);
+  check_curve<E>(d, false);
+  groth16::Proof<E> p;
+  p.a = point<typename E::G1>(d, member(d, d.root, "pi_a"), "pi_a");
+  p.b = point<typename E::G2>(d, member(d, d.root, "pi_b"), "pi_b");
+  p.c = point<typename E::G1>(d, member(d, d.root, "pi_c"), "pi_c");
+  return p;
+}
+
+template <class E>
+std::vector<typename E::Fr> publics_of(const Doc& d) {
+  if (!d.root.is_array()) d.fail("", "not a JSON array of decimal strings");
+  std::vector<typename E::Fr> out;
+  out.reserve(d.root.size());
+  for (size_t i = 0; i < d.root.size(); ++i)
+    out.push_back(decimal<typename E::Fr>(d, d.root[i], indexed("", i), "r"));
+  return out;
+}
+
+template <class E>
+groth16::VerifyingKey<E> vk_of(const Doc& d) {
+  using G1 = typename E::G1;
+  using G2 = typename E::G2;
+  check_protocol(d, true);
+  check_curve<E>(d, true);
+  const json& np = member(d, d.root, "nPublic");
+  if (!np.is_number_integer() || np.get<int64_t>() < 0) d.fail("nPublic", "not a non-negative integer");
+  const uint64_t n_public = np.get<uint64_t>();
+  groth16::VerifyingKey<E> vk;
+  vk.alpha1 = subgroup_point<G1>(d, member(d, d.root, "vk_alpha_1"), "vk_alpha_1");
+  vk.beta2 = subgroup_point<G2>(d, member(d, d.root, "vk_beta_2"), "vk_beta_2");
+  vk.gamma2 = subgroup_point<G2>(d, member(d, d.root, "vk_gamma_2"), "vk_gamma_2");
+  vk.delta2 = subgroup_point<G2>(d, member(d, d.root, "vk_delta_2"), "vk_delta_2");
+  vk.alphabeta = fq12<typename groth16::VerifyingKey<E>::Fq12>(d, member(d, d.root, "vk_alphabeta_12"), "vk_alphabeta_12");
+  const json& ic = member(d, d.root, "IC");
+  if (!ic.is_array()) d.fail("IC", "not an array");
+  if (ic.size() != n_public + 1)
+    d.fail("IC", "has " + std::to_string(ic.size()) + " points, expected nPublic + 1 = " + std::to_string(n_public + 1));
+  for (size_t i = 0; i < ic.size(); ++i) vk.ic.push_back(subgroup_point<G1>(d, ic[i], indexed("IC", i)));
+  return vk;
+}
+
+}  // namespace
+
+Curve read_json_curve(const fs::path& path) { return curve_of(load(path)); }
+Curve parse_json_curve(std::string_view text, const std::string& name) { return curve_of(parse(text, name)); }
 
 std::string json_text(const ojson& j) { return j.dump(1); }
 
@@ -263,14 +317,11 @@ void write_json_file(const fs::path& path, const ojson& j) {
 
 template <class E>
 groth16::Proof<E> read_proof_json(const fs::path& path) {
-  const Doc d = load(path);
-  check_protocol(d, false);
-  check_curve<E>(d, false);
-  groth16::Proof<E> p;
-  p.a = point<typename E::G1>(d, member(d, d.root, "pi_a"), "pi_a");
-  p.b = point<typename E::G2>(d, member(d, d.root, "pi_b"), "pi_b");
-  p.c = point<typename E::G1>(d, member(d, d.root, "pi_c"), "pi_c");
-  return p;
+  return proof_of<E>(load(path));
+}
+template <class E>
+groth16::Proof<E> parse_proof_json(std::string_view text, const std::string& name) {
+  return proof_of<E>(parse(text, name));
 }
 
 template <class E>
@@ -291,13 +342,11 @@ void write_proof_json(const fs::path& path, const groth16::Proof<E>& p) {
 
 template <class E>
 std::vector<typename E::Fr> read_public_json(const fs::path& path) {
-  const Doc d = load(path);
-  if (!d.root.is_array()) d.fail("", "not a JSON array of decimal strings");
-  std::vector<typename E::Fr> out;
-  out.reserve(d.root.size());
-  for (size_t i = 0; i < d.root.size(); ++i)
-    out.push_back(decimal<typename E::Fr>(d, d.root[i], indexed("", i), "r"));
-  return out;
+  return publics_of<E>(load(path));
+}
+template <class E>
+std::vector<typename E::Fr> parse_public_json(std::string_view text, const std::string& name) {
+  return publics_of<E>(parse(text, name));
 }
 
 template <class E>
@@ -314,26 +363,11 @@ void write_public_json(const fs::path& path, std::span<const typename E::Fr> pub
 
 template <class E>
 groth16::VerifyingKey<E> read_vk_json(const fs::path& path) {
-  using G1 = typename E::G1;
-  using G2 = typename E::G2;
-  const Doc d = load(path);
-  check_protocol(d, true);
-  check_curve<E>(d, true);
-  const json& np = member(d, d.root, "nPublic");
-  if (!np.is_number_integer() || np.get<int64_t>() < 0) d.fail("nPublic", "not a non-negative integer");
-  const uint64_t n_public = np.get<uint64_t>();
-  groth16::VerifyingKey<E> vk;
-  vk.alpha1 = subgroup_point<G1>(d, member(d, d.root, "vk_alpha_1"), "vk_alpha_1");
-  vk.beta2 = subgroup_point<G2>(d, member(d, d.root, "vk_beta_2"), "vk_beta_2");
-  vk.gamma2 = subgroup_point<G2>(d, member(d, d.root, "vk_gamma_2"), "vk_gamma_2");
-  vk.delta2 = subgroup_point<G2>(d, member(d, d.root, "vk_delta_2"), "vk_delta_2");
-  vk.alphabeta = fq12<typename groth16::VerifyingKey<E>::Fq12>(d, member(d, d.root, "vk_alphabeta_12"), "vk_alphabeta_12");
-  const json& ic = member(d, d.root, "IC");
-  if (!ic.is_array()) d.fail("IC", "not an array");
-  if (ic.size() != n_public + 1)
-    d.fail("IC", "has " + std::to_string(ic.size()) + " points, expected nPublic + 1 = " + std::to_string(n_public + 1));
-  for (size_t i = 0; i < ic.size(); ++i) vk.ic.push_back(subgroup_point<G1>(d, ic[i], indexed("IC", i)));
-  return vk;
+  return vk_of<E>(load(path));
+}
+template <class E>
+groth16::VerifyingKey<E> parse_vk_json(std::string_view text, const std::string& name) {
+  return vk_of<E>(parse(text, name));
 }
 
 template <class E>
@@ -360,6 +394,9 @@ void write_vk_json(const fs::path& path, const groth16::VerifyingKey<E>& vk) {
 
 #define CUZK_IO_JSON_INST(E)                                                                    \
   template groth16::Proof<E> read_proof_json<E>(const fs::path&);                               \
+  template groth16::Proof<E> parse_proof_json<E>(std::string_view, const std::string&);         \
+  template std::vector<E::Fr> parse_public_json<E>(std::string_view, const std::string&);       \
+  template groth16::VerifyingKey<E> parse_vk_json<E>(std::string_view, const std::string&);     \
   template ojson proof_to_json<E>(const groth16::Proof<E>&);                                    \
   template void write_proof_json<E>(const fs::path&, const groth16::Proof<E>&);                 \
   template std::vector<E::Fr> read_public_json<E>(const fs::path&);                             \

@@ -598,6 +598,11 @@ std::vector<KeyInfo> Service::keys() const {
   return impl_->keys_locked();
 }
 
+nlohmann::ordered_json Service::verifying_key(const std::string& id) const {
+  const KeyRef key = impl_->find_key(id);
+  return std::visit([](const auto& prepared) { return io::vk_to_json(prepared->vk()); }, key->prepared);
+}
+
 JobId Service::submit(const std::string& key_id, std::vector<PartitionInput> partitions, SubmitOptions options) {
   const KeyRef key = impl_->find_key(key_id);
   return std::visit(

@@ -3,7 +3,7 @@
 # the rapidsnark program built against the installed library twice, with
 # `cc` and pkg-config, and as a separate CMake project through
 # find_package(cuzk); each proves (its `buffers` mode) with the installed
-# library alone.
+# library alone, and so does the program of cuzk's own API (`prove` mode).
 #   install_test.sh BUILD_DIR SOURCE_DIR FIXTURES
 set -euo pipefail
 build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) fixtures=$(cd "$3" && pwd)
@@ -23,12 +23,16 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion cuzk)" = "$(sed -n 's/^project(cuzk VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")" ] ||
   { echo "error: pkg-config cuzk gives version $(pkg-config --modversion cuzk)" >&2; exit 1; }
 # shellcheck disable=SC2046
-cc -std=c11 -o "$work/with_pkg_config" "$source/tests/capi/rapidsnark_compat.c" $(pkg-config --cflags --libs cuzk) -lpthread
-LD_LIBRARY_PATH=$libdir "$work/with_pkg_config" buffers "$fixtures" "$work/out"
+for program in rapidsnark_compat cuzk_api_test; do
+  cc -std=c11 -o "$work/$program" "$source/tests/capi/$program.c" "$source/tests/capi/capi_support.c" \
+    $(pkg-config --cflags --libs cuzk) -lpthread
+done
+LD_LIBRARY_PATH=$libdir "$work/rapidsnark_compat" buffers "$fixtures" "$work/out"
+LD_LIBRARY_PATH=$libdir "$work/cuzk_api_test" prove "$fixtures" "$work/out"
 
 # find_package(cuzk) from a project outside the tree.
 cmake -S "$source/tests/capi/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
-  -DRAPIDSNARK_COMPAT_SOURCE="$source/tests/capi/rapidsnark_compat.c" > "$work/consumer.log" ||
+  -DCAPI_TESTS="$source/tests/capi" > "$work/consumer.log" ||
   { cat "$work/consumer.log"; exit 1; }
 cmake --build "$work/consumer" > "$work/consumer-build.log" || { cat "$work/consumer-build.log"; exit 1; }
 LD_LIBRARY_PATH=$libdir "$work/consumer/consumer" buffers "$fixtures" "$work/out"

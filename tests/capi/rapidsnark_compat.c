@@ -25,84 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_support.h"
 #include "cuzk/cuzk.h"
-
-static int failures = 0;
-
-#define CHECK(cond, ...)                                              \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fputc('\n', stderr);                                            \
-      ++failures;                                                     \
-    }                                                                 \
-  } while (0)
-
-typedef struct {
-  unsigned char *data;
-  unsigned long long size;
-} Bytes;
-
-static const char *fixtures;
-static const char *out_dir;
-
-static Bytes read_file(const char *path) {
-  Bytes b = {NULL, 0};
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "cannot open %s\n", path);
-    exit(2);
-  }
-  fseek(f, 0, SEEK_END);
-  b.size = (unsigned long long)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  b.data = malloc(b.size + 1);
-  if (!b.data || fread(b.data, 1, b.size, f) != b.size) {
-    fprintf(stderr, "cannot read %s\n", path);
-    exit(2);
-  }
-  b.data[b.size] = 0;
-  fclose(f);
-  return b;
-}
-
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "wb");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(stderr, "cannot write %s\n", path);
-    exit(2);
-  }
-}
-
-/* FIXTURES/<curve>/<circuit>/<file> */
-static void fixture_path(char *out, size_t size, const char *curve, const char *circuit, const char *file) {
-  snprintf(out, size, "%s/%s/%s/%s", fixtures, curve, circuit, file);
-}
-
-static Bytes fixture(const char *curve, const char *circuit, const char *file) {
-  char path[4096];
-  fixture_path(path, sizeof path, curve, circuit, file);
-  return read_file(path);
-}
-
-/* The text without whitespace (decimal strings hold none), to compare JSON. */
-static void squeeze(char *s) {
-  char *w = s;
-  for (; *s; ++s)
-    if (*s != ' ' && *s != '\n' && *s != '\r' && *s != '\t') *w++ = *s;
-  *w = 0;
-}
-
-static int same_json(const char *a, const char *b) {
-  char *x = strdup(a), *y = strdup(b);
-  squeeze(x);
-  squeeze(y);
-  const int same = strcmp(x, y) == 0;
-  free(x);
-  free(y);
-  return same;
-}
 
 enum { kBig = 1 << 16 };
 static char proof[kBig], publics[kBig], message[1024];
@@ -357,40 +281,6 @@ static void expect_create_failure(Bytes zkey, const char *what) {
                                       &public_size, message, sizeof message);
   CHECK(one_shot == PROVER_ERROR && message[0] != 0 && untouched(), "%s: one-shot %d: %s", what, one_shot, message);
   free(wtns.data);
-}
-
-/* Deterministic bytes (a 64-bit LCG). */
-static Bytes random_bytes(unsigned long long size, unsigned long long seed) {
-  Bytes b = {malloc(size), size};
-  for (unsigned long long i = 0; i < size; ++i) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    b.data[i] = (unsigned char)(seed >> 56);
-  }
-  return b;
-}
-
-/* A copy of a .wtns with signal 1 (the first output) changed, still below r:
-   well formed, but it does not satisfy the circuit. */
-static Bytes unsatisfied_copy(Bytes wtns) {
-  Bytes b = {malloc(wtns.size), wtns.size};
-  memcpy(b.data, wtns.data, wtns.size);
-  unsigned long long at = 12; /* magic, version, section count */
-  unsigned int n8 = 0;
-  while (at + 12 <= b.size) {
-    unsigned int type;
-    unsigned long long size;
-    memcpy(&type, b.data + at, 4);
-    memcpy(&size, b.data + at + 4, 8);
-    at += 12;
-    if (type == 1) memcpy(&n8, b.data + at, 4);
-    if (type == 2) {
-      b.data[at + n8] ^= 1; /* the low byte of signal 1 */
-      return b;
-    }
-    at += size;
-  }
-  fprintf(stderr, "no values section in the witness\n");
-  exit(2);
 }
 
 static void errors_for(const char *curve, const char *other_curve) {

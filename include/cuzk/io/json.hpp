@@ -86,8 +86,21 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
 // public.json): every temporary file is written before any is renamed.
 void write_json_files(std::span<const std::pair<std::filesystem::path, nlohmann::ordered_json>> files);
 
+// The readers above over a document in memory (a string from a C API or
+// network caller), `name` standing for the file in messages.
+Curve parse_json_curve(std::string_view text, const std::string& name);
+template <class E>
+groth16::Proof<E> parse_proof_json(std::string_view text, const std::string& name);
+template <class E>
+std::vector<typename E::Fr> parse_public_json(std::string_view text, const std::string& name);
+template <class E>
+groth16::VerifyingKey<E> parse_vk_json(std::string_view text, const std::string& name);
+
 #define CUZK_IO_JSON_EXTERN(E)                                                                         \
   extern template groth16::Proof<E> read_proof_json<E>(const std::filesystem::path&);                  \
+  extern template groth16::Proof<E> parse_proof_json<E>(std::string_view, const std::string&);         \
+  extern template std::vector<E::Fr> parse_public_json<E>(std::string_view, const std::string&);       \
+  extern template groth16::VerifyingKey<E> parse_vk_json<E>(std::string_view, const std::string&);     \
   extern template nlohmann::ordered_json proof_to_json<E>(const groth16::Proof<E>&);                   \
   extern template void write_proof_json<E>(const std::filesystem::path&, const groth16::Proof<E>&);    \
   extern template std::vector<E::Fr> read_public_json<E>(const std::filesystem::path&);                \

@@ -213,6 +213,9 @@ class Service {
   // Forgets the key: its GPU copies go once no job uses them. False if unknown.
   bool evict(const std::string& id);
   std::vector<KeyInfo> keys() const;
+  // The key's verification key, as snarkjs's verification_key.json; not_found
+  // for an unknown id.
+  nlohmann::ordered_json verifying_key(const std::string& id) const;
 
   // Admits a job or throws Error: not_found (unknown key), invalid_argument
   // (no partitions, a witness of the wrong curve or length, malformed bytes,

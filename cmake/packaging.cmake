@@ -1,0 +1,36 @@
+# What `cmake --install` puts beside the programs and libraries (their own
+# install rules are in src/), and the Debian package `cpack -G DEB` makes of
+# all of it: cuzk, cuzkd with its systemd unit and an example configuration
+# (when cuzkd is built), libcuzk.so with cuzk/cuzk.h, the CMake package and
+# the pkg-config file. tests/package/deb_test.sh builds and inspects it.
+include(GNUInstallDirs)
+
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+if(TARGET cuzkd)
+  # The unit names cuzkd's installed path, which is known at install time
+  # only (cpack installs under /usr, `cmake --install --prefix` anywhere).
+  set(unit ${CMAKE_CURRENT_BINARY_DIR}/packaging/cuzkd.service)
+  install(CODE "
+    set(CUZK_BIN_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+    set(CUZK_DOC_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DOCDIR}\")
+    configure_file(\"${PROJECT_SOURCE_DIR}/packaging/cuzkd.service.in\" \"${unit}\" @ONLY)
+    file(INSTALL \"${unit}\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/lib/systemd/system\")")
+  install(FILES packaging/cuzkd.toml DESTINATION ${CMAKE_INSTALL_DOCDIR})
+endif()
+
+set(CPACK_PACKAGE_NAME cuzk)
+set(CPACK_PACKAGE_VENDOR cuzk)
+set(CPACK_PACKAGE_CONTACT "cuzk maintainers <cuzk@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Groth16 prover for BN254 and BLS12-381 (CPU and CUDA), snarkjs- and rapidsnark-compatible")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# The shared libraries the programs link (gRPC's, GMP's, CUDA's runtime is
+# static) become the package's dependencies, as dpkg-shlibdeps finds them.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libcuzk.so.0 is a public library: ldconfig runs after install and removal.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+include(CPack)

@@ -1,0 +1,46 @@
+/*
+ * What the C API's test programs share: a check that counts failures, the
+ * fixtures' files, and witnesses made bad on purpose.
+ */
+#ifndef CUZK_TESTS_CAPI_SUPPORT_H
+#define CUZK_TESTS_CAPI_SUPPORT_H
+
+#include <stdio.h>
+
+extern int failures;
+
+#define CHECK(cond, ...)                                                         \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
+      fprintf(stderr, __VA_ARGS__);                                              \
+      fputc('\n', stderr);                                                       \
+      ++failures;                                                                \
+    }                                                                            \
+  } while (0)
+
+typedef struct {
+  unsigned char *data;
+  unsigned long long size;
+} Bytes;
+
+/* The fixtures' folder (tests/fixtures) and the folder proofs are written to. */
+extern const char *fixtures;
+extern const char *out_dir;
+
+/* A file's bytes with a NUL after them (so that text files are strings);
+   exits 2 when it cannot be read. */
+Bytes read_file(const char *path);
+void write_file(const char *path, const char *text);
+/* FIXTURES/<curve>/<circuit>/<file>, its path and its bytes. */
+void fixture_path(char *out, size_t size, const char *curve, const char *circuit, const char *file);
+Bytes fixture(const char *curve, const char *circuit, const char *file);
+/* Whether two JSON texts are equal but for whitespace (decimal strings hold none). */
+int same_json(const char *a, const char *b);
+/* Deterministic bytes (a 64-bit LCG). */
+Bytes random_bytes(unsigned long long size, unsigned long long seed);
+/* A copy of a .wtns with signal 1 (the first output) changed, still below r:
+   well formed, but it does not satisfy the circuit. */
+Bytes unsatisfied_copy(Bytes wtns);
+
+#endif

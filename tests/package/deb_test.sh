@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The Debian package as a user gets it: `cpack -G DEB` in the build tree,
+# its control fields and file list, then unpacked (dpkg-deb -x, no root
+# needed) and used: cuzk --version, the systemd unit's paths, and a C
+# program built with pkg-config against the unpacked tree that proves.
+#   deb_test.sh BUILD_DIR SOURCE_DIR FIXTURES
+set -euo pipefail
+build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) fixtures=$(cd "$3" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+version=$(sed -n 's/^project(cuzk VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")
+(cd "$build" && cpack -G DEB -B "$work/pkg" > "$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
+deb=$(find "$work/pkg" -maxdepth 1 -name 'cuzk_*.deb' | head -1)
+[ -n "$deb" ] || { echo "error: cpack made no cuzk_*.deb" >&2; cat "$work/cpack.log"; exit 1; }
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = cuzk ] && [ "$(field Version)" = "$version" ] ||
+  { echo "error: package $(field Package) $(field Version), expected cuzk $version" >&2; exit 1; }
+field Depends | grep -q 'libc6' || { echo "error: no shared-library dependencies: $(field Depends)" >&2; exit 1; }
+files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
+for f in ./usr/bin/cuzk ./usr/include/cuzk/cuzk.h ./usr/lib/libcuzk.so.0 ./usr/lib/pkgconfig/cuzk.pc \
+  ./usr/lib/cmake/cuzk/cuzkConfig.cmake; do
+  grep -qxF "$f" <<< "$files" || { echo "error: the package lacks $f" >&2; echo "$files" >&2; exit 1; }
+done
+
+root=$work/root
+dpkg-deb -x "$deb" "$root"
+"$root/usr/bin/cuzk" --version | grep -qF "cuzk $version" || { echo "error: cuzk --version" >&2; exit 1; }
+if [ -x "$root/usr/bin/cuzkd" ]; then
+  grep -qxF "ExecStart=/usr/bin/cuzkd --config /etc/cuzk/cuzkd.toml" "$root/usr/lib/systemd/system/cuzkd.service" ||
+    { echo "error: the unit does not start /usr/bin/cuzkd" >&2; exit 1; }
+  [ -f "$root/usr/share/doc/cuzk/cuzkd.toml" ] || { echo "error: no example cuzkd.toml" >&2; exit 1; }
+fi
+export PKG_CONFIG_PATH=$root/usr/lib/pkgconfig
+# shellcheck disable=SC2046
+cc -std=c11 -o "$work/cuzk_api_test" "$source/tests/capi/cuzk_api_test.c" "$source/tests/capi/capi_support.c" \
+  $(pkg-config --cflags --libs cuzk) -lpthread
+mkdir -p "$work/out"
+LD_LIBRARY_PATH=$root/usr/lib "$work/cuzk_api_test" prove "$fixtures" "$work/out"
+echo "$(basename "$deb"): $(wc -l <<< "$files") entries; unpacked, cuzk runs and libcuzk proves"
