@@ -31,16 +31,24 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-// Times `prove` n times, one after another; every proof must verify with snarkjs.
+// Times `prove` n times, one after another; every proof must verify with
+// snarkjs. Returns the wall times (ms) and cuzk's stage times (s) when given.
 async function timeProofs(n, vk, prove) {
   const ms = [];
+  const stages = [];
   for (let i = 0; i < n; ++i) {
     const t0 = process.hrtime.bigint();
-    const { proof, publicSignals } = await prove();
+    const { proof, publicSignals, times } = await prove();
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (times) stages.push(times);
     if (!(await snarkjs.groth16.verify(vk, publicSignals, proof))) throw new Error('a proof did not verify');
   }
-  return ms;
+  return { ms, stages };
+}
+
+function summary({ ms }) {
+  return `${ms.length} proofs, median ${median(ms).toFixed(1)} ms (min ${Math.min(...ms).toFixed(1)}, ` +
+         `max ${Math.max(...ms).toFixed(1)})`;
 }
 
 async function main() {
@@ -59,22 +67,25 @@ async function main() {
     const id = await prover.loadKey(zkey);
     const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
     await prover.prove(id, wtns);  // warm-up: first-touch of the prover's buffers
-    const cuzkMs = await timeProofs(Number(args.proofs), vk, () => prover.prove(id, wtns));
+    const cuzkRun = await timeProofs(Number(args.proofs), vk, () => prover.prove(id, wtns));
     const where = prover.describe();
     prover.close();
 
-    const snarkjsMs = await timeProofs(Number(args['snarkjs-proofs']), vk, () => snarkjs.groth16.prove(zkey, wtns));
+    const snarkjsRun = await timeProofs(Number(args['snarkjs-proofs']), vk, () => snarkjs.groth16.prove(zkey, wtns));
 
+    // The machine may be shared: its load average says how far to trust the figures.
     const cpu = os.cpus();
     console.log(`cuzk ${cuzk.version} (${cuzk.backends.join(',')}), node ${process.version}, ` +
-                `${cpu.length} x ${cpu[0] ? cpu[0].model.trim() : 'CPU'}, ${new Date().toISOString()}`);
+                `${cpu.length} x ${cpu[0] ? cpu[0].model.trim() : 'CPU'}, ${new Date().toISOString()}, ` +
+                `load average (1, 5, 15 min) ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`BN254 partition circuit, ${args.constraints} constraints (key ` +
                 `${(fs.statSync(zkey).size / 2 ** 20).toFixed(1)} MiB, witness ${(fs.statSync(wtns).size / 2 ** 20).toFixed(1)} MiB)`);
-    console.log(`cuzk.Prover [${where}]: key loaded in ${loadMs.toFixed(0)} ms; ${cuzkMs.length} proofs, ` +
-                `median ${median(cuzkMs).toFixed(1)} ms (min ${Math.min(...cuzkMs).toFixed(1)}, max ${Math.max(...cuzkMs).toFixed(1)})`);
-    console.log(`snarkjs.groth16.prove: ${snarkjsMs.length} proofs, median ${median(snarkjsMs).toFixed(1)} ms ` +
-                `(min ${Math.min(...snarkjsMs).toFixed(1)}, max ${Math.max(...snarkjsMs).toFixed(1)})`);
-    console.log(`cuzk is ${(median(snarkjsMs) / median(cuzkMs)).toFixed(1)}x faster (median over median)`);
+    console.log(`cuzk.Prover [${where}]: key loaded in ${loadMs.toFixed(0)} ms; ${summary(cuzkRun)}`);
+    const stage = (name) => (1000 * median(cuzkRun.stages.map((t) => t[name]))).toFixed(1);
+    console.log(`  median stages: synthesis ${stage('synthesis')} ms, prove ${stage('prove')} ms, ` +
+                `finish ${stage('finish')} ms`);
+    console.log(`snarkjs.groth16.prove: ${summary(snarkjsRun)}`);
+    console.log(`cuzk is ${(median(snarkjsRun.ms) / median(cuzkRun.ms)).toFixed(1)}x faster (median over median)`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     for (const name of ['curve_bn128', 'curve_bls12381']) {
