@@ -26,7 +26,7 @@ Source to_source(const Napi::Value& value, const char* name);
 // An optional string (undefined: none).
 std::optional<std::string> to_optional_string(const Napi::Value& value, const char* name);
 std::string to_string(const Napi::Value& value, const char* name);
-// A plain object (not null, not an array).
+// An object that is not null, an array or a function.
 Napi::Object to_object(const Napi::Value& value, const char* name);
 
 // A prover's options from a JS object ({backend, gpus, threads,
@@ -45,7 +45,7 @@ class ProverOptions {
   std::vector<int> gpus_;
 };
 
-// JSON text to a JS value and back, through the engine's own JSON object.
+// JSON text to a JS value and back, through JS's own JSON.parse and JSON.stringify.
 Napi::Value parse_json(Napi::Env env, const std::string& text);
 std::string stringify_json(Napi::Env env, const Napi::Value& value);
 
