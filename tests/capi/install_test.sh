@@ -11,7 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
-for f in bin/cuzk include/cuzk/cuzk.h; do
+for f in bin/cuzk include/cuzk/cuzk.h include/cuzk/prover.h; do
   [ -e "$prefix/$f" ] || { echo "error: $f was not installed" >&2; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name 'libcuzk.so.0' | head -1)")
@@ -23,6 +23,7 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion cuzk)" = "$(sed -n 's/^project(cuzk VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")" ] ||
   { echo "error: pkg-config cuzk gives version $(pkg-config --modversion cuzk)" >&2; exit 1; }
 # shellcheck disable=SC2046
+# rapidsnark's users include "prover.h" from the installed include/cuzk.
 for program in rapidsnark_compat cuzk_api_test; do
   cc -std=c11 -o "$work/$program" "$source/tests/capi/$program.c" "$source/tests/capi/capi_support.c" \
     $(pkg-config --cflags --libs cuzk) -lpthread

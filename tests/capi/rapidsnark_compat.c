@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "capi_support.h"
-#include "cuzk/cuzk.h"
+#include "prover.h" /* rapidsnark's header name, as its users include it */
 
 enum { kBig = 1 << 16 };
 static char proof[kBig], publics[kBig], message[1024];
