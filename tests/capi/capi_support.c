@@ -96,3 +96,20 @@ Bytes unsatisfied_copy(Bytes wtns) {
   fprintf(stderr, "no values section in the witness\n");
   exit(2);
 }
+
+int run_mode(int argc, char **argv, const Mode *modes, int n_modes) {
+  const Mode *mode = NULL;
+  for (int i = 0; argc == 4 && i < n_modes; ++i)
+    if (strcmp(argv[1], modes[i].name) == 0) mode = &modes[i];
+  if (!mode) {
+    fprintf(stderr, "usage: %s MODE FIXTURES OUT, MODE one of:", argv[0]);
+    for (int i = 0; i < n_modes; ++i) fprintf(stderr, " %s", modes[i].name);
+    fputc('\n', stderr);
+    return 2;
+  }
+  fixtures = argv[2];
+  out_dir = argv[3];
+  mode->run();
+  if (failures) fprintf(stderr, "%d checks failed\n", failures);
+  return failures ? 1 : 0;
+}

@@ -28,6 +28,15 @@ typedef struct {
 extern const char *fixtures;
 extern const char *out_dir;
 
+/* A test program's main: `PROGRAM MODE FIXTURES OUT` runs the mode of that
+   name; returns the exit status (0, 1 when a check failed, 2 for a usage
+   error). */
+typedef struct {
+  const char *name;
+  void (*run)(void);
+} Mode;
+int run_mode(int argc, char **argv, const Mode *modes, int n_modes);
+
 /* A file's bytes with a NUL after them (so that text files are strings);
    exits 2 when it cannot be read. */
 Bytes read_file(const char *path);

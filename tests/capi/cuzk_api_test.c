@@ -114,11 +114,10 @@ static void prove_curve(const char *curve) {
   cuzk_prover_destroy(p);
 }
 
-static int mode_prove(void) {
+static void mode_prove(void) {
   CHECK(strcmp(cuzk_version(), "") != 0 && contains(cuzk_build_backends(), "cpu"), "%s %s", cuzk_version(),
         cuzk_build_backends());
   for (int c = 0; c < 2; ++c) prove_curve(kCurves[c]);
-  return 0;
 }
 
 /* A call that must fail with `want` and a message holding `part`. */
@@ -135,7 +134,7 @@ static void *fail_in_thread(void *arg) {
   return NULL;
 }
 
-static int mode_errors(void) {
+static void mode_errors(void) {
   cuzk_prover *p = new_prover();
   cuzk_options o;
   cuzk_options_init(&o);
@@ -234,10 +233,9 @@ static int mode_errors(void) {
   free(noise.data), free(wtns.data), free(other.data), free(bad.data), free(vk.data), free(good.data);
   free(publics.data);
   cuzk_prover_destroy(p);
-  return 0;
 }
 
-static int mode_jobs(void) {
+static void mode_jobs(void) {
   cuzk_prover *p = new_prover();
   CHECK(load_fixture_key(p, "bn128", "k") == CUZK_OK, "%s", cuzk_last_error());
   Bytes wtns = fixture("bn128", "multiplier", "witness.wtns");
@@ -296,7 +294,6 @@ static int mode_jobs(void) {
   }
   free(wtns.data), free(vk.data), free(publics.data);
   cuzk_prover_destroy(p);
-  return 0;
 }
 
 enum { kThreads = 4, kProofsPerThread = 4 };
@@ -315,7 +312,7 @@ static void *prove_in_thread(void *arg) {
   return NULL;
 }
 
-static int mode_threads(void) {
+static void mode_threads(void) {
   cuzk_prover *p = new_prover();
   CHECK(load_fixture_key(p, "bn128", "k") == CUZK_OK, "%s", cuzk_last_error());
   Bytes wtns = fixture("bn128", "multiplier", "witness.wtns");
@@ -336,10 +333,9 @@ static int mode_threads(void) {
     }
   free(wtns.data), free(vk.data), free(publics.data);
   cuzk_prover_destroy(p);
-  return 0;
 }
 
-static int mode_cycles(void) {
+static void mode_cycles(void) {
   Bytes wtns = fixture("bn128", "multiplier", "witness.wtns");
   const cuzk_witness witness = {wtns.data, wtns.size, NULL};
   for (int i = 0; i < 100 && !failures; ++i) {
@@ -351,31 +347,15 @@ static int mode_cycles(void) {
     cuzk_prover_destroy(p);
   }
   free(wtns.data);
-  return 0;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s prove|errors|jobs|threads|cycles FIXTURES OUT\n", argv[0]);
-    return 2;
-  }
-  fixtures = argv[2];
-  out_dir = argv[3];
-  const char *mode = argv[1];
-  if (strcmp(mode, "prove") == 0)
-    mode_prove();
-  else if (strcmp(mode, "errors") == 0)
-    mode_errors();
-  else if (strcmp(mode, "jobs") == 0)
-    mode_jobs();
-  else if (strcmp(mode, "threads") == 0)
-    mode_threads();
-  else if (strcmp(mode, "cycles") == 0)
-    mode_cycles();
-  else {
-    fprintf(stderr, "unknown mode %s\n", mode);
-    return 2;
-  }
-  if (failures) fprintf(stderr, "%d checks failed\n", failures);
-  return failures ? 1 : 0;
+  static const Mode modes[] = {
+      {"prove", mode_prove},
+      {"errors", mode_errors},
+      {"jobs", mode_jobs},
+      {"threads", mode_threads},
+      {"cycles", mode_cycles},
+  };
+  return run_mode(argc, argv, modes, (int)(sizeof modes / sizeof modes[0]));
 }

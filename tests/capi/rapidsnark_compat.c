@@ -141,15 +141,14 @@ static void prove_without_publics(const char *curve) {
   free(wtns.data);
 }
 
-static int mode_prove(void) {
+static void mode_prove(void) {
   prove_curve("bn128");
   prove_curve("bls12381");
   prove_without_publics("bn128");
   prove_without_publics("bls12381");
-  return 0;
 }
 
-static int mode_buffers(void) {
+static void mode_buffers(void) {
   Bytes zkey = fixture("bn128", "multiplier", "circuit.zkey"), wtns = fixture("bn128", "multiplier", "witness.wtns");
   void *prover = NULL;
   CHECK(groth16_prover_create(&prover, zkey.data, zkey.size, message, sizeof message) == PROVER_OK, "%s", message);
@@ -246,7 +245,6 @@ static int mode_buffers(void) {
   groth16_prover_destroy(prover);
   free(zkey.data);
   free(wtns.data);
-  return 0;
 }
 
 /* Proves `wtns` with `prover`: the code must be `want`, with a message and
@@ -331,7 +329,7 @@ static void errors_for(const char *curve, const char *other_curve) {
   free(wtns.data);
 }
 
-static int mode_errors(void) {
+static void mode_errors(void) {
   errors_for("bn128", "bls12381");
   errors_for("bls12381", "bn128");
 
@@ -347,7 +345,6 @@ static int mode_errors(void) {
   message[0] = 0;
   CHECK(groth16_public_size_for_zkey_file(missing, &size, message, sizeof message) == PROVER_ERROR && message[0] != 0,
         "missing zkey: public size");
-  return 0;
 }
 
 enum { kThreads = 4, kProofsPerThread = 2 };
@@ -370,7 +367,7 @@ static void *prove_in_thread(void *arg) {
   return NULL;
 }
 
-static int mode_threads(void) {
+static void mode_threads(void) {
   Bytes zkey = fixture("bn128", "multiplier", "circuit.zkey"), wtns = fixture("bn128", "multiplier", "witness.wtns");
   void *prover = NULL;
   CHECK(groth16_prover_create(&prover, zkey.data, zkey.size, message, sizeof message) == PROVER_OK, "%s", message);
@@ -399,10 +396,9 @@ static int mode_threads(void) {
   free(expected.data);
   free(zkey.data);
   free(wtns.data);
-  return 0;
 }
 
-static int mode_cycles(void) {
+static void mode_cycles(void) {
   Bytes zkey = fixture("bn128", "multiplier", "circuit.zkey"), wtns = fixture("bn128", "multiplier", "witness.wtns");
   for (int i = 0; i < 100; ++i) {
     void *prover = NULL;
@@ -417,31 +413,15 @@ static int mode_cycles(void) {
   }
   free(zkey.data);
   free(wtns.data);
-  return 0;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s prove|buffers|errors|threads|cycles FIXTURES OUT\n", argv[0]);
-    return 2;
-  }
-  fixtures = argv[2];
-  out_dir = argv[3];
-  const char *mode = argv[1];
-  if (strcmp(mode, "prove") == 0)
-    mode_prove();
-  else if (strcmp(mode, "buffers") == 0)
-    mode_buffers();
-  else if (strcmp(mode, "errors") == 0)
-    mode_errors();
-  else if (strcmp(mode, "threads") == 0)
-    mode_threads();
-  else if (strcmp(mode, "cycles") == 0)
-    mode_cycles();
-  else {
-    fprintf(stderr, "unknown mode %s\n", mode);
-    return 2;
-  }
-  if (failures) fprintf(stderr, "%d checks failed\n", failures);
-  return failures ? 1 : 0;
+  static const Mode modes[] = {
+      {"prove", mode_prove},
+      {"buffers", mode_buffers},
+      {"errors", mode_errors},
+      {"threads", mode_threads},
+      {"cycles", mode_cycles},
+  };
+  return run_mode(argc, argv, modes, (int)(sizeof modes / sizeof modes[0]));
 }
