@@ -140,7 +140,7 @@ class Reader {
 // counts, blocks of encoded points (encoded in parallel) for the vectors.
 class Writer {
  public:
-  Writer(const std::filesystem::path& path) : path_(path), file_(path) {}
+  explicit Writer(const std::filesystem::path& path) : path_(path), file_(path) {}
 
   template <class C>
   void point(const ec::Affine<C>& p) {
