@@ -37,11 +37,11 @@ ExternalProject_Add(cuzk_fuzz
   BUILD_ALWAYS ON  # its sources live in src/, which ExternalProject does not watch
   INSTALL_COMMAND "")
 
-# 20 s each keeps the four under a minute and a half of CPU per ctest run;
+# 20 s each keeps the five under two minutes of CPU per ctest run;
 # -rss_limit_mb also caps single allocations (libFuzzer's malloc limit
 # defaults to it), so a size field that lies is caught as well. Inputs that
 # fail are kept in fuzz-crashes/, and the output names the file.
-foreach(target zkey wtns r1cs json)
+foreach(target zkey wtns r1cs json bellperson)
   add_test(NAME fuzz_${target}
            COMMAND ${fuzz_dir}/fuzz_${target} -max_total_time=20 -timeout=10 -rss_limit_mb=2048
                    -create_missing_dirs=1 -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz-crashes/${target}-

@@ -31,20 +31,6 @@ PointFault check_point(const ec::Affine<C>& p) {
 
 std::string str(uint64_t v) { return std::to_string(v); }
 
-// first_invalid(n, ok) a block at a time, adding each checked block's bytes
-// (bytes_each per item) to `progress`; the answer is first_invalid's.
-template <class Ok>
-size_t first_invalid_reported(size_t n, uint64_t bytes_each, Progress& progress, Ok ok) {
-  constexpr size_t kBlock = size_t{1} << 20;
-  for (size_t b = 0; b < n; b += kBlock) {
-    const size_t m = std::min(kBlock, n - b);
-    const size_t bad = first_invalid(m, [&](size_t i) { return ok(b + i); });
-    if (bad != m) return b + bad;
-    progress.add(m * bytes_each);
-  }
-  return n;
-}
-
 // The bytes that the checks of points and coefficients read: sections 3 to 9
 // but for section 4's count.
 uint64_t checked_bytes(const BinFile& file) {

@@ -22,6 +22,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/progress.hpp"
 
 namespace cuzk::io {
 
@@ -158,6 +159,20 @@ size_t first_invalid(size_t n, Ok ok) {
       }
   });
   return first.load();
+}
+
+// first_invalid(n, ok) a block at a time, adding each checked block's bytes
+// (bytes_each per item) to `progress`; the answer is first_invalid's.
+template <class Ok>
+size_t first_invalid_reported(size_t n, uint64_t bytes_each, Progress& progress, Ok ok) {
+  constexpr size_t kBlock = size_t{1} << 20;
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = std::min(kBlock, n - b);
+    const size_t bad = first_invalid(m, [&](size_t i) { return ok(b + i); });
+    if (bad != m) return b + bad;
+    progress.add(m * bytes_each);
+  }
+  return n;
 }
 
 }  // namespace cuzk::io
