@@ -15,7 +15,10 @@ deb=$(find "$work/pkg" -maxdepth 1 -name 'cuzk_*.deb' | head -1)
 field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Package)" = cuzk ] && [ "$(field Version)" = "$version" ] ||
   { echo "error: package $(field Package) $(field Version), expected cuzk $version" >&2; exit 1; }
-field Depends | grep -q 'libc6' || { echo "error: no shared-library dependencies: $(field Depends)" >&2; exit 1; }
+# Outputs are taken whole before grep -q reads them (under pipefail, a grep
+# that stops early would fail the pipe).
+depends=$(field Depends)
+grep -q 'libc6' <<< "$depends" || { echo "error: no shared-library dependencies: $depends" >&2; exit 1; }
 files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 for f in ./usr/bin/cuzk ./usr/include/cuzk/cuzk.h ./usr/lib/libcuzk.so.0 ./usr/lib/pkgconfig/cuzk.pc \
   ./usr/lib/cmake/cuzk/cuzkConfig.cmake; do
@@ -24,7 +27,7 @@ done
 
 root=$work/root
 dpkg-deb -x "$deb" "$root"
-"$root/usr/bin/cuzk" --version | grep -qF "cuzk $version" || { echo "error: cuzk --version" >&2; exit 1; }
+grep -qF "cuzk $version" <<< "$("$root/usr/bin/cuzk" --version)" || { echo "error: cuzk --version" >&2; exit 1; }
 if [ -x "$root/usr/bin/cuzkd" ]; then
   grep -qxF "ExecStart=/usr/bin/cuzkd --config /etc/cuzk/cuzkd.toml" "$root/usr/lib/systemd/system/cuzkd.service" ||
     { echo "error: the unit does not start /usr/bin/cuzkd" >&2; exit 1; }

@@ -16,7 +16,10 @@ cmake -S "$source/bindings/node" -B "$work/addon" -G Ninja -DCMAKE_BUILD_TYPE=Re
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/addon" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 addon=$work/addon/cuzk.node
-ldd "$addon" | grep -q "libcuzk.so.0 => $work/prefix/" ||
-  { echo "error: the addon does not load the installed libcuzk:" >&2; ldd "$addon" >&2; exit 1; }
+# ldd's output is taken whole before grep reads it: `ldd | grep -q` under
+# pipefail fails whenever grep stops reading before ldd has written all.
+deps=$(ldd "$addon")
+grep -q "libcuzk.so.0 => $work/prefix/" <<< "$deps" ||
+  { echo "error: the addon does not load the installed libcuzk:" >&2; echo "$deps" >&2; exit 1; }
 cd "$source"
 CUZK_NODE_ADDON=$addon "$node" --test bindings/node/test/groth16.test.js
