@@ -8,6 +8,7 @@
 #include "cuzk/config.hpp"
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -72,8 +73,11 @@ inline void reduce_once(uint64_t r[N], const uint64_t t[N]) {
 // Whether this CPU has MULX (BMI2) and ADCX/ADOX (ADX): every x86-64 since
 // Broadwell and Zen. Asked once; the branch on it is always predicted.
 inline const bool kHaveMulxAdx = [] {
-  __builtin_cpu_init();  // this may run before the library's own initializer
-  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+  // CPUID leaf 7: EBX bit 8 is BMI2, bit 19 ADX (asked directly: clang 14's
+  // __builtin_cpu_supports does not know "adx").
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  return ((ebx >> 8) & 1) && ((ebx >> 19) & 1);
 }();
 
 // The 4-limb CIOS loop below with MULX and two carry chains (ADOX for the low
