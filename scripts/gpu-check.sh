@@ -197,7 +197,9 @@ if [[ $mode == throughput ]]; then
   run prove-bn254-16 "$cuzk" bench prove --backend cuda --curve bn254 --circuit partition --constraints 65536 \
     --repeat 5 --json "$OUT/prove-bn254-16.json"
   tc=${CUZK_THROUGHPUT_CURVE:-bls12_381}; tk=${CUZK_THROUGHPUT_LOG:-24}
-  run "throughput-$tc-$tk" env CURVE="$tc" scripts/daemon-throughput.sh "$build" cuda "$tk"
+  # One bench round each with spans and without (ROUNDS=2 and the 12 GB key's
+  # setup do not fit one 10-minute device call with cuzkd's run after them).
+  run "throughput-$tc-$tk" env CURVE="$tc" ROUNDS="${ROUNDS:-1}" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
 if [[ $mode == latency || $mode == service ]]; then
   run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
