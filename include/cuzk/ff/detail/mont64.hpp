@@ -99,9 +99,8 @@ inline void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
       "movq %[z], %[t0]\n\t"
       "movq %[z], %[t1]\n\t"
       "movq %[z], %[t2]\n\t"
-      "movq %[z], %[t3]\n\t"
+      "movq %[z], %[t3]\n\t"  // the xor also cleared CF and OF: round 0 starts here
       "movq 0(%[b]), %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adoxq %[lo], %[t0]\n\t"
       "adcxq %[hi], %[t1]\n\t"
