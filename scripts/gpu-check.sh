@@ -10,13 +10,14 @@
 #            benchmarks (cuzk bench ntt|msm --backend cuda)
 #     prove  build, whole-proof benchmarks at 2^20, 2^22, 2^24 constraints
 #            (CUZK_PROVE_LOGS="20 22 24" and CUZK_CURVES="bn254 bls12_381" pick
-#            fewer: each size first makes its development key on the host, about
-#            20 s for bn254 at 2^22 and several times that at 2^24, so the whole
-#            set may not fit one 10-minute device call)
+#            others, CUZK_PROVE_REPEAT the proofs timed, default 3; each size
+#            first makes its development key, on the GPU), with host and GPU
+#            memory sampled (memory.log, peaks in the summary)
 #     pipeline  build, the engine end to end: cuzk bench pipeline on a native
 #            circuit (CUZK_PIPELINE_CURVE, default bls12_381; CUZK_PIPELINE_LOG,
-#            default 24; 20 partitions after a warm-up of 10 that fills the pool, --compare: 2
-#            workers pinned, 1 worker, pageable; --trace)
+#            default 24; CUZK_PIPELINE_ARGS, by default 20 partitions after a
+#            warm-up of 10 that fills the pool, --compare: 2 workers pinned, 1
+#            worker, pageable; --trace), memory sampled as in prove
 #     stream build, bench pipeline (bn254, 2^CUZK_STREAM_LOG, default 22) with
 #            the key resident, then streamed (--key-budget-mib 1024)
 #     zkey   build, a zkey job (CUZK_ZKEY_LOG, default 22, bn254; 16 witnesses)
@@ -149,19 +150,38 @@ if [[ $mode == bench || $mode == all ]]; then
       --repeat 3 --json "$OUT/msm-$curve.json"
   done
 fi
+# Host and GPU memory in use every 2 s while the large runs go (memory.log:
+# seconds, host MiB, GPU MiB), and their peaks in the summary.
+sample_memory() {
+  while sleep 2; do
+    echo "$(( $(date +%s) - t_start )) $(free -m | awk 'NR == 2 { print $3 }') \
+$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)"
+  done > "$OUT/memory.log" 2>/dev/null &
+  sampler=$!
+}
+memory_peaks() {
+  kill "$sampler" 2>/dev/null
+  summary+=("$(awk '$2 > h { h = $2 } $3 > g { g = $3 } END { printf "memory peaks: host %d MiB, GPU %d MiB", h, g }' \
+    "$OUT/memory.log")")
+}
 if [[ $mode == prove || $mode == all ]]; then
+  sample_memory
   for curve in ${CUZK_CURVES:-bn254 bls12_381}; do
     for k in ${CUZK_PROVE_LOGS:-20 22 24}; do
       run "prove-$curve-$k" "$cuzk" bench prove --backend cuda --curve $curve --circuit partition \
-        --constraints $((1 << k)) --repeat 3 --json "$OUT/prove-$curve-$k.json"
+        --constraints $((1 << k)) --repeat "${CUZK_PROVE_REPEAT:-3}" --json "$OUT/prove-$curve-$k.json"
     done
   done
+  memory_peaks
 fi
 if [[ $mode == pipeline ]]; then
   pc=${CUZK_PIPELINE_CURVE:-bls12_381}; pk=${CUZK_PIPELINE_LOG:-24}
+  sample_memory
+  # shellcheck disable=SC2086 # CUZK_PIPELINE_ARGS is a list of options
   run "pipeline-$pc-$pk" "$cuzk" bench pipeline --backend cuda --curve $pc --circuit partition \
-    --constraints $((1 << pk)) --partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare \
+    --constraints $((1 << pk)) ${CUZK_PIPELINE_ARGS:---partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare} \
     --trace "$OUT/trace-$pc-$pk.json" --json "$OUT/pipeline-$pc-$pk.json"
+  memory_peaks
 fi
 if [[ $mode == stream ]]; then
   sk=${CUZK_STREAM_LOG:-22}

@@ -12,10 +12,9 @@
 
 #include "bench_util.hpp"
 #include "commands.hpp"
-#include "cuzk/circuit/matrices.hpp"
+#include "dev_key.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/groth16/setup.hpp"
 #include "cuzk/util/timing.hpp"
 #include "provers.hpp"
 
@@ -27,9 +26,8 @@ template <class C>
 nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, const Placement& where) {
   using E = typename C::Curve;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto matrices = circuit::constraint_matrices(circuit);
-  const auto key = groth16::PreparedKey<E>::make(
-      groth16::share(groth16::dev_setup(matrices, groth16::ToxicWaste<E>::draw(), o.run.threads)));
+  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size());
+  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads);
   const double setup_s = seconds_since(t0);
   const auto shape = circuit::shape_of(circuit);
 
@@ -70,6 +68,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
     j["repeat"] = o.repeat;
     j["warm_up"] = warm_up;
     j["setup_s"] = setup_s;
+    j["setup_on"] = on_gpu ? "gpu" : "host";
     j["backend_setup_s"] = nlohmann::ordered_json::object();
     for (const auto& [stage, s] : prover.setup_times()) j["backend_setup_s"][stage] = s;
     for (const auto& s : order) j["stages_ms"][s] = 1e3 * median(stages[s]);
@@ -89,10 +88,11 @@ int bench_prove(const BenchOptions& o) {
               (unsigned long long)j["constraints"].get<uint64_t>(), __builtin_ctzll(j["domain"].get<uint64_t>()),
               (unsigned long long)j["signals"].get<uint64_t>(), 100 * j["witness_0_or_1"].get<double>());
   const bool cuda = j["backend"] == "cuda";
-  std::printf("backend %s%s%s, %u threads, median of %d%s; development setup took %.2f s (not part of a proof)\n",
-              j["backend"].get<std::string>().c_str(), cuda ? " on " : "",
-              cuda ? j["device"].get<std::string>().c_str() : "", j["threads"].get<unsigned>(), o.repeat,
-              j["warm_up"].get<bool>() ? " after one warm-up proof" : "", j["setup_s"].get<double>());
+  std::printf(
+      "backend %s%s%s, %u threads, median of %d%s; development setup on the %s took %.2f s (not part of a proof)\n",
+      j["backend"].get<std::string>().c_str(), cuda ? " on " : "", cuda ? j["device"].get<std::string>().c_str() : "",
+      j["threads"].get<unsigned>(), o.repeat, j["warm_up"].get<bool>() ? " after one warm-up proof" : "",
+      j["setup_on"].get<std::string>().c_str(), j["setup_s"].get<double>());
   for (const auto& [stage, s] : j["backend_setup_s"].items())
     std::printf("%s: %.3f s, once before the proofs (not part of a proof)\n", stage.c_str(), s.get<double>());
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

@@ -18,11 +18,10 @@
 
 #include "bench_util.hpp"
 #include "commands.hpp"
-#include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
-#include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/util/timing.hpp"
+#include "dev_key.hpp"
 #include "service_setup.hpp"
 
 namespace cuzk::cli {
@@ -182,13 +181,13 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   return visit_native(o.native, [&](const auto& circuit) {
     using E = typename std::decay_t<decltype(circuit)>::Curve;
     const auto t_setup = std::chrono::steady_clock::now();
-    const auto key = groth16::PreparedKey<E>::make(groth16::share(
-        groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), o.run.threads)));
+    const bool on_gpu = setup_on_gpu(o.setup_on, where, 1);
+    const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads);
     const double setup_s = seconds_since(t_setup);
     std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
-                "took %.2f s (not timed)\n",
+                "on the %s took %.2f s (not timed)\n",
                 ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
-                o.partitions, setup_s);
+                o.partitions, on_gpu ? "gpu" : "host", setup_s);
     return run_pipeline([&](service::Service& svc) { return svc.add_key("bench", key); }, o, setup_s);
   });
 }

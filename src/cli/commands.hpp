@@ -63,6 +63,7 @@ struct SetupOptions {
 struct BenchOptions {
   NativeCircuit native;
   RunOptions run;
+  std::string setup_on = "auto";  // where the development key is made: auto, host or gpu (dev_key.hpp)
   int repeat = 1;
   std::string json;        // also write the figures here, when set
 };
@@ -120,6 +121,7 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, c
 struct PipelineBenchOptions {
   NativeCircuit native;
   std::string zkey;  // the key to prove with; empty: a development key of `native`
+  std::string setup_on = "auto";  // where that development key is made: auto, host or gpu (dev_key.hpp)
   RunOptions run;
   unsigned partitions = 8, jobs = 2;
   // Partitions of one job run first, untimed and left out of the figures; -1:

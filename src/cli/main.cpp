@@ -63,6 +63,16 @@ void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
       ->capture_default_str();
 }
 
+// Where bench prove and bench pipeline make their development key (dev_key.hpp).
+void add_setup_on_option(CLI::App* cmd, std::string& setup_on, const char* auto_means) {
+  cmd->add_option("--setup-on", setup_on,
+                  std::string("Where the development key's points are made: host, or gpu, where they then stay (no "
+                              "host copy, nothing written: the key proves on that GPU only); auto: ") +
+                      auto_means)
+      ->check(CLI::IsMember({"auto", "host", "gpu"}))
+      ->capture_default_str();
+}
+
 // The engine's options, shared by prove-batch and bench pipeline.
 void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
   cmd->add_option("--synthesis-threads", e.synthesis_threads, "Threads preparing partitions (witnesses, a/b/c)")
@@ -240,6 +250,7 @@ int main(int argc, char** argv) {
   add_native_options(bench_prove, bench_opts.native, true);
   add_seed_option(bench_prove, bench_opts.native, kWitnessSeedHelp);
   add_proving_options(bench_prove, bench_opts.run);
+  add_setup_on_option(bench_prove, bench_opts.setup_on, "gpu with the cuda backend, else host");
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
@@ -255,6 +266,7 @@ int main(int argc, char** argv) {
                               "Prove with this key (cuzk setup of the same --circuit and --constraints; its curve "
                               "is the key's), loaded as cuzkd loads it, instead of a development key made here");
   add_proving_options(bench_pipeline, pipeline_opts.run);
+  add_setup_on_option(bench_pipeline, pipeline_opts.setup_on, "gpu with the cuda backend on one GPU, else host");
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
   bench_pipeline->add_option("--warmup", pipeline_opts.warmup,

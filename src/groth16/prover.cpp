@@ -78,6 +78,9 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
                             std::span<typename E::Fr> c, unsigned threads, StartTimes* times) {
   using Fr = typename E::Fr;
   const ProvingKey<E>& key = prepared.key();
+  if (key.on_gpu)
+    throw std::invalid_argument("the proving key's points live on GPU " + std::to_string(key.on_gpu->device) +
+                                ", where it was made: only the cuda backend on that GPU proves with it");
   check_length("the witness", w.size(), key.n_vars());
   for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key.domain_size());
   StartTimes t;

@@ -22,12 +22,14 @@ using ::cuzk::cuda::DeviceScope;
 using ::cuzk::cuda::Event;
 using ::cuzk::cuda::HostRegistration;
 
-// One group's bases: on the device, or (streamed) in page-locked host memory:
-// the key's own, locked in place, or a pinned copy of points that view a file
-// mapping (keys.hpp says why those are not locked in place).
+// One group's bases: on the device (uploaded, or made there by a GPU setup),
+// or (streamed) in page-locked host memory: the key's own, locked in place, or
+// a pinned copy of points that view a file mapping (keys.hpp says why those
+// are not locked in place).
 template <class C>
 struct Bases {
-  DeviceBuffer<ec::Affine<C>> device;
+  const ec::Affine<C>* device = nullptr;
+  DeviceBuffer<ec::Affine<C>> uploaded;
   std::span<const ec::Affine<C>> host;
   HostRegistration locked;
   ::cuzk::cuda::PinnedBuffer<ec::Affine<C>> copy;
@@ -66,7 +68,8 @@ template <class C>
 void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
   b.host = host;
   if (!streamed) {
-    upload_all(b.device, host);
+    upload_all(b.uploaded, host);
+    b.device = b.uploaded.data();
   } else if (!in_file_mapping) {
     b.locked = HostRegistration(host.data(), host.size_bytes());
   } else {
@@ -88,7 +91,7 @@ size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKe
   const ProvingKey<E>& k = prepared.key();
   // The domain's tables: twiddles both ways for half the domain, coset powers.
   size_t need = 2 * k.domain_size() * sizeof(typename E::Fr);
-  if (!options.streamed) need += point_bytes(k);
+  if (!options.streamed && !k.on_gpu) need += point_bytes(k);
   if (options.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto r = prepared.rows(m);
@@ -105,18 +108,28 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   DeviceScope on(device);
   const PreparedKey<E>& prepared = *prepared_;
   const ProvingKey<E>& k = prepared.key();
+  if (k.on_gpu && (k.on_gpu->device != device || options_.streamed))
+    throw ::cuzk::cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
+                              " and lives there only: it cannot be " +
+                              (options_.streamed ? "streamed" : "used on GPU " + std::to_string(device)));
   const size_t need = bytes_needed(prepared, options_), free = ::cuzk::cuda::free_device_memory();
   if (need > free)
     throw ::cuzk::cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
   Resident& r = *resident_;
-  const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
-  set_up_bases(r.a, k.a, streamed, mapped);
-  set_up_bases(r.b1, k.b1, streamed, mapped);
-  set_up_bases(r.b2, k.b2, streamed, mapped);
-  set_up_bases(r.c, k.c, streamed, mapped);
-  set_up_bases(r.h, k.h, streamed, mapped);
+  if (k.on_gpu) {
+    const DevicePoints<E>& p = *k.on_gpu->points;
+    r.a.device = p.a.data(), r.b1.device = p.b1.data(), r.b2.device = p.b2.data();
+    r.c.device = p.c.data(), r.h.device = p.h.data();
+  } else {
+    const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
+    set_up_bases(r.a, k.a, streamed, mapped);
+    set_up_bases(r.b1, k.b1, streamed, mapped);
+    set_up_bases(r.b2, k.b2, streamed, mapped);
+    set_up_bases(r.c, k.c, streamed, mapped);
+    set_up_bases(r.h, k.h, streamed, mapped);
+  }
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);
@@ -139,9 +152,10 @@ DeviceKey<E>::~DeviceKey() {
 template <class E>
 size_t DeviceKey<E>::bytes() const {
   const Resident& r = *resident_;
-  size_t total = (r.a.device.size() + r.b1.device.size() + r.c.device.size() + r.h.device.size()) *
+  size_t total = (r.a.uploaded.size() + r.b1.uploaded.size() + r.c.uploaded.size() + r.h.uploaded.size()) *
                      sizeof(ec::Affine<typename E::G1>) +
-                 r.b2.device.size() * sizeof(ec::Affine<typename E::G2>) + 2 * r.domain.size() * sizeof(typename E::Fr);
+                 r.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
+                 2 * r.domain.size() * sizeof(typename E::Fr);
   for (const auto& m : r.rows)
     total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
   return total;
@@ -291,7 +305,7 @@ MsmParts<C> enqueue_msm(const Bases<C>& bases, const typename C::Fr* d_scalars, 
   MsmParts<C> out;
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   if (!staging) {
-    out.parts.push_back(msm::cuda::Msm<C>::enqueue(bases.device.data(), d_scalars, n, main, worker.arena()));
+    out.parts.push_back(msm::cuda::Msm<C>::enqueue(bases.device, d_scalars, n, main, worker.arena()));
     return out;
   }
   size_t b = 0;
@@ -413,7 +427,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   st->main[2].record(main);
   st->b2.emplace(enqueue_msm<G2>(r.b2, d_w, pk.n_vars(), worker, staging, chunk));
   st->main[3].record(main);
-  st->c.emplace(enqueue_msm<G1>(r.c, d_w + n_public + 1, pk.c.size(), worker, staging, chunk));
+  st->c.emplace(enqueue_msm<G1>(r.c, d_w + n_public + 1, pk.n_vars() - n_public - 1, worker, staging, chunk));
   st->main[4].record(main);
 
   if (in.has_abc) {

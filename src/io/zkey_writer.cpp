@@ -36,6 +36,7 @@ void check_sizes(const std::filesystem::path& path, const groth16::ProvingKey<E>
   const auto bad = [&](const std::string& what) {
     throw std::invalid_argument(path.string() + ": cannot write the key: " + what);
   };
+  if (k.on_gpu) bad("its points live on GPU " + std::to_string(k.on_gpu->device) + " only");
   const size_t nv = k.a.size(), n = k.h.size();
   if (k.ic.empty() || k.ic.size() > nv)
     bad(std::to_string(k.ic.size()) + " IC points for " + std::to_string(nv) + " signals");

@@ -27,6 +27,7 @@
 #include "cuzk/poly/ntt.hpp"
 #include "cuzk/util/progress.hpp"
 #include "seed.hpp"
+#include "setup_support.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -42,28 +43,6 @@ TYPED_TEST_SUITE(Setup, Curves);
 template <class C>
 ec::Affine<C> times(const ec::Affine<C>& p, const typename C::Fr& k) {
   return ec::mul_vartime(p, k).to_affine();
-}
-
-template <class E, class Rng>
-ToxicWaste<E> toxic(Rng& rng) {
-  using Fr = typename E::Fr;
-  const auto r = [&] { return ff::random_element<Fr>(rng); };
-  return {r(), r(), r(), r(), r()};
-}
-
-// 1 to 3 random terms per linear combination over signals 0 .. n_vars - 2:
-// the last signal is in no matrix, so all its points must be infinity.
-template <class E, class Rng>
-ConstraintMatrices<E> random_r1cs(size_t n_constraints, uint32_t n_vars, uint32_t n_public, Rng& rng) {
-  ConstraintMatrices<E> m;
-  m.n_vars = n_vars;
-  m.n_public = n_public;
-  for (size_t i = 0; i < 3 * n_constraints; ++i) {
-    for (size_t k = 1 + rng() % 3; k-- > 0;)
-      m.terms.push_back({(uint32_t)(rng() % (n_vars - 1)), ff::random_element<typename E::Fr>(rng)});
-    m.starts.push_back(m.terms.size());
-  }
-  return m;
 }
 
 // L_j(τ) for the points y, from the product formula.

@@ -5,6 +5,8 @@
 // carries as vk_alphabeta_12.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -12,6 +14,11 @@
 #include "cuzk/ec/pairing.hpp"
 
 namespace cuzk::groth16 {
+
+namespace cuda {
+template <class E>
+struct DevicePoints;  // groth16/prover_cuda.hpp
+}
 
 // One entry of the A or B matrix (C is never needed: the prover takes its
 // evaluations as a·b, snarkjs-formats.md §2). In a .zkey the value is stored
@@ -47,9 +54,20 @@ struct ProvingKey {
   // hang): a GPU that streams such points streams a pinned copy of them.
   bool points_in_file_mapping = false;
 
-  size_t n_vars() const { return a.size(); }
+  // Set for a key made on a GPU (groth16/setup_cuda.hpp): A, B1, B2, C and H
+  // are there only, in `points`, the spans above are empty, and only a prover
+  // on that GPU can use the key. At Filecoin's size (2^27 constraints on
+  // BLS12-381) they are ~80 GB, which the host need never hold.
+  struct OnGpu {
+    int device = 0;
+    size_t n_vars = 0, domain_size = 0;
+    std::shared_ptr<const cuda::DevicePoints<E>> points;
+  };
+  std::optional<OnGpu> on_gpu;
+
+  size_t n_vars() const { return on_gpu ? on_gpu->n_vars : a.size(); }
   size_t n_public() const { return ic.size() - 1; }
-  size_t domain_size() const { return h.size(); }
+  size_t domain_size() const { return on_gpu ? on_gpu->domain_size : h.size(); }
 };
 
 // The pairing of curve bundle E (ec::Bn254, ec::Bls12_381): its target field

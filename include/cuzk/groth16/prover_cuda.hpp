@@ -32,6 +32,15 @@
 
 namespace cuzk::groth16::cuda {
 
+// A key's A, B1, B2, C and H made on a GPU (setup_cuda.hpp), which they never
+// leave: ProvingKey::on_gpu holds them, and every DeviceKey of that key on
+// that GPU reads them in place.
+template <class E>
+struct DevicePoints {
+  ::cuzk::cuda::DeviceBuffer<ec::Affine<typename E::G1>> a, b1, c, h;
+  ::cuzk::cuda::DeviceBuffer<ec::Affine<typename E::G2>> b2;
+};
+
 struct DeviceKeyOptions {
   // Keep the points in host memory (page-locked in place) and stream each MSM's
   // bases in chunks of stream_chunk points, two chunks on the GPU at a time.
@@ -47,7 +56,8 @@ class DeviceKey {
   // Uploads onto `device`, holding `prepared` (whose points a streamed key
   // reads, and whose verifying key prove_finish checks with) while it lives.
   // Throws cuda::Error (naming the sizes) when what must be resident does not
-  // fit.
+  // fit, or when the key's points were made on another GPU (or streaming is
+  // asked of such a key).
   DeviceKey(SharedKey<E> prepared, int device, DeviceKeyOptions options = {});
   // Frees the device memory on the key's device, from any thread.
   ~DeviceKey();
@@ -60,11 +70,13 @@ class DeviceKey {
   const DeviceKeyOptions& options() const { return options_; }
   bool streamed() const { return options_.streamed; }
   bool has_matrices() const { return options_.matrices; }
-  // Device memory the key holds, in bytes.
+  // Device memory this DeviceKey holds, in bytes (points a GPU setup made
+  // belong to their ProvingKey and are not counted: they outlive it).
   size_t bytes() const;
 
-  // Device bytes a key would hold: its points (unless streamed), the domain's
-  // tables and the rows (if asked for). What a cache budgets by.
+  // Device bytes a key would hold: its points (unless streamed, or made on
+  // the GPU, where they belong to the key), the domain's tables and the rows
+  // (if asked for). What a cache budgets by.
   static size_t bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options);
 
   struct Resident;  // device buffers, defined in the .cu

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/ec/fixed_base.hpp"
 #include "cuzk/groth16/constraints.hpp"
 #include "cuzk/groth16/keys.hpp"
 
@@ -69,11 +70,54 @@ std::shared_ptr<const ProvingKey<E>> share(DevKey<E> dev) {
 template <class E>
 DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads = 0);
 
+// What dev_setup and its GPU twin (setup_cuda.hpp) share.
+namespace detail {
+
+// The scalars a key's points are multiples of the generators by, and the
+// tables that multiply them: A, B1 and B2 are [u]₁, [v]₁ and [v]₂ per signal,
+// IC and C are [w]₁ (IC the first n_public + 1), H is [h]₁ per domain point.
+template <class E>
+struct SetupPlan {
+  std::vector<typename E::Fr> u, v, w, h;
+  ec::FixedBase<typename E::G1> g1;
+  ec::FixedBase<typename E::G2> g2;
+};
+
+// dev_setup's checks (and its exceptions), then the scalars and the tables.
+template <class E>
+SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads);
+
+// Everything of the key but A, B1, B2, C and H, which the caller has made:
+// α, β, γ, δ, IC (into d.ic), the coefficient list, and d.key's spans over
+// d's vectors.
+template <class E>
+void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
+                  unsigned threads);
+
+// The progress bar counts the key's points (A, B1, B2, C, H), a G2 point as
+// kG2Weight G1 points (about its cost), so that its rate and ETA hold steady
+// across G1 and G2.
+inline constexpr uint64_t kG2Weight = 3;
+template <class E>
+uint64_t setup_points(const SetupPlan<E>& plan, size_t n_public) {
+  return 2 * plan.u.size() + (plan.w.size() - n_public - 1) + plan.h.size() + kG2Weight * plan.v.size();
+}
+
+}  // namespace detail
+
 extern template struct ToxicWaste<ec::Bn254>;
 extern template struct ToxicWaste<ec::Bls12_381>;
 extern template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&,
                                             unsigned);
 extern template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&,
                                                 const ToxicWaste<ec::Bls12_381>&, unsigned);
+#define CUZK_SETUP_DETAIL_EXTERN(E)                                                                      \
+  extern template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&, \
+                                                          unsigned);                                     \
+  extern template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&,                     \
+                                            const ConstraintMatrices<E>&, const ToxicWaste<E>&, unsigned);
+CUZK_SETUP_DETAIL_EXTERN(ec::Bn254)
+CUZK_SETUP_DETAIL_EXTERN(ec::Bls12_381)
+#undef CUZK_SETUP_DETAIL_EXTERN
 
 }  // namespace cuzk::groth16

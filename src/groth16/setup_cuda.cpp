@@ -1,0 +1,57 @@
+#include "cuzk/groth16/setup_cuda.hpp"
+
+#include <string>
+
+#include "cuzk/ec/fixed_base_cuda.hpp"
+#include "cuzk/groth16/prover_cuda.hpp"
+
+namespace cuzk::groth16::cuda {
+
+using ::cuzk::cuda::DeviceScope;
+
+template <class E>
+DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads) {
+  using Fr = typename E::Fr;
+  using G1 = ec::Affine<typename E::G1>;
+  using G2 = ec::Affine<typename E::G2>;
+  const auto plan = groth16::detail::plan_setup(m, t, threads);
+  const size_t nv = plan.u.size(), np = m.n_public, n = plan.h.size();
+
+  DeviceScope on(device);
+  const size_t need = (3 * nv - np - 1 + n) * sizeof(G1) + nv * sizeof(G2);
+  const size_t free = ::cuzk::cuda::free_device_memory();
+  if (need > free)
+    throw ::cuzk::cuda::Error("the development key's points need " + std::to_string(need >> 20) + " MiB on GPU " +
+                              std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
+  // The deleter frees the points on their GPU, from whichever thread lets go
+  // of the key last.
+  std::shared_ptr<DevicePoints<E>> points(new DevicePoints<E>, [device](DevicePoints<E>* p) {
+    DeviceScope on(device);
+    delete p;
+  });
+  using ::cuzk::cuda::DeviceBuffer;
+  points->a = DeviceBuffer<G1>(nv), points->b1 = DeviceBuffer<G1>(nv), points->c = DeviceBuffer<G1>(nv - np - 1);
+  points->h = DeviceBuffer<G1>(n), points->b2 = DeviceBuffer<G2>(nv);
+
+  Progress progress("setup", groth16::detail::setup_points(plan, np), "points");
+  const auto g1 = plan.g1.table();
+  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.u), points->a.data(), &progress);
+  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.v), points->b1.data(), &progress);
+  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.w).subspan(np + 1), points->c.data(), &progress);
+  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.h), points->h.data(), &progress);
+  ec::cuda::fixed_base_mul(plan.g2.table(), std::span<const Fr>(plan.v), points->b2.data(), &progress,
+                           groth16::detail::kG2Weight);
+  progress.finish();
+
+  DevKey<E> d;
+  groth16::detail::finish_setup(d, plan, m, t, threads);
+  d.key.on_gpu = typename ProvingKey<E>::OnGpu{device, nv, n, std::move(points)};
+  return d;
+}
+
+template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, int,
+                                     unsigned);
+template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
+                                         int, unsigned);
+
+}  // namespace cuzk::groth16::cuda
