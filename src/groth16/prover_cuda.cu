@@ -1,9 +1,10 @@
 // The Groth16 prover on the GPU (prover_cuda.hpp). One proof's timeline on a
 // Worker:
 //   copy stream   w ──► a, b, c                     (key chunks, when streamed)
-//   stream            └► MSM A, B1, B2 (G2), C ──► (a, b, c ready, or computed
-//                        from the rows) NTTs, h ──► MSM H
-// The uploads of a, b and c hide behind the four witness MSMs.
+//   stream            └► w classified, MSM A, B1, B2 (G2), C ──► (a, b, c
+//                        ready, or computed from the rows) NTTs, h ──► MSM H
+// The uploads of a, b and c hide behind the four witness MSMs. The host waits
+// once, for w's classification, which all four share.
 #include <optional>
 #include <string>
 #include <vector>
@@ -169,15 +170,13 @@ struct DeviceInputs<E>::State {
   std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
   size_t bytes = 0;
   bool has_abc = false;
-  // Copy stream: start, w done, all done.
-  Event start, w_ready{cudaEventDisableTiming}, done;
-  bool waited = false;
+  // Copy stream: start, w done; the copies' end is that of `copies`.
+  Event start, w_ready{cudaEventDisableTiming};
+  // Last: the copies read the caller's host buffers and write blocks that go
+  // back to the arena, neither of which may be let go of while they run.
+  ::cuzk::cuda::InFlight copies;
 
-  // The copies read the caller's host buffers and write blocks that go back
-  // to the arena: neither may be let go of while they run.
-  ~State() {
-    if (!waited) cudaEventSynchronize(done);
-  }
+  explicit State(cudaStream_t copy) : copies(copy, cudaEventDefault) {}
 };
 
 template <class E>
@@ -191,9 +190,8 @@ DeviceInputs<E>::~DeviceInputs() = default;
 
 template <class E>
 double DeviceInputs<E>::wait_uploaded() {
-  state_->done.sync();
-  state_->waited = true;
-  return 1e-3 * state_->done.ms_since(state_->start);
+  state_->copies.wait();
+  return 1e-3 * state_->copies.end().ms_since(state_->start);
 }
 
 template <class E>
@@ -227,35 +225,29 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
     throw std::invalid_argument("the worker is on GPU " + std::to_string(worker.device()) + " but the key on GPU " +
                                 std::to_string(key.device()));
   DeviceScope on(key.device());
-  auto st = std::make_unique<typename DeviceInputs<E>::State>();
+  const cudaStream_t copy = worker.copy_stream();
+  auto st = std::make_unique<typename DeviceInputs<E>::State>(copy);
   st->key = &key;
   st->worker = &worker;
   st->has_abc = has_abc;
   st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
   st->w = worker.arena().take(w.size_bytes());
   st->abc = worker.arena().take(3 * n * sizeof(Fr));
-  const cudaStream_t copy = worker.copy_stream();
   // The blocks may have served the previous proof on this worker, whose
   // kernels on the main stream may still read them: copy after those.
   Event main_so_far(cudaEventDisableTiming);
   main_so_far.record(worker.stream());
   main_so_far.wait_in(copy);
-  try {
-    st->start.record(copy);
-    upload_async(st->w.template as<Fr>(), w, copy);
-    st->w_ready.record(copy);
-    st->bytes = w.size_bytes();
-    if (has_abc) {
-      Fr* d = st->abc.template as<Fr>();
-      for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
-      st->bytes += 3 * n * sizeof(Fr);
-    }
-    st->done.record(copy);
-  } catch (...) {
-    cudaStreamSynchronize(copy);  // what was enqueued still reads the caller's buffers
-    st->waited = true;
-    throw;
+  st->start.record(copy);
+  upload_async(st->w.template as<Fr>(), w, copy);
+  st->w_ready.record(copy);
+  st->bytes = w.size_bytes();
+  if (has_abc) {
+    Fr* d = st->abc.template as<Fr>();
+    for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
+    st->bytes += 3 * n * sizeof(Fr);
   }
+  st->copies.finish();
   return DeviceInputs<E>(std::move(st));
 }
 
@@ -278,9 +270,10 @@ __global__ void abc_kernel(const uint32_t* a_start, const Entry* a_entries, cons
 
 namespace {
 
-// One MSM of the proof: a single device MSM over resident bases, or for a
-// streamed key one per chunk of bases, each chunk copied into one of two
-// staging blocks while the MSM of the other runs. The sum of the parts.
+// One MSM of the proof, over scalars [begin, end) of k: a single device MSM
+// over resident bases, or for a streamed key one per chunk of bases (starting
+// at begin, begin + chunk, ...: bounds of k), each chunk copied into one of
+// two staging blocks while the MSM of the other runs. The sum of the parts.
 template <class C>
 struct MsmParts {
   std::vector<msm::cuda::Msm<C>> parts;
@@ -300,27 +293,28 @@ struct Staging {
 };
 
 template <class C>
-MsmParts<C> enqueue_msm(const Bases<C>& bases, const typename C::Fr* d_scalars, size_t n,
-                        Worker& worker, Staging* staging, size_t chunk) {
+MsmParts<C> enqueue_msm(const Bases<C>& bases, const msm::cuda::Classified<typename C::Fr>& k, size_t begin,
+                        size_t end, Worker& worker, Staging* staging, size_t chunk) {
+  using Msm = msm::cuda::Msm<C>;
   MsmParts<C> out;
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   if (!staging) {
-    out.parts.push_back(msm::cuda::Msm<C>::enqueue(bases.device, d_scalars, n, main, worker.arena()));
+    out.parts.push_back(Msm::enqueue(bases.device, k, begin, end, main, worker.arena()));
     return out;
   }
-  size_t b = 0;
-  do {  // once for n = 0, whose MSM is the point at infinity
-    const size_t m = std::min(chunk, n - b);
+  size_t b = begin;
+  do {  // once for no terms, whose MSM is the point at infinity
+    const size_t m = std::min(chunk, end - b);
     const unsigned i = staging->next++ % 2;
     auto* dst = staging->block[i].as<ec::Affine<C>>();
     staging->consumed[i].wait_in(copy);  // the MSM that last read this block is done
-    upload_async(dst, bases.host.subspan(b, m), copy);
+    upload_async(dst, bases.host.subspan(b - begin, m), copy);
     staging->loaded[i].record(copy);
     staging->loaded[i].wait_in(main);
-    out.parts.push_back(msm::cuda::Msm<C>::enqueue(dst, d_scalars + b, m, main, worker.arena()));
+    out.parts.push_back(Msm::enqueue(dst, k, b, b + m, main, worker.arena()));
     staging->consumed[i].record(main);
     b += m;
-  } while (b < n);
+  } while (b < end);
   return out;
 }
 
@@ -335,16 +329,14 @@ struct PendingGpuProof<E>::State {
   std::optional<Staging> staging;
   std::optional<MsmParts<G1>> a, b1, c, h;
   std::optional<MsmParts<G2>> b2;
-  // Main stream: start, after A, B1, B2, C, a/b/c, the NTTs, H.
-  Event main[8];
-  bool waited = false;
-  cudaStream_t stream = nullptr;
+  // Main stream, in order: GpuTimes' stages lie between them; `work` ends
+  // with H.
+  Event start, a_done, b1_done, b2_done, c_done, abc_ready, ntt_done;
+  // Last: kernels read the inputs' and the staging blocks, which go back to
+  // the arena with this state (the MSMs wait for their own results).
+  ::cuzk::cuda::InFlight work;
 
-  // Kernels read the inputs' and the staging blocks, which go back to the
-  // arena with this state (the MSMs wait for their own results).
-  ~State() {
-    if (!waited && stream) cudaStreamSynchronize(stream);
-  }
+  explicit State(cudaStream_t main) : work(main, cudaEventDefault) {}
 };
 
 template <class E>
@@ -358,29 +350,29 @@ PendingGpuProof<E>::~PendingGpuProof() = default;
 
 template <class E>
 PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
-  if (!state_ || state_->waited) throw std::logic_error("prove_start's result was already waited for");
+  if (!state_ || state_->work.waited()) throw std::logic_error("prove_start's result was already waited for");
   State& s = *state_;
-  s.waited = true;
   PendingProof<E> p;
   p.a = s.a->wait();
   p.b1 = s.b1->wait();
   p.b2 = s.b2->wait();
   p.c = s.c->wait();
   p.h = s.h->wait();
-  s.main[7].sync();
+  s.work.wait();
   const double upload = s.inputs->wait_uploaded();
   p.publics = std::move(s.publics);
   if (times) {
-    const auto sec = [&](int to, int from) { return 1e-3 * s.main[to].ms_since(s.main[from]); };
+    const auto sec = [](const Event& to, const Event& from) { return 1e-3 * to.ms_since(from); };
+    const Event& h_done = s.work.end();
     times->upload = upload;
-    times->msm_a = sec(1, 0);
-    times->msm_b1 = sec(2, 1);
-    times->msm_b2 = sec(3, 2);
-    times->msm_c = sec(4, 3);
-    times->abc = sec(5, 4);
-    times->ntt = sec(6, 5);
-    times->msm_h = sec(7, 6);
-    times->total = sec(7, 0);
+    times->msm_a = sec(s.a_done, s.start);  // with the witness's classification
+    times->msm_b1 = sec(s.b1_done, s.a_done);
+    times->msm_b2 = sec(s.b2_done, s.b1_done);
+    times->msm_c = sec(s.c_done, s.b2_done);
+    times->abc = sec(s.abc_ready, s.c_done);
+    times->ntt = sec(s.ntt_done, s.abc_ready);
+    times->msm_h = sec(h_done, s.ntt_done);
+    times->total = sec(h_done, s.start);
   }
   return p;
 }
@@ -394,26 +386,25 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     throw std::invalid_argument("prove_start: the inputs were uploaded for another key or worker");
   const ProvingKey<E>& pk = key.prepared().key();
   DeviceScope on(key.device());
-  const auto& r = key.resident();
-  const size_t n = pk.domain_size(), n_public = pk.n_public();
+  const auto& resident = key.resident();
+  const size_t n = pk.domain_size(), n_vars = pk.n_vars(), c_begin = pk.n_public() + 1;
   const cudaStream_t main = worker.stream();
 
-  auto st = std::make_unique<typename PendingGpuProof<E>::State>();
-  st->stream = main;
+  auto st = std::make_unique<typename PendingGpuProof<E>::State>(main);
   auto& in = *inputs.state_;
   const Fr* d_w = in.w.template as<Fr>();
   Fr* d_a = in.abc.template as<Fr>();
   Fr* d_b = d_a + n;
   Fr* d_c = d_b + n;
   st->publics = std::move(in.publics);
-  st->main[0].record(main);
+  st->start.record(main);
   in.w_ready.wait_in(main);
 
   Staging* staging = nullptr;
   const size_t chunk = key.options().stream_chunk;
   if (key.streamed()) {
     // Each block holds a chunk of the widest points, G2's.
-    const size_t points = std::min(chunk, std::max(pk.n_vars(), n));
+    const size_t points = std::min(chunk, std::max(n_vars, n));
     st->staging.emplace();
     for (auto& b : st->staging->block) b = worker.arena().take(points * sizeof(ec::Affine<G2>));
     // The blocks may have served earlier work on the main stream: the first
@@ -421,31 +412,45 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     for (auto& e : st->staging->consumed) e.record(main);
     staging = &*st->staging;
   }
-  st->a.emplace(enqueue_msm<G1>(r.a, d_w, pk.n_vars(), worker, staging, chunk));
-  st->main[1].record(main);
-  st->b1.emplace(enqueue_msm<G1>(r.b1, d_w, pk.n_vars(), worker, staging, chunk));
-  st->main[2].record(main);
-  st->b2.emplace(enqueue_msm<G2>(r.b2, d_w, pk.n_vars(), worker, staging, chunk));
-  st->main[3].record(main);
-  st->c.emplace(enqueue_msm<G1>(r.c, d_w + n_public + 1, pk.n_vars() - n_public - 1, worker, staging, chunk));
-  st->main[4].record(main);
+  {
+    // The witness classified once for A, B1, B2 (all of w) and C (w past the
+    // publics), at the bounds of their ranges and of a streamed key's chunks:
+    // prove_start's one wait, for w's upload and the work queued before it.
+    std::vector<size_t> bounds{c_begin};
+    if (staging)
+      for (size_t from : {size_t(0), c_begin})
+        for (size_t b = from + chunk; b < n_vars; b += chunk) bounds.push_back(b);
+    const msm::cuda::Classified<Fr> w(d_w, n_vars, bounds, main, worker.arena());
+    st->a.emplace(enqueue_msm<G1>(resident.a, w, 0, n_vars, worker, staging, chunk));
+    st->a_done.record(main);
+    st->b1.emplace(enqueue_msm<G1>(resident.b1, w, 0, n_vars, worker, staging, chunk));
+    st->b1_done.record(main);
+    st->b2.emplace(enqueue_msm<G2>(resident.b2, w, 0, n_vars, worker, staging, chunk));
+    st->b2_done.record(main);
+    st->c.emplace(enqueue_msm<G1>(resident.c, w, c_begin, n_vars, worker, staging, chunk));
+    st->c_done.record(main);
+  }
 
   if (in.has_abc) {
-    in.done.wait_in(main);
+    in.copies.end().wait_in(main);
   } else {
     int sms = 0;
     CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, key.device()));
     const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
-    abc_kernel<<<blocks, 256, 0, main>>>(r.rows[0].start.data(), r.rows[0].entries.data(), r.rows[1].start.data(),
-                                         r.rows[1].entries.data(), d_w, n, d_a, d_b, d_c);
+    abc_kernel<<<blocks, 256, 0, main>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
+                                         resident.rows[1].start.data(), resident.rows[1].entries.data(), d_w, n, d_a,
+                                         d_b, d_c);
     CUZK_CUDA_CHECK_LAUNCH();
   }
-  st->main[5].record(main);
-  for (Fr* v : {d_a, d_b, d_c}) poly::cuda::coset_evaluations(r.domain, v, main);
+  st->abc_ready.record(main);
+  for (Fr* v : {d_a, d_b, d_c}) poly::cuda::coset_evaluations(resident.domain, v, main);
   poly::cuda::quotient_pointwise(d_a, d_b, d_c, n, main);
-  st->main[6].record(main);
-  st->h.emplace(enqueue_msm<G1>(r.h, d_a, n, worker, staging, chunk));
-  st->main[7].record(main);
+  st->ntt_done.record(main);
+  // h is random: all of it through the buckets, with no classification to
+  // wait for.
+  const auto h = msm::cuda::Classified<Fr>::all(d_a, n);
+  st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, n, worker, staging, chunk));
+  st->work.finish();
   st->inputs.emplace(std::move(inputs));
   return PendingGpuProof<E>(std::move(st));
 }

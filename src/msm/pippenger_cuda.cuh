@@ -82,16 +82,17 @@ unsigned windows_for(unsigned c) {
 // k = sum_w (u_w − 2^(c-1)) 2^(wc). Digit d becomes key w·B + |d| − 1 (B =
 // 2^(c-1) buckets per window) with the sign in the value's top bit; d = 0 gets
 // the key W·B, which sorts after every bucket and is skipped. Only the m
-// significant scalars take digits: entry j is scalar indices[j], and its
-// value names that index (into the whole base vector).
+// significant scalars take digits: entry j is scalar i = indices[from + j]
+// (i = from + j without a list: Classified::all), and its value names base
+// i − first, the MSM's bases being those of scalars [first, ...).
 template <class Fr>
-__global__ void digits_kernel(const Fr* scalars, const uint32_t* indices, size_t m, unsigned c, unsigned windows,
-                              uint32_t* keys, uint32_t* vals) {
+__global__ void digits_kernel(const Fr* scalars, const uint32_t* indices, size_t from, size_t m, uint32_t first,
+                              unsigned c, unsigned windows, uint32_t* keys, uint32_t* vals) {
   constexpr size_t words = 2 * Fr::N + 2;
   const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= m) return;
   const uint32_t buckets = 1u << (c - 1), skip = windows * buckets;
-  const uint32_t i = indices[j];
+  const uint32_t i = indices ? indices[from + j] : (uint32_t)(from + j);
   uint64_t limbs[Fr::N];
   scalars[i].to_canonical(limbs);
   uint32_t k[words] = {};
@@ -118,7 +119,7 @@ __global__ void digits_kernel(const Fr* scalars, const uint32_t* indices, size_t
     if (word + 1 < words) v |= (uint64_t)k[word + 1] << (32 - off);
     const int d = (int)(v & ((1u << c) - 1)) - (int)buckets;
     keys[w * m + j] = d == 0 ? skip : w * buckets + (uint32_t)(d < 0 ? -d : d) - 1;
-    vals[w * m + j] = i | (d < 0 ? 0x80000000u : 0u);
+    vals[w * m + j] = (i - first) | (d < 0 ? 0x80000000u : 0u);
   }
 }
 
@@ -278,18 +279,17 @@ __global__ void sum_groups_kernel(const ec::Xyzz<C>* in, size_t groups, size_t l
   out[t] = acc;
 }
 
-// Batch addition of the points whose scalar is 1, `segment` per thread.
+// Batch addition of the points whose scalar is 1 (scalars ones[0, n), bases
+// ones[i] − first), `segment` per thread.
 template <class C>
-__global__ void ones_kernel(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, unsigned segment,
-                            ec::Xyzz<C>* out) {
-  using Fr = typename C::Fr;
+__global__ void ones_kernel(const ec::Affine<C>* bases, const uint32_t* ones, size_t n, uint32_t first,
+                            unsigned segment, ec::Xyzz<C>* out) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   const size_t b = t * segment;
   if (b >= n) return;
   const size_t e = std::min(n, b + segment);
   ec::Xyzz<C> acc = ec::Xyzz<C>::infinity();
-  for (size_t i = b; i < e; ++i)
-    if (scalars[i] == Fr::one()) acc = acc.add(bases[i]);
+  for (size_t i = b; i < e; ++i) acc = acc.add(bases[ones[i] - first]);
   out[t] = acc;
 }
 
@@ -313,14 +313,6 @@ ec::Xyzz<C>* sum_groups(ec::Xyzz<C>* data, ec::Xyzz<C>* spare, size_t groups, si
 // instantiation for all four groups (pippenger_cuda.cu).
 size_t sort_pairs(void* temp, size_t temp_bytes, uint32_t* keys, uint32_t* keys_out, uint32_t* vals,
                   uint32_t* vals_out, size_t n, unsigned key_bits, cudaStream_t stream);
-
-// Writes the indices of the scalars that are neither 0 nor 1 (in Montgomery
-// form), in order, to indices and their number to *count (device memory), with
-// CUB's select. temp = nullptr returns the temporary storage it needs. One
-// instantiation per scalar field (pippenger_cuda.cu).
-template <class Fr>
-size_t select_significant(void* temp, size_t temp_bytes, const Fr* scalars, size_t n, uint32_t* indices,
-                          uint32_t* count, cudaStream_t stream);
 
 // One chunk of m significant scalars: its windows, the chain lengths of its
 // stages on a GPU that fills with `fill` threads, and its scratch, in bytes.
@@ -350,28 +342,121 @@ struct Plan {
   }
 };
 
+// How m significant scalars are cut: into `count` even chunks of `size`, at
+// most max_chunk each and with scratch that fits in half of what the device
+// has free now, and the window c of such a chunk.
+struct Chunks {
+  size_t size = 0, count = 0;
+  unsigned c = 0;
+};
+
+template <class C>
+Chunks plan_chunks(size_t m, size_t max_chunk, size_t fill) {
+  if (m == 0) return {};
+  size_t size = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
+  const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
+  while (size > 4096 && Plan<C>(size, window_bits(size), fill).bytes() > budget) size = (size + 1) / 2;
+  const size_t count = (m + size - 1) / size;
+  size = (m + count - 1) / count;
+  return {size, count, window_bits(size)};
+}
+
+// The bucket sums of sorted (key, value) entries, through the levels of
+// partial sums, into buckets (which must be all infinity).
+template <class C>
+void accumulate_buckets(const Plan<C>& plan, const uint32_t* keys, const uint32_t* vals, size_t entries,
+                        const ec::Affine<C>* bases, ec::Xyzz<C>* buckets, Partial<C>* parts, cudaStream_t stream) {
+  const uint32_t skip = plan.windows * plan.buckets;
+  Partial<C>* pa = parts;
+  Partial<C>* pb = parts + plan.level0_partials;
+  size_t threads = (entries + plan.segment - 1) / plan.segment;
+  const bool single = threads == 1;
+  launch_level0<C>(blocks_for(threads), stream, keys, vals, entries, plan.segment, skip, bases, buckets, pa, single);
+  for (size_t len = single ? 0 : 2 * threads; len > 0;) {
+    threads = (len + kPartialSegment - 1) / kPartialSegment;
+    const bool last = threads == 1;
+    accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, buckets, pb, last);
+    CUZK_CUDA_CHECK_LAUNCH();
+    std::swap(pa, pb);
+    len = last ? 0 : 2 * threads;
+  }
+}
+
+// Steps 2 to 5 for the significant scalars at positions [from, from + m) of
+// k's list, chunk by chunk; the bases are those of scalars [first, ...). Each
+// chunk's window sums are copied to out + chunk · windows (host memory).
+template <class C>
+void enqueue_chunks(const Chunks& chunks, const ec::Affine<C>* bases, const Classified<typename C::Fr>& k,
+                    size_t from, size_t m, uint32_t first, size_t fill, ec::Xyzz<C>* out, cudaStream_t stream,
+                    Arena& arena) {
+  using Xyzz = ec::Xyzz<C>;
+  if (chunks.count == 0) return;
+  Plan<C> plan(chunks.size, chunks.c, fill);
+  plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
+  auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
+  auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
+  auto sort_temp = arena.take(plan.sort_temp);
+  auto buckets = arena.take((size_t)plan.windows * plan.buckets * sizeof(Xyzz));
+  auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
+  auto sums = arena.take(2 * plan.bucket_sums() * sizeof(Xyzz));
+  uint32_t* k0 = keys.as<uint32_t>();
+  uint32_t* v0 = vals.as<uint32_t>();
+  uint32_t* keys_out = k0 + plan.entries;
+  uint32_t* vals_out = v0 + plan.entries;
+  Xyzz* bk = buckets.as<Xyzz>();
+  Xyzz* s0 = sums.as<Xyzz>();
+  for (size_t ch = 0; ch < chunks.count; ++ch) {
+    const size_t b = ch * chunks.size, mc = std::min(m, b + chunks.size) - b;
+    const size_t entries = (size_t)plan.windows * mc;
+    digits_kernel<<<blocks_for(mc), kThreads, 0, stream>>>(k.scalars(), k.significant(), from + b, mc, first, plan.c,
+                                                           plan.windows, k0, v0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    sort_pairs(sort_temp.as<void>(), plan.sort_temp, k0, keys_out, v0, vals_out, entries, plan.key_bits, stream);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
+    accumulate_buckets<C>(plan, keys_out, vals_out, entries, bases, bk, parts.as<Partial<C>>(), stream);
+    bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(
+        bk, plan.windows, plan.buckets, plan.bucket_segment, s0);
+    CUZK_CUDA_CHECK_LAUNCH();
+    const Xyzz* window_sums = sum_groups<C>(s0, s0 + plan.bucket_sums(), plan.windows,
+                                            plan.buckets / plan.bucket_segment, stream);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
+                                    cudaMemcpyDeviceToHost, stream));
+  }
+}
+
+// The sum of the n points whose scalar is 1 (scalars ones[0, n), bases
+// ones[i] − first), by a tree of additions, copied to *out (host memory).
+template <class C>
+void enqueue_ones(const ec::Affine<C>* bases, const uint32_t* ones, size_t n, uint32_t first, size_t fill,
+                  ec::Xyzz<C>* out, cudaStream_t stream, Arena& arena) {
+  using Xyzz = ec::Xyzz<C>;
+  if (n == 0) {
+    *out = Xyzz::infinity();
+    return;
+  }
+  const unsigned segment = chain_for(n, kOnesSegmentMin, kOnesSegmentMax, fill);
+  const size_t len = (n + segment - 1) / segment;
+  // The tree's first level writes ceil(len / fan) sums into the spare part,
+  // the later levels fewer, alternately.
+  auto sums = arena.take((len + (len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
+  Xyzz* s0 = sums.as<Xyzz>();
+  ones_kernel<C><<<blocks_for(len), kThreads, 0, stream>>>(bases, ones, n, first, segment, s0);
+  CUZK_CUDA_CHECK_LAUNCH();
+  const Xyzz* sum = sum_groups<C>(s0, s0 + len, 1, len, stream);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(out, sum, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
+}
+
 }  // namespace detail
 
 template <class C>
 struct Msm<C>::State {
-  using Xyzz = ec::Xyzz<C>;
   unsigned c = 0, windows = 0;
   size_t chunks = 0;
-  // Each chunk's window sums, then once the sum of the points whose scalar is
-  // 1; and the count of significant scalars, which the GPU writes here before
-  // enqueue() reads it (held here so a failure waits for that copy too).
-  ::cuzk::cuda::HostArena::Block results, count;
-  ::cuzk::cuda::Event done{cudaEventDisableTiming};
-  cudaStream_t stream = nullptr;
-  bool recorded = false, waited = false;
+  // Each chunk's window sums, then the sum of the points whose scalar is 1.
+  ::cuzk::cuda::HostArena::Block results;
+  ::cuzk::cuda::InFlight work;  // last: the GPU may still write into the results
 
-  // The GPU may still write into the pinned results: wait before they go back
-  // (for the whole stream when enqueue() failed before recording `done`).
-  ~State() {
-    if (waited) return;
-    if (recorded) cudaEventSynchronize(done);
-    else if (stream) cudaStreamSynchronize(stream);
-  }
+  explicit State(cudaStream_t stream) : work(stream) {}
 };
 
 template <class C>
@@ -384,132 +469,39 @@ template <class C>
 Msm<C>::~Msm() = default;
 
 template <class C>
-Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const typename C::Fr* scalars, size_t n, cudaStream_t stream,
-                       Arena& arena, size_t max_chunk) {
+Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const Fr* scalars, size_t n, cudaStream_t stream, Arena& arena,
+                       size_t max_chunk) {
+  const Classified<Fr> classified(scalars, n, {}, stream, arena);
+  return enqueue(bases, classified, 0, n, stream, arena, max_chunk);
+}
+
+template <class C>
+Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const Classified<Fr>& k, size_t begin, size_t end,
+                       cudaStream_t stream, Arena& arena, size_t max_chunk) {
   using namespace detail;
   using Xyzz = ec::Xyzz<C>;
-  using Fr = typename C::Fr;
-  if (n >= (size_t(1) << 31))
-    throw std::invalid_argument("msm: " + std::to_string(n) + " terms; the GPU MSM takes fewer than 2^31");
-  auto st = std::make_unique<State>();
-  st->stream = stream;
+  const auto range = k.range(begin, end);
+  const size_t m = range.significant_end - range.significant_begin;
   const size_t fill = (size_t)kFillThreads * multiprocessors();
-  // Blocks go back to the arena when this function returns: the arena serves
-  // one stream, so whatever takes them next runs after this MSM.
-  auto indices = arena.take(std::max<size_t>(n, 1) * sizeof(uint32_t));
-
-  // 1. The significant scalars (neither 0 nor 1), counted before anything is
-  // sized: a witness is mostly bits, and its MSM is one over the rest, with
-  // the window chosen for their number. This waits for the stream.
-  size_t m = 0;
-  if (n > 0) {
-    const size_t select_temp = select_significant<Fr>(nullptr, 0, scalars, n, nullptr, nullptr, stream);
-    const size_t count_at = (select_temp + 7) / 8 * 8;
-    auto select_scratch = arena.take(count_at + sizeof(uint32_t));
-    auto* d_count = reinterpret_cast<uint32_t*>(select_scratch.as<char>() + count_at);
-    st->count = results_arena().take(sizeof(uint32_t));
-    select_significant<Fr>(select_scratch.as<void>(), select_temp, scalars, n, indices.as<uint32_t>(), d_count,
-                           stream);
-    CUZK_CUDA_CHECK(
-        cudaMemcpyAsync(st->count.template as<uint32_t>(), d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-    st->done.record(stream);
-    st->done.sync();
-    m = *st->count.template as<uint32_t>();
-  }
-
-  // 2. Chunks of the significant scalars, so the scratch fits in half of what
-  // the device has free now.
-  size_t chunk = 0;
-  if (m > 0) {
-    chunk = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
-    const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
-    while (chunk > 4096 && Plan<C>(chunk, window_bits(chunk), fill).bytes() > budget) chunk = (chunk + 1) / 2;
-    st->chunks = (m + chunk - 1) / chunk;
-    chunk = (m + st->chunks - 1) / st->chunks;  // even chunks
-    st->c = window_bits(chunk);
-    st->windows = windows_for<Fr>(st->c);
-  }
+  auto st = std::make_unique<State>(stream);
+  const Chunks chunks = plan_chunks<C>(m, max_chunk, fill);
+  st->c = chunks.c;
+  st->chunks = chunks.count;
+  st->windows = chunks.count ? windows_for<Fr>(chunks.c) : 0;
   st->results = results_arena().take((st->chunks * st->windows + 1) * sizeof(Xyzz));
   Xyzz* out = st->results.template as<Xyzz>();
-
-  if (st->chunks > 0) {
-    Plan<C> plan(chunk, st->c, fill);
-    plan.sort_temp = sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, stream);
-    auto keys = arena.take(2 * plan.entries * sizeof(uint32_t));
-    auto vals = arena.take(2 * plan.entries * sizeof(uint32_t));
-    auto sort_temp = arena.take(plan.sort_temp);
-    auto buckets = arena.take((size_t)plan.windows * plan.buckets * sizeof(Xyzz));
-    auto parts = arena.take(2 * plan.level0_partials * sizeof(Partial<C>));
-    auto sums = arena.take(2 * plan.bucket_sums() * sizeof(Xyzz));
-
-    const uint32_t skip = plan.windows * plan.buckets;
-    for (size_t ch = 0; ch < st->chunks; ++ch) {
-      const size_t b = ch * chunk, mc = std::min(m, b + chunk) - b;
-      const size_t entries = (size_t)plan.windows * mc;
-      uint32_t* k0 = keys.as<uint32_t>();
-      uint32_t* v0 = vals.as<uint32_t>();
-      digits_kernel<<<blocks_for(mc), kThreads, 0, stream>>>(scalars, indices.as<uint32_t>() + b, mc, plan.c,
-                                                             plan.windows, k0, v0);
-      CUZK_CUDA_CHECK_LAUNCH();
-      uint32_t* keys_out = k0 + plan.entries;
-      uint32_t* vals_out = v0 + plan.entries;
-      sort_pairs(sort_temp.as<void>(), plan.sort_temp, k0, keys_out, v0, vals_out, entries, plan.key_bits, stream);
-
-      Xyzz* bk = buckets.as<Xyzz>();
-      CUZK_CUDA_CHECK(cudaMemsetAsync(bk, 0, buckets.bytes(), stream));  // all zeros is infinity (ZZ = 0)
-      Partial<C>* pa = parts.as<Partial<C>>();
-      Partial<C>* pb = pa + plan.level0_partials;
-      size_t threads = (entries + plan.segment - 1) / plan.segment;
-      const bool single = threads == 1;
-      launch_level0<C>(blocks_for(threads), stream, keys_out, vals_out, entries, plan.segment, skip, bases, bk, pa,
-                       single);
-      for (size_t len = single ? 0 : 2 * threads; len > 0;) {
-        threads = (len + kPartialSegment - 1) / kPartialSegment;
-        const bool last = threads == 1;
-        accumulate_partials_kernel<C><<<blocks_for(threads), kThreads, 0, stream>>>(pa, len, skip, bk, pb, last);
-        CUZK_CUDA_CHECK_LAUNCH();
-        std::swap(pa, pb);
-        len = last ? 0 : 2 * threads;
-      }
-
-      Xyzz* s0 = sums.as<Xyzz>();
-      Xyzz* s1 = s0 + plan.bucket_sums();
-      bucket_segments_kernel<C><<<blocks_for(plan.bucket_sums()), kThreads, 0, stream>>>(
-          bk, plan.windows, plan.buckets, plan.bucket_segment, s0);
-      CUZK_CUDA_CHECK_LAUNCH();
-      const Xyzz* window_sums = sum_groups<C>(s0, s1, plan.windows, plan.buckets / plan.bucket_segment, stream);
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(out + ch * plan.windows, window_sums, plan.windows * sizeof(Xyzz),
-                                      cudaMemcpyDeviceToHost, stream));
-    }
-  }
-
-  // 3. The points whose scalar is 1, by a tree of additions.
-  Xyzz* ones_out = out + st->chunks * st->windows;
-  if (n == 0) {
-    *ones_out = Xyzz::infinity();
-  } else {
-    const unsigned segment = chain_for(n, kOnesSegmentMin, kOnesSegmentMax, fill);
-    const size_t ones_len = (n + segment - 1) / segment;
-    // The tree's first level writes ceil(len / fan) sums into the spare
-    // part, the later levels fewer, alternately.
-    auto ones = arena.take((ones_len + (ones_len + kTreeFan - 1) / kTreeFan) * sizeof(Xyzz));
-    Xyzz* o0 = ones.as<Xyzz>();
-    ones_kernel<C><<<blocks_for(ones_len), kThreads, 0, stream>>>(bases, scalars, n, segment, o0);
-    CUZK_CUDA_CHECK_LAUNCH();
-    const Xyzz* sum = sum_groups<C>(o0, o0 + ones_len, 1, ones_len, stream);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(ones_out, sum, sizeof(Xyzz), cudaMemcpyDeviceToHost, stream));
-  }
-  st->done.record(stream);
-  st->recorded = true;
+  enqueue_chunks<C>(chunks, bases, k, range.significant_begin, m, (uint32_t)begin, fill, out, stream, arena);
+  enqueue_ones<C>(bases, k.ones() + range.ones_begin, range.ones_end - range.ones_begin, (uint32_t)begin, fill,
+                  out + st->chunks * st->windows, stream, arena);
+  st->work.finish();
   return Msm(std::move(st));
 }
 
 template <class C>
 ec::Jacobian<C> Msm<C>::wait() {
   using Xyzz = ec::Xyzz<C>;
-  if (!state_ || state_->waited) throw std::logic_error("msm: wait() called twice");
-  state_->done.sync();
-  state_->waited = true;
+  if (!state_ || state_->work.waited()) throw std::logic_error("msm: wait() called twice");
+  state_->work.wait();
   const State& s = *state_;
   const Xyzz* sums = s.results.template as<Xyzz>();
   Xyzz acc = Xyzz::infinity();

@@ -6,14 +6,19 @@
 // the bases). Then the asynchronous
 // interface: two MSMs on one stream waited in reverse order, scratch reused
 // from the arena, an MSM dropped without waiting, no terms, the size limit.
+// Then one classification shared by MSMs over ranges of the scalars, on G1
+// and G2, as a proof's A, B1, B2 and C share the witness's, and the
+// unclassified path that h takes.
 //
 // Replay a failure with CUZK_TEST_SEED=<the printed seed>.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/cuda/runtime.hpp"
@@ -265,8 +270,8 @@ struct OnDevice {
 };
 
 // Two MSMs enqueued on one stream, the second while the first is unwaited
-// (its enqueue waits for the stream up to its own count, so the first has run
-// by then), waited in reverse order: each returns its own sum.
+// (its enqueue waits for the stream up to its own classification, so the
+// first has run by then), waited in reverse order: each returns its own sum.
 TYPED_TEST(DeviceMsm, TwoOnOneStreamWaitedInReverse) {
   SEED_TRACE();
   using C = typename TestFixture::C;
@@ -353,6 +358,128 @@ TYPED_TEST(DeviceMsm, RefusesTwoTo31Terms) {
   const cuda::Stream stream;
   cuda::Arena arena;
   EXPECT_THROW(msm::cuda::Msm<C>::enqueue(nullptr, nullptr, size_t(1) << 31, stream, arena), std::invalid_argument);
+}
+
+// One classification of a witness w for the MSMs of a proof, enqueued one
+// after another with no wait between them: A over all of w (G1, and G2 as B2),
+// C over w past a public prefix (its bases start there), and C again as a
+// streamed key runs it, one MSM per chunk of bases. Each against the host MSM
+// of its slice, with the bucket method's chunks left whole and cut at 1000;
+// and C over the unclassified scalars (Classified::all, h's path). Witnesses of
+// every shape: mostly 0/1 with significant publics, all zeros, all ones, only
+// zeros and ones, none 0 or 1, and a lone significant scalar or one at either
+// side of C's start.
+template <class E>
+struct SharedClassification : ::testing::Test {
+  std::mt19937_64 rng = test_rng();
+  size_t below(size_t m) { return std::uniform_int_distribution<size_t>(0, m - 1)(rng); }
+};
+using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
+TYPED_TEST_SUITE(SharedClassification, Curves);
+
+template <class C>
+ec::Jacobian<C> host_from(const std::vector<ec::Affine<C>>& p, const std::vector<typename C::Fr>& k, size_t begin) {
+  return msm::msm<C>(std::span(p).subspan(0, k.size() - begin), std::span(k).subspan(begin), 0);
+}
+
+TYPED_TEST(SharedClassification, WitnessMsmsMatchHost) {
+  SEED_TRACE();
+  using Fr = typename TypeParam::Fr;
+  using G1 = typename TypeParam::G1;
+  using G2 = typename TypeParam::G2;
+  const size_t n = 3 * 4096 + 5, c_begin = 8, chunk = 4096;  // 7 publics
+  auto& rng = this->rng;
+  const auto p1 = ec::random_points<G1>(n, ec::generator<G1>(), rng());
+  const auto p2 = ec::random_points<G2>(n, ec::generator<G2>(), rng());
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  cuda::DeviceBuffer<ec::Affine<G1>> d1(n);
+  cuda::DeviceBuffer<ec::Affine<G2>> d2(n);
+  d1.upload(std::span<const ec::Affine<G1>>(p1), stream);
+  d2.upload(std::span<const ec::Affine<G2>>(p2), stream);
+  // The bounds prove_start names: C's start and a streamed key's chunks.
+  std::vector<size_t> bounds{c_begin};
+  for (size_t from : {size_t(0), c_begin})
+    for (size_t b = from + chunk; b < n; b += chunk) bounds.push_back(b);
+
+  const auto bits = [&] {
+    std::vector<Fr> k(n);
+    for (auto& x : k) x = this->below(2) ? Fr::one() : Fr::zero();
+    return k;
+  };
+  std::vector<std::pair<std::string, std::vector<Fr>>> witnesses;
+  {
+    auto k = ff::random_elements<Fr>(n, rng());
+    for (size_t i = c_begin; i < n; ++i)
+      if (const size_t u = this->below(100); u < 87) k[i] = u < 45 ? Fr::zero() : Fr::one();
+    k[0] = Fr::one();
+    witnesses.emplace_back("87% zeros and ones, significant publics", std::move(k));
+  }
+  witnesses.emplace_back("all zeros", std::vector<Fr>(n, Fr::zero()));
+  witnesses.emplace_back("all ones", std::vector<Fr>(n, Fr::one()));
+  witnesses.emplace_back("zeros and ones only", bits());
+  witnesses.emplace_back("no zeros or ones", ff::random_elements<Fr>(n, rng()));
+  for (size_t at : {c_begin - 1, c_begin, n - 1}) {
+    auto k = bits();
+    k[at] = ff::random_elements<Fr>(1, rng())[0];
+    witnesses.emplace_back("one significant scalar at " + std::to_string(at), std::move(k));
+  }
+
+  for (const auto& [name, k] : witnesses) {
+    SCOPED_TRACE(name);
+    cuda::DeviceBuffer<Fr> dk(n);
+    dk.upload(std::span<const Fr>(k), stream);
+    const auto want_a = host_from(p1, k, 0), want_c = host_from(p1, k, c_begin);
+    const auto want_b2 = host_from(p2, k, 0);
+    for (size_t max_chunk : {size_t(0), size_t(1000)}) {
+      SCOPED_TRACE("chunks of at most " + std::to_string(max_chunk));
+      std::optional<msm::cuda::Msm<G1>> a, c, c_all;
+      std::optional<msm::cuda::Msm<G2>> b2;
+      std::vector<msm::cuda::Msm<G1>> c_parts;
+      {
+        const msm::cuda::Classified<Fr> w(dk.data(), n, bounds, stream, arena);
+        EXPECT_THROW(w.range(1, n), std::invalid_argument) << "1 is no bound";
+        a.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), w, 0, n, stream, arena, max_chunk));
+        b2.emplace(msm::cuda::Msm<G2>::enqueue(d2.data(), w, 0, n, stream, arena, max_chunk));
+        c.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), w, c_begin, n, stream, arena, max_chunk));
+        for (size_t b = c_begin; b < n; b += chunk)
+          c_parts.push_back(msm::cuda::Msm<G1>::enqueue(d1.data() + (b - c_begin), w, b, std::min(n, b + chunk),
+                                                        stream, arena, max_chunk));
+      }
+      c_all.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), msm::cuda::Classified<Fr>::all(dk.data(), n), c_begin, n,
+                                                stream, arena, max_chunk));
+      EXPECT_TRUE(a->wait() == want_a) << "A";
+      EXPECT_TRUE(b2->wait() == want_b2) << "B2";
+      EXPECT_TRUE(c->wait() == want_c) << "C";
+      auto sum = ec::Jacobian<G1>::infinity();
+      for (auto& part : c_parts) sum = sum.add(part.wait());
+      EXPECT_TRUE(sum == want_c) << "C in chunks of bases";
+      EXPECT_TRUE(c_all->wait() == want_c) << "C, unclassified";
+    }
+  }
+}
+
+TYPED_TEST(SharedClassification, BoundsAreChecked) {
+  using Fr = typename TypeParam::Fr;
+  const cuda::Stream stream;
+  cuda::Arena arena;
+  const std::vector<Fr> k(10, Fr::one());
+  cuda::DeviceBuffer<Fr> dk(k.size());
+  dk.upload(std::span<const Fr>(k), stream);
+  const std::vector<size_t> past{11}, some{4};
+  EXPECT_THROW(msm::cuda::Classified<Fr>(dk.data(), 10, past, stream, arena), std::invalid_argument);
+  const msm::cuda::Classified<Fr> w(dk.data(), 10, some, stream, arena);
+  const auto r = w.range(4, 10);
+  EXPECT_EQ(r.significant_begin, r.significant_end);
+  EXPECT_EQ(r.ones_end - r.ones_begin, 6u);
+  EXPECT_THROW(w.range(10, 4), std::invalid_argument);
+  EXPECT_THROW(w.range(0, 11), std::invalid_argument);
+  EXPECT_THROW(w.range(3, 10), std::invalid_argument);
+  const auto all = msm::cuda::Classified<Fr>::all(dk.data(), 10);
+  const auto ra = all.range(3, 7);
+  EXPECT_EQ(ra.significant_end - ra.significant_begin, 4u);
+  EXPECT_EQ(ra.ones_begin, ra.ones_end);
+  EXPECT_THROW(all.range(3, 11), std::invalid_argument);
 }
 
 }  // namespace

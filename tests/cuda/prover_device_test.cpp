@@ -2,7 +2,8 @@
 // results are the same points, so for the same r and s the proofs are the same
 // bytes, and they verify. On the circom/snarkjs fixtures of both curves and on
 // native circuits (HashChain, Partition) up to 2^20 constraints; two workers
-// in flight on one key; a worker reused; bad witnesses and lengths refused.
+// in flight on one key; a worker reused; bad witnesses and lengths refused;
+// witnesses of every shape (all zeros, all ones, no significant scalar).
 //
 // With CUZK_GPU_PROOF_DIR set, each fixture's GPU proof is also written there
 // as <curve>/<circuit>/{proof,public,verification_key}.json, for
@@ -19,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../io/io_test_support.hpp"
@@ -283,6 +285,47 @@ TYPED_TEST(NativeGpuProof, HashChain) {
 TYPED_TEST(NativeGpuProof, Partition) {
   SEED_TRACE();
   check_native_sizes<TypeParam, circuit::Partition>();
+}
+
+// The witness MSMs share one classification of w: for witnesses of every
+// shape (not all of them satisfying the circuit: only the MSM results are
+// compared, with a, b, c evaluated from each), on a resident key and on keys
+// streamed in chunks that do not divide the MSMs' lengths, the GPU's MSM
+// results are the CPU's.
+TYPED_TEST(NativeGpuProof, WitnessShapesMatchCpu) {
+  SEED_TRACE();
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  auto rng = test_rng();
+  const auto circuit = circuit::Partition<E>::for_constraints(1 << 10, rng() >> 1);
+  const auto shared = groth16::PreparedKey<E>::make(
+      groth16::share(groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw())));
+  const auto& prepared = *shared;
+  const PinnedInputs<E> real(circuit);
+  const size_t n_vars = real.w.size(), n = real.a.size();
+  std::vector<std::pair<std::string, std::vector<Fr>>> witnesses;
+  witnesses.emplace_back("the circuit's", std::vector<Fr>(real.w.data(), real.w.data() + n_vars));
+  witnesses.emplace_back("all zeros", std::vector<Fr>(n_vars, Fr::zero()));
+  witnesses.emplace_back("all ones", std::vector<Fr>(n_vars, Fr::one()));
+  std::vector<Fr> bits(n_vars);
+  for (auto& x : bits) x = rng() % 2 ? Fr::one() : Fr::zero();
+  witnesses.emplace_back("zeros and ones only", bits);
+  bits[prepared.key().n_public() + 1] = Fr::from_uint(2);  // C's first scalar
+  witnesses.emplace_back("one significant scalar, C's first", bits);
+  using O = gpu::DeviceKeyOptions;
+  for (const O o : {O{}, O{true, 1000, false}, O{true, 7, false}}) {
+    SCOPED_TRACE(o.streamed ? "streamed in chunks of " + std::to_string(o.stream_chunk) : "resident");
+    const gpu::DeviceKey<E> key(shared, 0, o);
+    gpu::Worker worker(0);
+    for (const auto& [name, w] : witnesses) {
+      SCOPED_TRACE(name + " witness");
+      std::vector<Fr> a(n), b(n), c(n);
+      prepared.evaluate_abc(w, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
+      const std::span<const Fr> cw(w), ca(a), cb(b), cc(c);
+      auto pending = gpu::prove_start(key, worker, cw, ca, cb, cc);
+      expect_same_pending(pending.wait(), cpu_start(prepared, cw, ca, cb, cc));
+    }
+  }
 }
 
 TEST(NativeGpuProofLarge, PartitionBn254At2To20) {

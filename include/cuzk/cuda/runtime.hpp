@@ -310,4 +310,43 @@ class Event {
   cudaEvent_t e_{};
 };
 
+// Work enqueued on a stream that may still use what its owner holds (pinned
+// results, arena blocks, the caller's host buffers). Destroyed unwaited, it
+// waits for that work, so that the owner's members are let go of only after
+// it: declare it after them. Until finish() has marked the work's end (when
+// enqueuing failed half-way) it waits for the whole stream.
+class InFlight {
+ public:
+  explicit InFlight(cudaStream_t stream, unsigned end_flags = cudaEventDisableTiming)
+      : stream_(stream), end_(end_flags) {}
+  ~InFlight() {
+    if (waited_) return;
+    if (finished_) cudaEventSynchronize(end_);
+    else cudaStreamSynchronize(stream_);
+  }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+  // Marks the end of the work: what the stream holds so far.
+  void finish() {
+    end_.record(stream_);
+    finished_ = true;
+  }
+  // Blocks until the work is done; the destructor then returns at once.
+  void wait() {
+    if (finished_) end_.sync();
+    else CUZK_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    waited_ = true;
+  }
+  bool waited() const { return waited_; }
+  // Recorded by finish(): for other streams to wait on, and for timing when
+  // end_flags allow it.
+  const Event& end() const { return end_; }
+
+ private:
+  cudaStream_t stream_;
+  Event end_;
+  bool finished_ = false, waited_ = false;
+};
+
 }  // namespace cuzk::cuda

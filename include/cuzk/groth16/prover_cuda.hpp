@@ -12,10 +12,11 @@
 //   upload_inputs  enqueues the copies of w (and a, b, c) on the copy stream;
 //   prove_start    enqueues the quotient h (or first a, b, c from the rows),
 //                  3 inverse and 3 coset NTTs fused with the coset shift, the
-//                  pointwise product, and the five MSMs; each MSM first counts
-//                  its significant scalars, which the host waits for, so it
-//                  returns once the MSMs before H have run (the GPU idles
-//                  for one host round trip at each MSM);
+//                  pointwise product, and the five MSMs; it waits once, for
+//                  the classification of w (its significant scalars and
+//                  ones, shared by the witness MSMs A, B1, B2 and C), and
+//                  returns with the rest queued (H, over random scalars,
+//                  classifies nothing);
 //   prove_finish   waits for them, then does the CPU backend's prove_finish:
 //                  randomness, constant-time assembly, verification.
 //
