@@ -42,9 +42,11 @@ constexpr unsigned kPowLowBits = 10;
 //            runs of 2^k points instead of single points, and reads a stage's
 //            twiddles 2^k at a time, one stage stride apart;
 //   blocks3  the pass kernel bounded for 3 blocks an SM (72-80 registers,
-//            24 warps) instead of 4 (64 registers with spills, 32 warps).
+//            24 warps) instead of 4 (64 registers with spills, 32 warps);
+//   passes8  passes of at most 8 stages instead of 10 (2^20: 6 + 7 + 7, which
+//            leaves fused and columns room for 8 sub-transforms a block).
 struct Variant {
-  bool fused = false, columns = false, blocks3 = false;
+  bool fused = false, columns = false, blocks3 = false, passes8 = false;
 };
 
 const Variant& variant() {
@@ -58,8 +60,10 @@ const Variant& variant() {
       if (name == "fused") r.fused = true;
       else if (name == "columns") r.columns = true;
       else if (name == "blocks3") r.blocks3 = true;
+      else if (name == "passes8") r.passes8 = true;
       else if (!name.empty())
-        throw std::invalid_argument("CUZK_NTT_VARIANT: unknown variant '" + name + "' (fused, columns, blocks3)");
+        throw std::invalid_argument("CUZK_NTT_VARIANT: unknown variant '" + name +
+                                    "' (fused, columns, blocks3, passes8)");
       b = e + 1;
     }
     return r;
@@ -425,11 +429,11 @@ void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsign
 }
 
 // All stages of one transform direction, split into near-equal passes of at
-// most kRegMaxStages (each then has at least kRegBits stages); the last pass
-// of a DIF run may scale its output (see pass_kernel). A transform of fewer
-// than 2^kRegBits points is one pass_kernel pass. With a scratch (DIT, two
-// passes or more), the first pass reads x in bit-reversed order (see
-// pass_reg_kernel) and the passes run x -> scratch -> ... -> x.
+// most kRegMaxStages (8 under passes8; each then has at least kRegBits
+// stages); the last pass of a DIF run may scale its output (see pass_kernel).
+// A transform of fewer than 2^kRegBits points is one pass_kernel pass. With a
+// scratch (DIT, two passes or more), the first pass reads x in bit-reversed
+// order (see pass_reg_kernel) and the passes run x -> scratch -> ... -> x.
 template <class Fr, bool Dit>
 void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream,
                 Fr* scratch = nullptr) {
@@ -441,7 +445,8 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     CUZK_CUDA_CHECK_LAUNCH();
     return;
   }
-  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
+  const unsigned cap = variant().passes8 ? 8 : kRegMaxStages;
+  const unsigned passes = (log_n + cap - 1) / cap;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
