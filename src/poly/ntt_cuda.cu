@@ -32,7 +32,8 @@ namespace {
 constexpr unsigned kPowLowBits = 10;
 
 // Measurement variants, for one device call to time them beside the default;
-// CUZK_NTT_VARIANT, read once, is a comma-separated list of:
+// CUZK_NTT_VARIANT, read once, is a '+'-separated list (scripts/gpu-check.sh
+// splits variants' settings at commas) of:
 //   fused    ntt() does its bit reversal in its first pass, reading x and
 //            writing a scratch of n points that the domain then owns (so one
 //            transform at a time per domain); transforms of one pass keep the
@@ -55,7 +56,7 @@ const Variant& variant() {
     const char* env = std::getenv("CUZK_NTT_VARIANT");
     const std::string list = env ? env : "";
     for (size_t b = 0; b <= list.size();) {
-      const size_t e = std::min(list.find(',', b), list.size());
+      const size_t e = std::min(list.find('+', b), list.size());
       const std::string name = list.substr(b, e - b);
       if (name == "fused") r.fused = true;
       else if (name == "columns") r.columns = true;
@@ -153,8 +154,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 // A block runs one sub-transform (kPlain) or 2^batch of them, sub-transform
 // i taken by the threads i mod 2^batch and held at shared slots (l << batch) | i:
 //  - kColumns (a pass with t_lo >= batch): the 2^batch adjacent columns
-//    low + i, so that the lanes of a warp load, store and read twiddles for
-//    2^batch consecutive positions instead of one point each;
+//    low + i, so that the lanes of a warp load and store runs of 2^batch
+//    consecutive points instead of one point each (and read the twiddles of
+//    2^batch consecutive exponents);
 //  - kReversed (the first DIT pass, out != in): the pass also does the bit
 //    reversal, reading the point for position g from in[rev(g)]; the
 //    sub-transforms are those at g >> S = rev(q·2^batch + i) for block q, so
