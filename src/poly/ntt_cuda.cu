@@ -13,6 +13,9 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -27,6 +30,47 @@ using ::cuzk::cuda::DeviceBuffer;
 namespace {
 
 constexpr unsigned kPowLowBits = 10;
+
+// Measurement variants, for one device call to time them beside the default;
+// CUZK_NTT_VARIANT, read once, is a '+'-separated list (scripts/gpu-check.sh
+// splits variants' settings at commas) of:
+//   fused    ntt() does its bit reversal in its first pass, reading x and
+//            writing a scratch of n points that the domain then owns (so one
+//            transform at a time per domain); transforms of one pass keep the
+//            separate bit reversal;
+//   columns  passes above the lowest run 2^k adjacent columns a block (k <= 3,
+//            the block's points kept <= 2^10), so that a warp loads and stores
+//            runs of 2^k points instead of single points, and reads a stage's
+//            twiddles 2^k at a time, one stage stride apart;
+//   blocks3  the pass kernel bounded for 3 blocks an SM (72-80 registers,
+//            24 warps) instead of 4 (64 registers with spills, 32 warps);
+//   passes8  passes of at most 8 stages instead of 10 (2^20: 6 + 7 + 7, which
+//            leaves fused and columns room for 8 sub-transforms a block).
+struct Variant {
+  bool fused = false, columns = false, blocks3 = false, passes8 = false;
+};
+
+const Variant& variant() {
+  static const Variant v = [] {
+    Variant r;
+    const char* env = std::getenv("CUZK_NTT_VARIANT");
+    const std::string list = env ? env : "";
+    for (size_t b = 0; b <= list.size();) {
+      const size_t e = std::min(list.find('+', b), list.size());
+      const std::string name = list.substr(b, e - b);
+      if (name == "fused") r.fused = true;
+      else if (name == "columns") r.columns = true;
+      else if (name == "blocks3") r.blocks3 = true;
+      else if (name == "passes8") r.passes8 = true;
+      else if (!name.empty())
+        throw std::invalid_argument("CUZK_NTT_VARIANT: unknown variant '" + name +
+                                    "' (fused, columns, blocks3, passes8)");
+      b = e + 1;
+    }
+    return r;
+  }();
+  return v;
+}
 
 // factor(i) = lo[i mod 2^10] · hi[i >> 10] = c·g^i.
 template <class Fr>
@@ -91,33 +135,59 @@ __global__ void pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, 
 __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
-// the 2^(S-B) threads holding 2^B = 4 points in registers. The launch bounds
-// ask ptxas for kRegMinBlocks blocks of the largest pass per SM, which caps the
-// registers at 64 a thread, for occupancy. Passes have at most 10 stages: two
-// 11-stage passes (512-thread blocks, two an SM) are slower at 2^22 than three
-// of 7-8 stages (docs/PERFORMANCE.md). The stages run in rounds of up to B:
-// in a round whose stages touch local bits inside [c, c+B), a thread holds the
-// 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo, hi from the thread
-// index), does the round's butterflies in registers, and the points move
-// between rounds through shared memory. Stages therefore cost one shared-memory store and load
-// per point every B stages, and one barrier pair per round. Global stage 0
-// (twiddle 1) skips its multiplication.
-// When t_lo = 0 the points are contiguous in device memory: they are loaded and
-// stored coalesced (point l by thread l mod T) and rearranged in shared memory.
+// the 2^(S-B) threads of a sub-transform holding 2^B = 4 points in registers.
+// The launch bounds ask ptxas for MinBlocks blocks of the largest pass per SM:
+// 4 caps the registers at 64 a thread, for occupancy. Passes have at most 10
+// stages: two 11-stage passes (512-thread blocks, two an SM) are slower at
+// 2^22 than three of 7-8 stages (docs/PERFORMANCE.md). The stages run in
+// rounds of up to B: in a round whose stages touch local bits inside [c, c+B),
+// a thread holds the 2^B points l = (hi << (c+B)) | (m << c) | lo (m < 2^B; lo,
+// hi from the thread index), does the round's butterflies in registers, and
+// the points move between rounds through shared memory. Stages therefore cost
+// one shared-memory store and load per point every B stages, and one barrier
+// pair per round. Global stage 0 (twiddle 1) skips its multiplication. A pass
+// reads `in` and writes `out`: each block writes back exactly the positions it
+// read, so they may be equal. When t_lo = 0 the points are contiguous in device
+// memory: they are loaded and stored coalesced (point l by thread l mod T) and
+// rearranged in shared memory.
+//
+// A block runs one sub-transform (kPlain) or 2^batch of them, sub-transform
+// i taken by the threads i mod 2^batch and held at shared slots (l << batch) | i:
+//  - kColumns (a pass with t_lo >= batch): the 2^batch adjacent columns
+//    low + i, so that the lanes of a warp load and store runs of 2^batch
+//    consecutive points instead of one point each (and read the twiddles of
+//    2^batch consecutive exponents);
+//  - kReversed (the first DIT pass, out != in): the pass also does the bit
+//    reversal, reading the point for position g from in[rev(g)]; the
+//    sub-transforms are those at g >> S = rev(q·2^batch + i) for block q, so
+//    that rev(g) runs through 2^batch consecutive points.
 constexpr unsigned kRegMaxStages = 10;  // 36 KiB of shared memory
 constexpr unsigned kRegBits = 2;
 constexpr unsigned kRegMinBlocks = 4;
 
-template <class Fr, bool Dit>
-__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
-    pass_reg_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale) {
+enum class Layout { kPlain, kColumns, kReversed };
+
+template <class Fr, bool Dit, Layout L, unsigned MinBlocks>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), MinBlocks)
+    pass_reg_kernel(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned pass_t_lo, unsigned stages,
+                    unsigned batch, PowTable<Fr> scale) {
   constexpr unsigned kRegPoints = 1u << kRegBits;
+  constexpr bool kReversed = L == Layout::kReversed;
   extern __shared__ uint4 shared_raw[];
   Fr* s = reinterpret_cast<Fr*>(shared_raw);
-  const size_t low = blockIdx.x & ((size_t(1) << t_lo) - 1);
-  const size_t high = (size_t)blockIdx.x >> t_lo;
-  const unsigned tid = threadIdx.x, threads = 1u << (stages - kRegBits);
-  auto global = [&](unsigned l) { return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low; };
+  const unsigned t_lo = kReversed ? 0 : pass_t_lo;
+  const unsigned b = L == Layout::kPlain ? 0 : batch;
+  const unsigned tid = threadIdx.x, threads = 1u << (stages + b - kRegBits);
+  const unsigned own = tid & ((1u << b) - 1), sub_tid = tid >> b;  // the thread's sub-transform, and its rank there
+  const size_t first = (size_t)blockIdx.x << b;                  // kReversed: q·2^batch
+  const size_t high = first >> t_lo;
+  const size_t low = (first & ((size_t(1) << t_lo) - 1)) | (L == Layout::kColumns ? own : 0);
+  // Position of point l of sub-transform i (kPlain and kColumns: the thread's own).
+  auto global = [&](unsigned l, unsigned i) {
+    if (kReversed) return (reverse_index(first | i, log_n - stages) << stages) | l;
+    return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low;
+  };
+  auto slot = [&](unsigned l, unsigned i) { return padded((l << b) | i); };
   Fr v[kRegPoints];
 
   // Rounds: DIT covers local stages upwards from 0, DIF downwards from S-1.
@@ -126,25 +196,31 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
     const unsigned k = min(kRegBits, stages - done);
     const unsigned a = Dit ? done : stages - done - k;  // the round's lowest stage
     c = min(a, stages - kRegBits);
-    const unsigned lo = tid & ((1u << c) - 1), hi = tid >> c;
+    const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
     auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
     if (round == 0) {
-      if (t_lo == 0) {
+      if (L != Layout::kColumns && t_lo == 0) {
 #pragma unroll
         for (unsigned m = 0; m < kRegPoints; ++m) {
-          const unsigned l = m * threads + tid;
-          s[padded(l)] = x[global(l)];
+          const unsigned e = m * threads + tid;
+          if (kReversed) {  // e = (r, i): point rev(r) of sub-transform i, at rev(global) below
+            const unsigned i = e & ((1u << b) - 1), r = e >> b;
+            const size_t src = ((size_t)r << (log_n - stages)) | first | i;
+            s[slot((unsigned)reverse_index(r, stages), i)] = in[src];
+          } else {
+            s[padded(e)] = in[global(e, 0)];
+          }
         }
         __syncthreads();
 #pragma unroll
-        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[padded(lidx(m))];
+        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[slot(lidx(m), own)];
       } else {
 #pragma unroll
-        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = x[global(lidx(m))];
+        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = in[global(lidx(m), own)];
       }
     } else {
 #pragma unroll
-      for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[padded(lidx(m))];
+      for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[slot(lidx(m), own)];
     }
     // The round's stages are register bits q in [a - c, a - c + k).
     const unsigned q0 = a - c;
@@ -175,30 +251,30 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
     if (done < stages) {  // to the next round's owners
       __syncthreads();  // every thread has read this round's points
 #pragma unroll
-      for (unsigned m = 0; m < kRegPoints; ++m) s[padded(lidx(m))] = v[m];
+      for (unsigned m = 0; m < kRegPoints; ++m) s[slot(lidx(m), own)] = v[m];
       __syncthreads();
     }
   }
   // v[m] holds local point lidx(m) of the last round (its c).
-  const unsigned lo = tid & ((1u << c) - 1), hi = tid >> c;
+  const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
   auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
-  auto put = [&](unsigned l, const Fr& val) {
-    const size_t g = global(l);
-    x[g] = scale.lo ? val * scale.at(reverse_index(g, log_n)) : val;
+  auto put = [&](unsigned l, unsigned i, const Fr& val) {
+    const size_t g = global(l, i);
+    out[g] = scale.lo ? val * scale.at(reverse_index(g, log_n)) : val;
   };
-  if (t_lo == 0) {
+  if (L != Layout::kColumns && t_lo == 0) {
     __syncthreads();
 #pragma unroll
-    for (unsigned m = 0; m < kRegPoints; ++m) s[padded(lidx(m))] = v[m];
+    for (unsigned m = 0; m < kRegPoints; ++m) s[slot(lidx(m), own)] = v[m];
     __syncthreads();
 #pragma unroll
-    for (unsigned m = 0; m < kRegPoints; ++m) {
-      const unsigned l = m * threads + tid;
-      put(l, s[padded(l)]);
+    for (unsigned m = 0; m < kRegPoints; ++m) {  // e = (i, l): runs of 2^S points
+      const unsigned e = m * threads + tid, l = e & ((1u << stages) - 1), i = e >> stages;
+      put(l, i, s[slot(l, i)]);
     }
   } else {
 #pragma unroll
-    for (unsigned m = 0; m < kRegPoints; ++m) put(lidx(m), v[m]);
+    for (unsigned m = 0; m < kRegPoints; ++m) put(lidx(m), own, v[m]);
   }
 }
 
@@ -297,6 +373,7 @@ std::vector<Fr> powers(const Fr& base, const Fr& first, size_t count) {
 template <class Fr>
 struct DeviceDomain<Fr>::Tables {
   DeviceBuffer<Fr> twiddles[2];  // [0] ω^j, [1] ω^-j, j < n/2
+  DeviceBuffer<Fr> scratch;      // n points for the fused variant's passes, else none
   // Power tables (lo, hi) for: coset g^i; g^i/n; g^-i/n; 1/n.
   DeviceBuffer<Fr> pow_lo[4], pow_hi[4];
   enum Kind { kCoset, kCosetOverN, kInvCosetOverN, kOverN };
@@ -326,6 +403,7 @@ DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain) : domain_(domain), tabl
     tables_->pow_lo[k].upload(lo);
     tables_->pow_hi[k].upload(hi);
   }
+  if (variant().fused && domain.log_size() > kRegMaxStages) tables_->scratch = DeviceBuffer<Fr>(n);
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // the uploads read host vectors that die here
 }
 
@@ -334,25 +412,33 @@ DeviceDomain<Fr>::~DeviceDomain() = default;
 
 namespace {
 
-template <class Fr, bool Dit>
-void launch_reg_pass(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages, PowTable<Fr> scale,
-                     cudaStream_t stream) {
-  const unsigned threads = 1u << (stages - kRegBits);
-  const size_t blocks = (size_t(1) << log_n) >> stages;
-  const size_t smem = sizeof(Fr) * ((size_t(1) << stages) + ((size_t(1) << stages) >> 3));
-  if (smem > 48 * 1024)  // above 48 KiB a kernel must ask, on each device it runs on
-    CUZK_CUDA_CHECK(
-        cudaFuncSetAttribute(pass_reg_kernel<Fr, Dit>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  pass_reg_kernel<Fr, Dit><<<(unsigned)blocks, threads, smem, stream>>>(x, tw, log_n, t_lo, stages, scale);
+// At most 2^3 sub-transforms a block in the kColumns and kReversed layouts:
+// runs of up to 256 bytes.
+constexpr unsigned kBatchBits = 3;
+
+// One pass_reg_kernel launch: 2^(stages + batch) points a block (at most
+// 2^kRegMaxStages: 36 KiB of shared memory, under the 48 KiB a kernel gets
+// without asking).
+template <class Fr, bool Dit, Layout L>
+void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages,
+                     unsigned batch, PowTable<Fr> scale, cudaStream_t stream) {
+  const unsigned points = 1u << (stages + batch);
+  const size_t blocks = (size_t(1) << log_n) / points;
+  const size_t smem = sizeof(Fr) * (points + points / 8);
+  auto kernel = variant().blocks3 ? pass_reg_kernel<Fr, Dit, L, 3> : pass_reg_kernel<Fr, Dit, L, kRegMinBlocks>;
+  kernel<<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
 // All stages of one transform direction, split into near-equal passes of at
-// most kRegMaxStages (each then has at least kRegBits stages); the last pass
-// of a DIF run may scale its output (see pass_kernel). A transform of fewer
-// than 2^kRegBits points is one pass_kernel pass.
+// most kRegMaxStages (8 under passes8; each then has at least kRegBits
+// stages); the last pass of a DIF run may scale its output (see pass_kernel).
+// A transform of fewer than 2^kRegBits points is one pass_kernel pass. With a
+// scratch (DIT, two passes or more), the first pass reads x in bit-reversed
+// order (see pass_reg_kernel) and the passes run x -> scratch -> ... -> x.
 template <class Fr, bool Dit>
-void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream) {
+void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> last_scale, cudaStream_t stream,
+                Fr* scratch = nullptr) {
   const unsigned log_n = d.log_size();
   if (log_n == 0) return;
   const Fr* tw = d.tables().twiddles[direction].data();
@@ -361,14 +447,25 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     CUZK_CUDA_CHECK_LAUNCH();
     return;
   }
-  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
+  const unsigned cap = variant().passes8 ? 8 : kRegMaxStages;
+  const unsigned passes = (log_n + cap - 1) / cap;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
     // DIT runs stages upwards from 0, DIF downwards from log_n - 1.
     const unsigned t_lo = Dit ? done : log_n - done - stages;
-    const bool last = p + 1 == passes;
-    launch_reg_pass<Fr, Dit>(x, tw, log_n, t_lo, stages, last ? last_scale : PowTable<Fr>{}, stream);
+    const bool first = p == 0, last = p + 1 == passes;
+    const PowTable<Fr> scale = last ? last_scale : PowTable<Fr>{};
+    Fr* out = scratch && !last ? scratch : x;
+    const Fr* in = scratch && !first ? scratch : x;
+    const unsigned room = kRegMaxStages - stages;  // batch bits that keep 2^kRegMaxStages points a block
+    if (Dit && scratch && first)  // (kReversed is for DIT only: DIF instantiates kPlain here, never launched)
+      launch_reg_pass<Fr, Dit, Dit ? Layout::kReversed : Layout::kPlain>(
+          in, out, tw, log_n, t_lo, stages, std::min({kBatchBits, room, log_n - stages}), scale, stream);
+    else if (const unsigned batch = std::min({kBatchBits, room, t_lo}); variant().columns && batch > 0)
+      launch_reg_pass<Fr, Dit, Layout::kColumns>(in, out, tw, log_n, t_lo, stages, batch, scale, stream);
+    else
+      launch_reg_pass<Fr, Dit, Layout::kPlain>(in, out, tw, log_n, t_lo, stages, 0, scale, stream);
     done += stages;
   }
 }
@@ -394,8 +491,9 @@ void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStrea
 
 template <class Fr>
 void ntt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
-  bit_reverse<Fr, true>(d, x, {}, stream);
-  run_passes<Fr, true>(d, x, 0, {}, stream);
+  Fr* scratch = d.tables().scratch.data();
+  if (!scratch) bit_reverse<Fr, true>(d, x, {}, stream);
+  run_passes<Fr, true>(d, x, 0, {}, stream, scratch);
 }
 
 template <class Fr>
