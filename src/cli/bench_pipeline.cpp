@@ -181,7 +181,9 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   return visit_native(o.native, [&](const auto& circuit) {
     using E = typename std::decay_t<decltype(circuit)>::Curve;
     const auto t_setup = std::chrono::steady_clock::now();
-    const bool on_gpu = setup_on_gpu(o.setup_on, where, 1);
+    // A key budget decides which keys the cache keeps resident and which it
+    // streams, from host points: with one, auto makes the key on the host.
+    const bool on_gpu = setup_on_gpu(o.setup_on, where, o.engine.key_budget_mib ? 0 : 1);
     const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads);
     const double setup_s = seconds_since(t_setup);
     std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "

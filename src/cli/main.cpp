@@ -266,7 +266,8 @@ int main(int argc, char** argv) {
                               "Prove with this key (cuzk setup of the same --circuit and --constraints; its curve "
                               "is the key's), loaded as cuzkd loads it, instead of a development key made here");
   add_proving_options(bench_pipeline, pipeline_opts.run);
-  add_setup_on_option(bench_pipeline, pipeline_opts.setup_on, "gpu with the cuda backend on one GPU, else host");
+  add_setup_on_option(bench_pipeline, pipeline_opts.setup_on,
+                      "gpu with the cuda backend on one GPU and no --key-budget-mib, else host");
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();
   bench_pipeline->add_option("--warmup", pipeline_opts.warmup,

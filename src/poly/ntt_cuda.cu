@@ -13,9 +13,6 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -30,47 +27,6 @@ using ::cuzk::cuda::DeviceBuffer;
 namespace {
 
 constexpr unsigned kPowLowBits = 10;
-
-// Measurement variants, for one device call to time them beside the default;
-// CUZK_NTT_VARIANT, read once, is a '+'-separated list (scripts/gpu-check.sh
-// splits variants' settings at commas) of:
-//   fused    ntt() does its bit reversal in its first pass, reading x and
-//            writing a scratch of n points that the domain then owns (so one
-//            transform at a time per domain); transforms of one pass keep the
-//            separate bit reversal;
-//   columns  passes above the lowest run 2^k adjacent columns a block (k <= 3,
-//            the block's points kept <= 2^10), so that a warp loads and stores
-//            runs of 2^k points instead of single points, and reads a stage's
-//            twiddles 2^k at a time, one stage stride apart;
-//   blocks3  the pass kernel bounded for 3 blocks an SM (72-80 registers,
-//            24 warps) instead of 4 (64 registers with spills, 32 warps);
-//   passes8  passes of at most 8 stages instead of 10 (2^20: 6 + 7 + 7, which
-//            leaves fused and columns room for 8 sub-transforms a block).
-struct Variant {
-  bool fused = false, columns = false, blocks3 = false, passes8 = false;
-};
-
-const Variant& variant() {
-  static const Variant v = [] {
-    Variant r;
-    const char* env = std::getenv("CUZK_NTT_VARIANT");
-    const std::string list = env ? env : "";
-    for (size_t b = 0; b <= list.size();) {
-      const size_t e = std::min(list.find('+', b), list.size());
-      const std::string name = list.substr(b, e - b);
-      if (name == "fused") r.fused = true;
-      else if (name == "columns") r.columns = true;
-      else if (name == "blocks3") r.blocks3 = true;
-      else if (name == "passes8") r.passes8 = true;
-      else if (!name.empty())
-        throw std::invalid_argument("CUZK_NTT_VARIANT: unknown variant '" + name +
-                                    "' (fused, columns, blocks3, passes8)");
-      b = e + 1;
-    }
-    return r;
-  }();
-  return v;
-}
 
 // factor(i) = lo[i mod 2^10] · hi[i >> 10] = c·g^i.
 template <class Fr>
@@ -136,8 +92,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 
 // One pass of S stages (B <= S <= kRegMaxStages), as pass_kernel, with each of
 // the 2^(S-B) threads of a sub-transform holding 2^B = 4 points in registers.
-// The launch bounds ask ptxas for MinBlocks blocks of the largest pass per SM:
-// 4 caps the registers at 64 a thread, for occupancy. Passes have at most 10
+// The launch bounds ask ptxas for kRegMinBlocks blocks of the largest pass per
+// SM: 4 caps the registers at 64 a thread, for occupancy (3, without the
+// spills, measured slower: docs/PERFORMANCE.md). Passes have at most 10
 // stages: two 11-stage passes (512-thread blocks, two an SM) are slower at
 // 2^22 than three of 7-8 stages (docs/PERFORMANCE.md). The stages run in
 // rounds of up to B: in a round whose stages touch local bits inside [c, c+B),
@@ -157,8 +114,8 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 //    low + i, so that the lanes of a warp load and store runs of 2^batch
 //    consecutive points instead of one point each (and read the twiddles of
 //    2^batch consecutive exponents);
-//  - kReversed (the first DIT pass, out != in): the pass also does the bit
-//    reversal, reading the point for position g from in[rev(g)]; the
+//  - kReversed (the first pass of ntt() given a scratch): the pass also does
+//    the bit reversal (no separate pass over the points), reading the point for position g from in[rev(g)]; the
 //    sub-transforms are those at g >> S = rev(q·2^batch + i) for block q, so
 //    that rev(g) runs through 2^batch consecutive points.
 constexpr unsigned kRegMaxStages = 10;  // 36 KiB of shared memory
@@ -167,8 +124,8 @@ constexpr unsigned kRegMinBlocks = 4;
 
 enum class Layout { kPlain, kColumns, kReversed };
 
-template <class Fr, bool Dit, Layout L, unsigned MinBlocks>
-__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), MinBlocks)
+template <class Fr, bool Dit, Layout L>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
     pass_reg_kernel(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned pass_t_lo, unsigned stages,
                     unsigned batch, PowTable<Fr> scale) {
   constexpr unsigned kRegPoints = 1u << kRegBits;
@@ -373,7 +330,6 @@ std::vector<Fr> powers(const Fr& base, const Fr& first, size_t count) {
 template <class Fr>
 struct DeviceDomain<Fr>::Tables {
   DeviceBuffer<Fr> twiddles[2];  // [0] ω^j, [1] ω^-j, j < n/2
-  DeviceBuffer<Fr> scratch;      // n points for the fused variant's passes, else none
   // Power tables (lo, hi) for: coset g^i; g^i/n; g^-i/n; 1/n.
   DeviceBuffer<Fr> pow_lo[4], pow_hi[4];
   enum Kind { kCoset, kCosetOverN, kInvCosetOverN, kOverN };
@@ -403,7 +359,6 @@ DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain) : domain_(domain), tabl
     tables_->pow_lo[k].upload(lo);
     tables_->pow_hi[k].upload(hi);
   }
-  if (variant().fused && domain.log_size() > kRegMaxStages) tables_->scratch = DeviceBuffer<Fr>(n);
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // the uploads read host vectors that die here
 }
 
@@ -425,14 +380,12 @@ void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsign
   const unsigned points = 1u << (stages + batch);
   const size_t blocks = (size_t(1) << log_n) / points;
   const size_t smem = sizeof(Fr) * (points + points / 8);
-  auto kernel = variant().blocks3 ? pass_reg_kernel<Fr, Dit, L, 3> : pass_reg_kernel<Fr, Dit, L, kRegMinBlocks>;
-  kernel<<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  pass_reg_kernel<Fr, Dit, L><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
 // All stages of one transform direction, split into near-equal passes of at
-// most kRegMaxStages (8 under passes8; each then has at least kRegBits
-// stages); the last pass of a DIF run may scale its output (see pass_kernel).
+// most kRegMaxStages (each then has at least kRegBits stages); the last pass of a DIF run may scale its output (see pass_kernel).
 // A transform of fewer than 2^kRegBits points is one pass_kernel pass. With a
 // scratch (DIT, two passes or more), the first pass reads x in bit-reversed
 // order (see pass_reg_kernel) and the passes run x -> scratch -> ... -> x.
@@ -447,8 +400,7 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     CUZK_CUDA_CHECK_LAUNCH();
     return;
   }
-  const unsigned cap = variant().passes8 ? 8 : kRegMaxStages;
-  const unsigned passes = (log_n + cap - 1) / cap;
+  const unsigned passes = (log_n + kRegMaxStages - 1) / kRegMaxStages;
   unsigned done = 0;
   for (unsigned p = 0; p < passes; ++p) {
     const unsigned stages = (log_n - done) / (passes - p);
@@ -462,7 +414,7 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     if (Dit && scratch && first)  // (kReversed is for DIT only: DIF instantiates kPlain here, never launched)
       launch_reg_pass<Fr, Dit, Dit ? Layout::kReversed : Layout::kPlain>(
           in, out, tw, log_n, t_lo, stages, std::min({kBatchBits, room, log_n - stages}), scale, stream);
-    else if (const unsigned batch = std::min({kBatchBits, room, t_lo}); variant().columns && batch > 0)
+    else if (const unsigned batch = std::min({kBatchBits, room, t_lo}); batch > 0)
       launch_reg_pass<Fr, Dit, Layout::kColumns>(in, out, tw, log_n, t_lo, stages, batch, scale, stream);
     else
       launch_reg_pass<Fr, Dit, Layout::kPlain>(in, out, tw, log_n, t_lo, stages, 0, scale, stream);
@@ -490,8 +442,9 @@ void bit_reverse(const DeviceDomain<Fr>& d, Fr* x, PowTable<Fr> scale, cudaStrea
 }  // namespace
 
 template <class Fr>
-void ntt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
-  Fr* scratch = d.tables().scratch.data();
+void ntt(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream, Fr* scratch) {
+  // One pass has nowhere to put what it reads out of order.
+  if (d.log_size() <= kRegMaxStages) scratch = nullptr;
   if (!scratch) bit_reverse<Fr, true>(d, x, {}, stream);
   run_passes<Fr, true>(d, x, 0, {}, stream, scratch);
 }
@@ -543,7 +496,7 @@ void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t 
 
 #define CUZK_NTT_CUDA_INSTANTIATE(Fr)                                              \
   template class DeviceDomain<Fr>;                                                 \
-  template void ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);               \
+  template void ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t, Fr*);          \
   template void intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);              \
   template void coset_ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);         \
   template void coset_intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);        \

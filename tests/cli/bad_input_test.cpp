@@ -327,6 +327,8 @@ TEST_F(BadInput, UsageErrors) {
   // device 99 does not exist". Either way a usage error, and nothing written.
   expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "cuda", "--gpus", "99"}, kBadInput, {});
   expect_failure({"bench", "msm", "--backend", "cuda", "--gpus", "0,x"}, kBadInput, {});
+  expect_failure({"bench", "prove", "--backend", "cpu", "--setup-on", "gpu"}, kBadInput, {},
+                 "--setup-on gpu needs the cuda backend");
 }
 
 }  // namespace

@@ -103,7 +103,9 @@ TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"bench", "pipeline", "--jobs", "0", "--backend", "cpu"},
         std::vector<std::string>{"bench", "pipeline", "--backend", "cuda", "--gpus", "99"},
-        std::vector<std::string>{"bench", "pipeline", "--backend", "cpu", "--compare"}}) {
+        std::vector<std::string>{"bench", "pipeline", "--backend", "cpu", "--compare"},
+        std::vector<std::string>{"bench", "pipeline", "--backend", "cpu", "--setup-on", "gpu"},
+        std::vector<std::string>{"bench", "pipeline", "--setup-on", "disk"}}) {
     const ProcessResult e = cuzk(bad);
     EXPECT_EQ(e.exit_code, 2) << e.err;
     EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;

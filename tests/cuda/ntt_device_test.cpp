@@ -5,7 +5,8 @@
 // Per size the host computes y = ntt(x) and z = coset_ntt(x, g) for random x
 // (g = the domain's coset shift). Both are bijections of x, so y and z are
 // uniformly random too, and every device result has an exact host value:
-//   ntt(x) = y,  intt(y) = x,  coset_ntt(x) = z,  coset_intt(z) = x,
+//   ntt(x) = y (in place, and with a scratch),  intt(y) = x,
+//   coset_ntt(x) = z,  coset_intt(z) = x,
 //   coset_evaluations(y) = coset_ntt(intt(y)) = z.
 // That is two host transforms a size instead of six, which keeps 2^26 cheap.
 //
@@ -54,11 +55,16 @@ void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream) {
     ASSERT_TRUE(same_values(back, x)) << "host intt(ntt(x)) != x";
   }
 
-  cuda::DeviceBuffer<Fr> buf(n);
-  const auto run = [&](const std::vector<Fr>& in, void (*op)(const poly::cuda::DeviceDomain<Fr>&, Fr*, cudaStream_t)) {
+  cuda::DeviceBuffer<Fr> buf(n), scratch(n);
+  const auto run = [&](const std::vector<Fr>& in, auto op) {
     return through_device(buf, in, stream, [&](Fr* d, cudaStream_t s) { op(dev, d, s); });
   };
-  EXPECT_TRUE(same_values(run(x, &poly::cuda::ntt<Fr>), y)) << "ntt";
+  using Domain = poly::cuda::DeviceDomain<Fr>;
+  EXPECT_TRUE(same_values(run(x, [](const Domain& dd, Fr* d, cudaStream_t s) { poly::cuda::ntt(dd, d, s); }), y))
+      << "ntt";
+  EXPECT_TRUE(same_values(
+      run(x, [&](const Domain& dd, Fr* d, cudaStream_t s) { poly::cuda::ntt(dd, d, s, scratch.data()); }), y))
+      << "ntt with a scratch";
   EXPECT_TRUE(same_values(run(y, &poly::cuda::intt<Fr>), x)) << "intt";
   EXPECT_TRUE(same_values(run(x, &poly::cuda::coset_ntt<Fr>), z)) << "coset_ntt";
   EXPECT_TRUE(same_values(run(z, &poly::cuda::coset_intt<Fr>), x)) << "coset_intt";

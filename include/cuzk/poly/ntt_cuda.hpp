@@ -5,7 +5,9 @@
 // thread in registers, two stages between shared-memory exchanges; 2 points are
 // one radix-2 pass); each pass loads 2^10 (or fewer) points into shared memory
 // and does its stages there, so a 2^24 transform reads and writes device memory
-// three times instead of 24 and is bound by its multiplies. The forward transform is decimation in time
+// three times instead of 24 and is bound by its multiplies. Passes above the
+// lowest take up to 8 adjacent columns a block, so that device memory is read
+// and written in runs of up to 8 points. The forward transform is decimation in time
 // (bit-reversed in, natural out) and the inverse decimation in frequency
 // (natural in, bit-reversed out): the Groth16 quotient chains inverse then
 // forward with no bit-reversal between them, and the coset powers and 1/n are
@@ -50,8 +52,14 @@ class DeviceDomain {
 // In place on d_values (domain.size() elements in device memory), natural order
 // in and out, as the host functions in ntt.hpp. The coset functions use the
 // domain's coset shift (snarkjs's), which is the only coset the prover needs.
+//
+// ntt() given a scratch of domain.size() elements in device memory (not
+// touched after it returns) does its bit reversal inside its first pass,
+// which reads the values and writes the scratch, instead of as a pass of its
+// own: one read and write of every point fewer (2^24 BN254: 4.46 -> 4.13 ms
+// on the H200).
 template <class Fr>
-void ntt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+void ntt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream, Fr* d_scratch = nullptr);
 template <class Fr>
 void intt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
 template <class Fr>
