@@ -1,5 +1,6 @@
 #include "cuzk/groth16/prover.hpp"
 
+#include "cuzk/groth16/detail/abc_row.hpp"
 #include "cuzk/groth16/detail/assemble.hpp"
 
 #include <sys/random.h>
@@ -58,17 +59,9 @@ void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::s
   constexpr size_t kRowsPerTask = 1 << 14;
   parallel_tasks((rows + kRowsPerTask - 1) / kRowsPerTask, threads, [&](size_t t) {
     const size_t end = std::min(rows, (t + 1) * kRowsPerTask);
-    for (size_t i = t * kRowsPerTask; i < end; ++i) {
-      Fr sum[2];
-      for (int m = 0; m < 2; ++m) {
-        sum[m] = Fr::zero();
-        for (uint32_t k = row_start_[m][i]; k < row_start_[m][i + 1]; ++k)
-          sum[m] += entries_[m][k].value * w[entries_[m][k].signal];
-      }
-      a[i] = sum[0];
-      b[i] = sum[1];
-      c[i] = sum[0] * sum[1];
-    }
+    for (size_t i = t * kRowsPerTask; i < end; ++i)
+      detail::abc_row(i, row_start_[0].data(), entries_[0].data(), row_start_[1].data(), entries_[1].data(),
+                      w.data(), a.data(), b.data(), c.data());
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
+#include "cuzk/groth16/detail/abc_row.hpp"
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/msm/pippenger_cuda.hpp"
 #include "cuzk/poly/ntt_cuda.hpp"
@@ -258,14 +259,8 @@ template <class Fr, class Entry>
 __global__ void abc_kernel(const uint32_t* a_start, const Entry* a_entries, const uint32_t* b_start,
                            const Entry* b_entries, const Fr* w, size_t rows, Fr* a, Fr* b, Fr* c) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < rows; i += stride) {
-    Fr sa = Fr::zero(), sb = Fr::zero();
-    for (uint32_t k = a_start[i]; k < a_start[i + 1]; ++k) sa = sa + a_entries[k].value * w[a_entries[k].signal];
-    for (uint32_t k = b_start[i]; k < b_start[i + 1]; ++k) sb = sb + b_entries[k].value * w[b_entries[k].signal];
-    a[i] = sa;
-    b[i] = sb;
-    c[i] = sa * sb;
-  }
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < rows; i += stride)
+    detail::abc_row(i, a_start, a_entries, b_start, b_entries, w, a, b, c);
 }
 
 namespace {

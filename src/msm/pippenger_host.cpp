@@ -74,9 +74,14 @@ class AffineBuckets {
   using Xyzz = ec::Xyzz<C>;
 
  public:
+  // Whether `count` buckets take batches: a batch holds at most a quarter of
+  // them, so that few points find theirs taken, and below kMinBatch additions
+  // the inversion (about 300-600 multiplications) no longer pays.
+  static bool batches(size_t count) { return count / 4 >= kMinBatch; }
+
   explicit AffineBuckets(size_t count)
       : sums_(count, A::infinity()), overflow_(count, Xyzz::infinity()), in_batch_(count, 0),
-        limit_(count / 4 >= kMinBatch ? std::min(kBatch, count / 4) : 0) {
+        limit_(batches(count) ? std::min(kBatch, count / 4) : 0) {
     batch_.reserve(limit_);
     prefix_.resize(limit_);
   }
@@ -94,11 +99,12 @@ class AffineBuckets {
     }
   }
 
-  // sum_j (j+1) bucket_j, by a running sum from the top.
-  Xyzz weighted_sum() {
+  // sum_j (j+1) bucket_(begin+j) over `count` buckets from `begin`, by a
+  // running sum from the top.
+  Xyzz weighted_sum(size_t begin, size_t count) {
     flush();
     Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
-    for (size_t j = sums_.size(); j-- > 0;) {
+    for (size_t j = begin + count; j-- > begin;) {
       running = running.add(overflow_[j]).add(sums_[j]);
       sum = sum.add(running);
     }
@@ -106,9 +112,6 @@ class AffineBuckets {
   }
 
  private:
-  // A batch holds at most a quarter of the buckets, so that few points find
-  // theirs taken. Below kMinBatch the inversion (about 300-600
-  // multiplications) no longer pays: such small windows use XYZZ alone.
   static constexpr size_t kBatch = 256, kMinBatch = 128;
   struct Pending {
     size_t bucket;
@@ -186,36 +189,52 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
     }
   });
 
-  // 2. Buckets per (window, chunk) task.
+  // 2. Buckets. A window's terms go into one set of buckets or into `sets`
+  // sets, each over a group of chunks: every set costs a running sum (about
+  // three additions a bucket), so there are as few as leave each thread two
+  // (window, set) tasks. Where a window has too few buckets for batches of
+  // affine additions (few significant scalars: a witness), a task instead
+  // takes every window of one chunk, their buckets side by side in one set
+  // that does take batches: a witness MSM's additions then cost about 7
+  // multiplications, not XYZZ's 10.
   size_t m = 0;
   for (const auto& t : terms) m += t.size();
-  const unsigned c = pippenger_window(m, chunks);
   // k < 2^bits and K < (2/3) 2^(Wc) (c >= 2), so W c >= bits + 2 keeps k + K
   // below 2^(Wc): the top window's digit absorbs everything.
-  const unsigned windows = (Fr::bits + 2 + c - 1) / c;
+  const auto windows_for = [](unsigned c) { return (Fr::bits + 2 + c - 1) / c; };
+  size_t sets = 1;
+  unsigned c = pippenger_window(m, sets);
+  while (sets < chunks && windows_for(c) * sets < 2 * threads) c = pippenger_window(m, ++sets);
+  const bool whole_chunks = !AffineBuckets<C>::batches(size_t(1) << (c - 1));
+  if (whole_chunks) c = pippenger_window(m, sets = chunks);
+  const unsigned windows = windows_for(c);
   parallel_tasks(chunks, threads, [&](size_t ch) {
     for (Term& t : terms[ch]) add_offset(t.k, c, windows);
   });
   const size_t buckets = size_t(1) << (c - 1);
-  std::vector<Xyzz> window_sums(windows * chunks, Xyzz::infinity());
-  parallel_tasks(windows * chunks, threads, [&](size_t task) {
-    const unsigned w = (unsigned)(task % windows);
-    const size_t ch = task / windows;
-    if (terms[ch].empty()) return;
-    AffineBuckets<C> bucket(buckets);
-    for (const Term& t : terms[ch]) {
-      const int d = signed_digit(t.k, c, w);
-      if (d > 0) bucket.add(d - 1, bases[t.index]);
-      if (d < 0) bucket.add(-d - 1, -bases[t.index]);
-    }
-    window_sums[task] = bucket.weighted_sum();
+  const unsigned per_task = whole_chunks ? windows : 1;
+  const unsigned tasks_per_set = windows / per_task;
+  std::vector<Xyzz> window_sums(windows * sets, Xyzz::infinity());
+  parallel_tasks(tasks_per_set * sets, threads, [&](size_t task) {
+    const size_t set = task / tasks_per_set;
+    const unsigned w0 = (unsigned)(task % tasks_per_set) * per_task;
+    AffineBuckets<C> bucket(buckets * per_task);
+    for (size_t ch = chunks * set / sets; ch < chunks * (set + 1) / sets; ++ch)
+      for (const Term& t : terms[ch])
+        for (unsigned i = 0; i < per_task; ++i) {
+          const int d = signed_digit(t.k, c, w0 + i);
+          if (d > 0) bucket.add(i * buckets + d - 1, bases[t.index]);
+          if (d < 0) bucket.add(i * buckets - d - 1, -bases[t.index]);
+        }
+    for (unsigned i = 0; i < per_task; ++i)
+      window_sums[set * windows + w0 + i] = bucket.weighted_sum(i * buckets, buckets);
   });
 
   // 3. Combine: windows from the top, c doublings between them.
   Xyzz acc = Xyzz::infinity();
   for (unsigned w = windows; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
-    for (size_t ch = 0; ch < chunks; ++ch) acc = acc.add(window_sums[ch * windows + w]);
+    for (size_t set = 0; set < sets; ++set) acc = acc.add(window_sums[set * windows + w]);
   }
   for (const auto& o : ones) acc = acc.add(o);
   return acc.to_jacobian();

@@ -46,7 +46,9 @@ struct HostMsm : ::testing::Test {
   }
   void expect_matches(const std::vector<A>& p, const std::vector<Fr>& k, const char* what) {
     const J want = naive(p, k);
-    for (unsigned threads : {1u, 3u}) {
+    // 16 threads split each window's terms over several sets of buckets
+    // where there are more than 4096 of them.
+    for (unsigned threads : {1u, 3u, 16u}) {
       const J got = msm::msm<C>(p, k, threads);
       EXPECT_EQ(got, want) << what << ", n = " << p.size() << ", threads = " << threads;
       EXPECT_TRUE(got.on_curve()) << what;
@@ -98,7 +100,7 @@ TYPED_TEST(HostMsm, WitnessShapes) {
 // 2^13 + 5 terms (G1): windows of 512 buckets, so the affine buckets' batches
 // fill (128 additions share an inversion) and flush many times, beside the
 // XYZZ overflow that takes a second point for a bucket already in the batch,
-// equal x (one base repeated) and P + (-P).
+// equal x (one base repeated) and P + (-P); three chunks of terms.
 TYPED_TEST(HostMsm, FullBatchesOfAffineAdditions) {
   if (TypeParam::max_n < 1000) GTEST_SKIP() << "G1 only: the naive sum is slow for G2";
   SEED_TRACE();
@@ -112,6 +114,12 @@ TYPED_TEST(HostMsm, FullBatchesOfAffineAdditions) {
   std::vector<A> cancel = p;
   for (size_t i = 1; i < n; i += 2) cancel[i] = -cancel[i - 1];
   this->expect_matches(cancel, std::vector<Fr>(n, k[0]), "pairs that cancel, 2^13 + 5");
+  // Mostly 0 and 1: windows too small to batch, so each chunk's windows share
+  // one set of buckets that does.
+  std::vector<Fr> witness = k;
+  for (size_t i = 0; i < n; ++i)
+    if (i % 7 != 0) witness[i] = (i % 3 == 0) ? Fr::zero() : Fr::one();
+  this->expect_matches(p, witness, "mix of 0, 1 and full scalars, 2^13 + 5");
 }
 
 TYPED_TEST(HostMsm, EmptyAndMismatched) {

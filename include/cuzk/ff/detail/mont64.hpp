@@ -16,6 +16,11 @@ namespace cuzk::ff::mont64 {
 
 using u128 = unsigned __int128;
 
+// The field operations inline into their callers whatever GCC's size
+// heuristics say: as calls they cost more than themselves (a 2^16 host MSM
+// spent 18% of its time in calls to 4-limb add and sub).
+#define CUZK_HOST_INLINE [[gnu::always_inline]] inline
+
 // The modulus as a host array: indexing P::modulus(i) at run time would rebuild
 // its table on every call, and these loops are the host's innermost.
 template <class P, size_t N = P::n64>
@@ -60,7 +65,7 @@ inline unsigned char subb(unsigned char c, uint64_t a, uint64_t b, uint64_t& out
 
 // r = t - p if t >= p, else t (t < 2p), without a branch on the value.
 template <class P, size_t N = P::n64>
-inline void reduce_once(uint64_t r[N], const uint64_t t[N]) {
+CUZK_HOST_INLINE void reduce_once(uint64_t r[N], const uint64_t t[N]) {
   constexpr auto& p = modulus<P>::v.l;
   uint64_t s[N];
   unsigned char borrow = 0;
@@ -91,7 +96,7 @@ inline const bool kHaveMulxAdx = [] {
 // RIP-relative operand each), which leaves registers for the ring even in a
 // build without optimization.
 template <class P>
-inline void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+CUZK_HOST_INLINE void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
   static constexpr uint64_t inv = P::inv;
   using p = modulus<P, 4>;
   uint64_t t0, t1, t2, t3, t4, lo, hi, z;
@@ -232,19 +237,10 @@ inline void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
 }
 #endif
 
+// CIOS with u128 carries: every field size, and 4 limbs without MULX/ADX.
 template <class P, size_t N = P::n64>
-inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+inline void mul_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   constexpr auto& p = modulus<P>::v.l;
-#if defined(__x86_64__)
-  if constexpr (N == 4) {
-    if (kHaveMulxAdx) {
-      uint64_t t[4];
-      mul4_mulx<P>(t, a, b);
-      reduce_once<P>(r, t);  // t < 2p
-      return;
-    }
-  }
-#endif
   uint64_t t[N] = {};
   for (size_t i = 0; i < N; ++i) {
     u128 ab = (u128)a[0] * b[i] + t[0];
@@ -266,7 +262,22 @@ inline void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 }
 
 template <class P, size_t N = P::n64>
-inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+CUZK_HOST_INLINE void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+#if defined(__x86_64__)
+  if constexpr (N == 4) {
+    if (kHaveMulxAdx) {
+      uint64_t t[4];
+      mul4_mulx<P>(t, a, b);
+      reduce_once<P>(r, t);  // t < 2p
+      return;
+    }
+  }
+#endif
+  mul_portable<P, N>(r, a, b);
+}
+
+template <class P, size_t N = P::n64>
+CUZK_HOST_INLINE void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   uint64_t t[N];
   unsigned char carry = 0;  // a + b < 2p < 2^(64N): no carry out
   for (size_t j = 0; j < N; ++j) carry = addc(carry, a[j], b[j], t[j]);
@@ -274,7 +285,7 @@ inline void add(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 }
 
 template <class P, size_t N = P::n64>
-inline void sub(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
+CUZK_HOST_INLINE void sub(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   constexpr auto& p = modulus<P>::v.l;
   uint64_t t[N];
   unsigned char borrow = 0;
