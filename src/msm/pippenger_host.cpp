@@ -79,9 +79,15 @@ class AffineBuckets {
   // the inversion (about 300-600 multiplications) no longer pays.
   static bool batches(size_t count) { return count / 4 >= kMinBatch; }
 
-  explicit AffineBuckets(size_t count)
-      : sums_(count, A::infinity()), overflow_(count, Xyzz::infinity()), in_batch_(count, 0),
-        limit_(batches(count) ? std::min(kBatch, count / 4) : 0) {
+  // `count` empty buckets, in the memory of earlier uses: a service proving
+  // one partition after another then touches no fresh pages (which cost a
+  // proof ~10% on the 2-core VM, docs/PERFORMANCE.md).
+  void reset(size_t count) {
+    sums_.assign(count, A::infinity());
+    overflow_.assign(count, Xyzz::infinity());
+    in_batch_.assign(count, 0);
+    limit_ = batches(count) ? std::min(kBatch, count / 4) : 0;
+    batch_.clear();
     batch_.reserve(limit_);
     prefix_.resize(limit_);
   }
@@ -145,7 +151,7 @@ class AffineBuckets {
   std::vector<A> sums_;
   std::vector<Xyzz> overflow_;
   std::vector<uint8_t> in_batch_;
-  size_t limit_;
+  size_t limit_ = 0;
   std::vector<Pending> batch_;
   std::vector<F> prefix_;
 };
@@ -171,7 +177,14 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
   const size_t n = bases.size();
   const size_t chunk_size = std::max<size_t>(4096, (n + threads - 1) / threads);
   const size_t chunks = (n + chunk_size - 1) / chunk_size;
-  std::vector<std::vector<Term>> terms(chunks);
+  // Kept by the calling thread for its next MSM, as the buckets below are by
+  // each thread that fills them (AffineBuckets::reset says why). The tasks
+  // reach it through the reference: on their threads the thread_local's own
+  // name would be their own, empty, copy.
+  thread_local std::vector<std::vector<Term>> kept_terms;
+  std::vector<std::vector<Term>>& terms = kept_terms;
+  terms.resize(chunks);
+  for (auto& t : terms) t.clear();
   std::vector<Xyzz> ones(chunks, Xyzz::infinity());
   parallel_tasks(chunks, threads, [&](size_t ch) {
     const size_t b = ch * chunk_size, e = std::min(n, b + chunk_size);
@@ -218,7 +231,8 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
   parallel_tasks(tasks_per_set * sets, threads, [&](size_t task) {
     const size_t set = task / tasks_per_set;
     const unsigned w0 = (unsigned)(task % tasks_per_set) * per_task;
-    AffineBuckets<C> bucket(buckets * per_task);
+    thread_local AffineBuckets<C> bucket;
+    bucket.reset(buckets * per_task);
     for (size_t ch = chunks * set / sets; ch < chunks * (set + 1) / sets; ++ch)
       for (const Term& t : terms[ch])
         for (unsigned i = 0; i < per_task; ++i) {
