@@ -19,17 +19,11 @@ namespace {
 // inversion per chunk that kChunk values share.
 constexpr size_t kChunk = 4096;
 
-// fn(begin, end) over [0, n) in chunks of kChunk, on `threads` threads.
-template <class Fn>
-void for_chunks(size_t n, unsigned threads, Fn fn) {
-  parallel_tasks((n + kChunk - 1) / kChunk, threads, [&](size_t t) { fn(t * kChunk, std::min(n, (t + 1) * kChunk)); });
-}
-
 // out[j] = c · y_j / (τ - y_j) for y_j = y0 ρ^j: the form that both Lagrange
 // bases take at τ (see dev_setup). One batch inversion per chunk.
 template <class Fr>
 void ratios(std::span<Fr> out, const Fr& c, const Fr& y0, const Fr& rho, const Fr& tau, unsigned threads) {
-  for_chunks(out.size(), threads, [&](size_t b, size_t e) {
+  parallel_blocks(out.size(), kChunk, threads, [&](size_t b, size_t e) {
     const uint64_t b64 = b;
     std::vector<Fr> y(e - b), prefix(e - b);
     Fr yj = y0 * rho.pow(&b64, 1), acc = Fr::one();
@@ -126,7 +120,7 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
 
   // IC and C: (β u + α v + w)/γ for the public signals and 1, /δ for the rest.
   const Fr gamma_inv = t.gamma.inverse(), delta_inv = t.delta.inverse();
-  for_chunks(nv, threads, [&](size_t b, size_t e) {
+  parallel_blocks(nv, kChunk, threads, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) w[i] = (t.beta * u[i] + t.alpha * v[i] + w[i]) * (i <= np ? gamma_inv : delta_inv);
   });
 

@@ -111,8 +111,7 @@ class FixedBase {
            uint64_t weight = 1) const {
     using F = typename C::F;
     constexpr size_t kChunk = 4096;  // scalars a task takes, sharing one inversion a window
-    parallel_tasks((k.size() + kChunk - 1) / kChunk, threads, [&](size_t t) {
-      const size_t b = t * kChunk, e = std::min(k.size(), b + kChunk);
+    parallel_blocks(k.size(), kChunk, threads, [&](size_t b, size_t e) {
       const size_t n = e - b, W = windows_;
       const std::span<Aff> acc = out.subspan(b, n);
       std::vector<int32_t> d(n * W);

@@ -57,6 +57,14 @@ void parallel_tasks(size_t tasks, unsigned threads, Fn&& fn, size_t grain = 1) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// fn(begin, end) over [0, n) in blocks of `block` elements (the last may be
+// shorter), each one task, on at most `threads` threads: for work whose
+// blocks share something of their own, such as one inversion.
+template <class Fn>
+void parallel_blocks(size_t n, size_t block, unsigned threads, Fn fn) {
+  parallel_tasks((n + block - 1) / block, threads, [&](size_t t) { fn(t * block, std::min(n, (t + 1) * block)); });
+}
+
 // fn(begin, end, chunk_index) over [0, n) split into one chunk per CPU thread
 // (chunks of at least 1024), for one-off bulk work.
 template <class Fn>
