@@ -5,7 +5,7 @@
 # which takes few files; ./gpu-out by default); the last lines printed are a
 # summary.
 #   scripts/gpu-check.sh [tests|bench|prove|all] [ctest -R regex]
-#     tests  build, ctest -L gpu, selfcheck
+#     tests  build, ctest -L gpu, selfcheck, oneshot
 #     bench  build, field/curve arithmetic rates (cuzk_bench_device), NTT and MSM
 #            benchmarks (cuzk bench ntt|msm --backend cuda)
 #     prove  build, whole-proof benchmarks at 2^20, 2^22, 2^24 constraints
@@ -56,6 +56,9 @@
 #     latency  build cuzk and cuzkd only (carry .deps/), then
 #            scripts/daemon-latency.sh (BN254 2^16, 40 requests, 8 clients) with
 #            cuzkd's defaults, and bench prove of the same proof (its stages)
+#     oneshot  build, cuzk setup --backend cuda of a BN254 zkey (2^CUZK_ONESHOT_LOG,
+#            default 22), then three one-shot cuzk prove runs of it, timed
+#            (also run by tests)
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -211,6 +214,22 @@ if [[ $mode == zkey ]]; then
     --backend cuda --abc gpu --synthesis-threads 4 --key-budget-mib 1024
   rm -rf "$zdir"
 fi
+if [[ $mode == oneshot || $mode == tests ]]; then
+  # One-shot cuzk prove of a zkey (BN254, 2^CUZK_ONESHOT_LOG, default 22): its
+  # wall time from the process's start to its exit, with the file in the page
+  # cache (written just before), and the stages (CUZK_TIMING); the key is made
+  # by cuzk setup on the GPU.
+  ok=${CUZK_ONESHOT_LOG:-22}; odir=$(mktemp -d)
+  run "oneshot-setup-$ok" "$cuzk" setup --backend cuda --circuit partition --curve bn254 --constraints $((1 << ok)) \
+    "$odir/k.zkey" &&
+    "$cuzk" witness --circuit partition --curve bn254 --constraints $((1 << ok)) "$odir/w.wtns" \
+      >> "$OUT/oneshot-setup-$ok.log" 2>&1 &&
+    for i in 1 2 3; do
+      run "oneshot-prove-$ok-$i" env CUZK_TIMING=1 bash -c 'TIMEFORMAT="wall %R s"; time "$@"' _ "$cuzk" prove \
+        "$odir/k.zkey" "$odir/w.wtns" "$odir/p.json" "$odir/pub.json" --backend cuda
+    done
+  rm -rf "$odir"
+fi
 if [[ $mode == throughput ]]; then
   # Where one small proof's time goes (cuzkd's request overhead at 2^16): first,
   # as it takes seconds and the throughput run minutes.
@@ -265,7 +284,7 @@ if [[ $mode == anchors ]]; then
     done
   done
 fi
-for f in "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+for f in "$OUT"/oneshot-*.log "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

@@ -11,14 +11,7 @@ namespace cuzk::cli {
 
 inline bool timing_enabled() { return engine::Recorder::timing_requested(); }
 
-// One CUZK_TIMING line: a stage and its time (when CUZK_TIMING=1), under a
-// heading printed before the first.
-inline void report_stage(const char* stage, double seconds) {
-  if (!timing_enabled()) return;
-  static const bool headed = std::fputs("cuzk timing: stage                       time (CUZK_TIMING=1)\n", stderr) >= 0;
-  (void)headed;
-  std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
-}
+using engine::report_stage;
 
 // Seconds since construction or the last lap(); lap(name) also prints it.
 class Stopwatch {

@@ -80,6 +80,13 @@ bool Recorder::timing_requested() {
   return v && *v && std::strcmp(v, "0") != 0;
 }
 
+void report_stage(const char* stage, double seconds) {
+  if (!Recorder::timing_requested()) return;
+  static const bool headed = std::fputs("cuzk timing: stage                       time (CUZK_TIMING=1)\n", stderr) >= 0;
+  (void)headed;
+  std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
+}
+
 bool Recorder::spans_requested() {
   const char* v = std::getenv("CUZK_SPANS");
   return !v || std::strcmp(v, "0") != 0;

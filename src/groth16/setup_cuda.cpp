@@ -49,9 +49,27 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int 
   return d;
 }
 
+template <class E>
+void bring_to_host(DevKey<E>& d) {
+  if (!d.key.on_gpu) return;
+  const auto& on_gpu = *d.key.on_gpu;
+  const DevicePoints<E>& p = *on_gpu.points;
+  DeviceScope on(on_gpu.device);
+  const auto down = [](const auto& from, auto& to) {
+    to.resize(from.size());
+    from.download(std::span(to));
+  };
+  down(p.a, d.a), down(p.b1, d.b1), down(p.c, d.c), down(p.h, d.h), down(p.b2, d.b2);
+  ProvingKey<E>& k = d.key;
+  k.a = d.a, k.b1 = d.b1, k.b2 = d.b2, k.c = d.c, k.h = d.h;
+  k.on_gpu.reset();
+}
+
 template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, int,
                                      unsigned);
 template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
                                          int, unsigned);
+template void bring_to_host(DevKey<ec::Bn254>&);
+template void bring_to_host(DevKey<ec::Bls12_381>&);
 
 }  // namespace cuzk::groth16::cuda

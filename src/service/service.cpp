@@ -1,6 +1,7 @@
 #include "cuzk/service/service.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -10,8 +11,10 @@
 #include <unistd.h>
 
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/trace.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "cuzk/util/timing.hpp"
 #include "sources.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/engine/cuda_backend.hpp"
@@ -240,7 +243,7 @@ struct Service::Impl {
   template <class E>
   KeyInfo add(std::string id, groth16::SharedKey<E> prepared, std::string source, uint64_t host_bytes) {
     if (id.empty()) throw Error(ErrorKind::invalid_argument, "a key needs an id");
-    engine_for<E>(*prepared);
+    engine::report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
     auto key = std::make_shared<Key>();
     const auto& k = prepared->key();
     key->info = {id, std::move(source), E::id, k.n_vars(), k.n_public(), k.domain_size(), host_bytes, 0};
@@ -259,7 +262,9 @@ struct Service::Impl {
   KeyInfo load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes) {
     return zkey.visit([&](const auto& pk) {
       using E = curve_of<decltype(pk)>;
-      return add<E>(std::move(id), groth16::PreparedKey<E>::make(zkey.share<E>()), std::move(source), host_bytes);
+      groth16::SharedKey<E> prepared;
+      engine::report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
+      return add<E>(std::move(id), std::move(prepared), std::move(source), host_bytes);
     });
   }
 
@@ -555,7 +560,10 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
   const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
   const io::Zkey zkey = as_error([&] {
     try {
-      return io::Zkey::open(path, residency);
+      const auto t0 = std::chrono::steady_clock::now();
+      io::Zkey opened = io::Zkey::open(path, residency);
+      engine::report_stage("open zkey", seconds_since(t0));
+      return opened;
     } catch (const io::FormatError& e) {
       // The reader's message, under the kind a missing file is.
       if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::not_found, e.what());

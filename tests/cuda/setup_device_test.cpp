@@ -4,7 +4,8 @@
 // point for point, on both curves (random constraint systems with signals in
 // no matrix, whose points are infinity, and the Partition circuit); the points
 // stay on the GPU, and a proof with such a key is the host key's proof for the
-// same r and s, and verifies; what such a key refuses (streaming, another
+// same r and s, and verifies; brought back to the host it writes the host
+// key's file; what such a key refuses (streaming, another
 // GPU, the CPU prover, a zkey file).
 //
 // Replay a failure with CUZK_TEST_SEED=<the printed seed>.
@@ -123,6 +124,28 @@ TYPED_TEST(GpuSetup, SameKeyAsHostForRandomConstraints) {
     const auto t = toxic<E>(rng);
     expect_same_key(groth16::dev_setup(m, t), gpu::dev_setup(m, t, 0));
   }
+}
+
+// What `cuzk setup --backend cuda` writes: the GPU's points brought back
+// make the host key, file byte for byte.
+TYPED_TEST(GpuSetup, BroughtToHostWritesTheHostKey) {
+  using E = TypeParam;
+  SEED_TRACE();
+  auto rng = test_rng();
+  const auto m = random_r1cs<E>(700, 650, 2, rng);
+  const auto t = toxic<E>(rng);
+  const auto host = groth16::dev_setup(m, t);
+  auto dev = gpu::dev_setup(m, t, 0);
+  gpu::bring_to_host(dev);
+  EXPECT_FALSE(dev.key.on_gpu.has_value());
+  EXPECT_EQ(dev.key.a.data(), dev.a.data());
+  EXPECT_EQ(dev.key.b2.data(), dev.b2.data());
+  EXPECT_TRUE(same_values(dev.a, host.a) && same_values(dev.b1, host.b1) && same_values(dev.b2, host.b2) &&
+              same_values(dev.c, host.c) && same_values(dev.h, host.h));
+  const TempDir dir;
+  io::write_zkey(dir.path() / "host.zkey", host.key);
+  io::write_zkey(dir.path() / "gpu.zkey", dev.key);
+  EXPECT_EQ(read_bytes(dir.path() / "gpu.zkey"), read_bytes(dir.path() / "host.zkey"));
 }
 
 TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {

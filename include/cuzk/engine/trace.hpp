@@ -136,6 +136,11 @@ class Recorder {
   StageTotals totals_;
 };
 
+// One CUZK_TIMING line on stderr, when timing is requested: a stage outside
+// the pipeline (a command's, a key's loading) and its time. A heading goes
+// before the first.
+void report_stage(const char* stage, double seconds);
+
 // The spans as Chrome trace events: "X" (complete) events in microseconds, one
 // thread (tid) per track in track order, each named by a thread_name metadata
 // event; job, partition and bytes go in args.

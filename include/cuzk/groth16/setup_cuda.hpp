@@ -20,4 +20,11 @@ namespace cuzk::groth16::cuda {
 template <class E>
 DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads = 0);
 
+// The points of a key dev_setup made, copied into d's vectors, after which
+// the key no longer refers to the GPU: dev_setup's key as the host setup
+// would have made it (`cuzk setup --backend cuda` writes it). The host needs
+// the room for every point. A key made on the host is left as it is.
+template <class E>
+void bring_to_host(DevKey<E>& d);
+
 }  // namespace cuzk::groth16::cuda
