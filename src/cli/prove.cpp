@@ -6,6 +6,7 @@
 // prints one line unless --quiet.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "commands.hpp"
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
@@ -55,7 +56,8 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   RunOptions run = opts.run;
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
     run.gpus = std::to_string(where.gpus.front());
-  service::Service svc(service_options(run, EngineFlags{}, false));
+  std::optional<service::Service> service;
+  service::Service& svc = service.emplace(service_options(run, EngineFlags{}, false));
   const service::KeyInfo key = svc.load_key(zkey_path);
   clock.lap("read zkey");
   if (!opts.r1cs.empty()) {
@@ -75,9 +77,13 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {{proof_path, p.proof},
                                                                                {public_path, p.publics}};
   io::write_json_files(outputs);
+  clock.lap("write proof");
+  const std::string by = proved_by(svc);
+  service.reset();  // the GPU's memory and the key's mapping let go of
+  clock.lap("shut down");
   if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),
-                public_path.c_str(), ec::curve_name(key.curve), proved_by(svc).c_str(), clock.total());
+                public_path.c_str(), ec::curve_name(key.curve), by.c_str(), clock.total());
   return 0;
 }
 

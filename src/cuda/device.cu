@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -6,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/util/parallel.hpp"
 
 namespace cuzk::cuda {
 
@@ -116,6 +118,13 @@ HostRegistration::~HostRegistration() {
 cudaError_t try_allocate_pinned(void** p, size_t bytes) {
   void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return cudaErrorMemoryAllocation;
+  // Huge pages where the kernel allows, faulted in on every core: the driver
+  // then locks pages that are there instead of faulting them in one at a time
+  // on one core.
+  ::madvise(m, bytes, MADV_HUGEPAGE);
+  parallel_blocks(bytes, size_t(2) << 20, 0, [m](size_t b, size_t e) {
+    for (size_t i = b; i < e; i += 4096) static_cast<volatile uint8_t*>(m)[i] = 0;
+  });
   const cudaError_t err = cudaHostRegister(m, bytes, cudaHostRegisterPortable);
   if (err != cudaSuccess) cudaGetLastError();
   // Out of lockable memory is this call's failure. Any other error is the
@@ -144,6 +153,23 @@ void release_pinned(void* p) {
   }
   if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
   ::munmap(p, bytes);
+}
+
+void StagedUpload::copy(void* dst, const void* src, size_t bytes) {
+  auto* to = static_cast<uint8_t*>(dst);
+  const auto* from = static_cast<const uint8_t*>(src);
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min(kBlock, bytes - done);
+    const unsigned i = next_++ % kBlocks;
+    if (in_use_[i]) sent_[i].sync();  // the block's last copy has left it
+    if (block_[i].size() == 0) block_[i] = PinnedBuffer<uint8_t>(kBlock);  // on first use: locking costs
+    uint8_t* block = block_[i].data();
+    parallel_blocks(n, kBlock / 16, 0, [&](size_t b, size_t e) { std::memcpy(block + b, from + done + b, e - b); });
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(to + done, block, n, cudaMemcpyHostToDevice, stream_));
+    sent_[i].record(stream_);
+    in_use_[i] = true;
+    done += n;
+  }
 }
 
 void reset_device(int device) {

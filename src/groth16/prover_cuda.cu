@@ -59,18 +59,19 @@ struct DeviceKey<E>::Resident {
 namespace {
 
 template <class T>
-void upload_all(DeviceBuffer<T>& d, std::span<const T> h) {
+void upload_all(DeviceBuffer<T>& d, std::span<const T> h, ::cuzk::cuda::StagedUpload& up) {
   d = DeviceBuffer<T>(h.size());
-  d.upload(h);
+  up.copy(d.data(), h.data(), h.size_bytes());
 }
 
 // Resident: uploaded. Streamed: in page-locked memory, so that its chunks go
 // by DMA at PCIe speed.
 template <class C>
-void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping) {
+void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping,
+                  ::cuzk::cuda::StagedUpload& up) {
   b.host = host;
   if (!streamed) {
-    upload_all(b.uploaded, host);
+    upload_all(b.uploaded, host, up);
     b.device = b.uploaded.data();
   } else if (!in_file_mapping) {
     b.locked = HostRegistration(host.data(), host.size_bytes());
@@ -120,24 +121,26 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
   Resident& r = *resident_;
+  ::cuzk::cuda::StagedUpload up;
   if (k.on_gpu) {
     const DevicePoints<E>& p = *k.on_gpu->points;
     r.a.device = p.a.data(), r.b1.device = p.b1.data(), r.b2.device = p.b2.data();
     r.c.device = p.c.data(), r.h.device = p.h.data();
   } else {
     const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
-    set_up_bases(r.a, k.a, streamed, mapped);
-    set_up_bases(r.b1, k.b1, streamed, mapped);
-    set_up_bases(r.b2, k.b2, streamed, mapped);
-    set_up_bases(r.c, k.c, streamed, mapped);
-    set_up_bases(r.h, k.h, streamed, mapped);
+    set_up_bases(r.a, k.a, streamed, mapped, up);
+    set_up_bases(r.b1, k.b1, streamed, mapped, up);
+    set_up_bases(r.b2, k.b2, streamed, mapped, up);
+    set_up_bases(r.c, k.c, streamed, mapped, up);
+    set_up_bases(r.h, k.h, streamed, mapped, up);
   }
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);
-      upload_all(r.rows[m].start, rows.start);
-      upload_all(r.rows[m].entries, rows.entries);
+      upload_all(r.rows[m].start, rows.start, up);
+      upload_all(r.rows[m].entries, rows.entries, up);
     }
+  up.finish();
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

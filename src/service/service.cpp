@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -221,6 +222,17 @@ struct Service::Impl {
   template <class E>
   engine::Engine<E>& engine_for(const groth16::PreparedKey<E>& key) {
     std::lock_guard lock(engines_mu);
+    Side<E>& s = start_engine<E>();
+    if (options.host_budget == 0)
+      pool->raise_budget(engine::host_budget_for(key, options.synthesis_threads, s.engine->backend().workers(),
+                                                 s.engine->backend().abc_on_gpu()));
+    return *s.engine;
+  }
+
+  // The curve's engine, made on first use (on a GPU: its context, streams and
+  // workers, a tenth of a second or more). engines_mu held.
+  template <class E>
+  Side<E>& start_engine() {
     Side<E>& s = side<E>();
     if (!s.engine) {
       engine::EngineOptions eo;
@@ -228,10 +240,26 @@ struct Service::Impl {
       eo.finalizer_threads = options.finalizer_threads;
       s.engine = std::make_unique<engine::Engine<E>>(eo, recorder, make_backend<E>(), pool);
     }
-    if (options.host_budget == 0)
-      pool->raise_budget(engine::host_budget_for(key, options.synthesis_threads, s.engine->backend().workers(),
-                                                 s.engine->backend().abc_on_gpu()));
-    return *s.engine;
+    return s;
+  }
+
+  // The engine of the key in `path` started beside its reading: the curve is
+  // in the header, which is read first (a key whose header does not read
+  // starts nothing here, and its reading reports why).
+  std::future<void> start_engine_for(const std::filesystem::path& path) {
+    io::ZkeyHeader h;
+    try {
+      h = io::read_zkey_header(path);
+    } catch (const io::FormatError&) {
+      return {};
+    }
+    return std::async(std::launch::async, [this, curve = h.curve] {
+      std::lock_guard lock(engines_mu);
+      if (curve == ec::Curve::bn254)
+        start_engine<Bn254>();
+      else
+        start_engine<Bls12_381>();
+    });
   }
 
   template <class E>
@@ -558,6 +586,7 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
     throw Error(ErrorKind::invalid_argument, path.string() + ": not under a key directory this service allows");
   std::error_code ec;
   const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
+  std::future<void> starting = impl_->start_engine_for(path);
   const io::Zkey zkey = as_error([&] {
     try {
       const auto t0 = std::chrono::steady_clock::now();
