@@ -5,8 +5,8 @@
 // (output.hpp), so a failure leaves neither an old nor a new proof; success
 // prints one line unless --quiet.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <optional>
 
 #include "commands.hpp"
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
@@ -56,8 +56,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   RunOptions run = opts.run;
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
     run.gpus = std::to_string(where.gpus.front());
-  std::optional<service::Service> service;
-  service::Service& svc = service.emplace(service_options(run, EngineFlags{}, false));
+  service::Service svc(service_options(run, EngineFlags{}, false));
   const service::KeyInfo key = svc.load_key(zkey_path);
   clock.lap("read zkey");
   if (!opts.r1cs.empty()) {
@@ -78,13 +77,15 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
                                                                                {public_path, p.publics}};
   io::write_json_files(outputs);
   clock.lap("write proof");
-  const std::string by = proved_by(svc);
-  service.reset();  // the GPU's memory and the key's mapping let go of
-  clock.lap("shut down");
   if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),
-                public_path.c_str(), ec::curve_name(key.curve), by.c_str(), clock.total());
-  return 0;
+                public_path.c_str(), ec::curve_name(key.curve), proved_by(svc).c_str(), clock.total());
+  // The files are written and closed. What is left is giving back the GPU's
+  // memory, the pinned buffers and the key's mapping, which took 0.17 s of a
+  // 2^22 proof's 2.2 s on the H200 done piece by piece, and which the system
+  // does at exit anyway: a one-shot command leaves it to the system.
+  std::fflush(nullptr);
+  std::_Exit(0);
 }
 
 }  // namespace cuzk::cli

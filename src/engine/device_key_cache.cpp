@@ -127,6 +127,13 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
 }
 
 template <class E>
+std::optional<bool> DeviceKeyCache<E>::holds(const groth16::PreparedKey<E>& key) {
+  std::unique_lock lock(budget_->mu, std::try_to_lock);
+  if (!lock) return std::nullopt;
+  return std::ranges::any_of(entries_, [&](const Entry& e) { return &e.key->prepared() == &key; });
+}
+
+template <class E>
 void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
   std::lock_guard lock(budget_->mu);
   for (auto it = entries_.begin(); it != entries_.end(); ++it)

@@ -141,6 +141,8 @@ std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
   }
   enqueue(job);
   work_.notify_all();
+  lock.unlock();
+  if (!job->sources.empty()) backend_->prefetch(job->key, job->id, recorder_);
   return future;
 }
 

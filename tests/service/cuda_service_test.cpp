@@ -37,7 +37,10 @@ TEST(CudaService, BothCurvesShareTheGpu) {
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_TRUE(s.gpus[0].healthy);
   EXPECT_EQ(s.gpus[0].key_uploads, 2u) << "each key uploaded once";
-  EXPECT_EQ(s.gpus[0].key_hits, 6u) << "and served from the cache after";
+  // Every later acquire finds it: the 3 other partitions' of each key, and
+  // each partition's where the key went up ahead of its job (Backend::prefetch).
+  EXPECT_GE(s.gpus[0].key_hits, 6u) << "and served from the cache after";
+  EXPECT_LE(s.gpus[0].key_hits, 8u);
   EXPECT_GT(s.gpus[0].key_cache_bytes, 0u);
   EXPECT_NE(s.gpus[0].name.find("GPU 0"), std::string::npos);
   const Counters c = svc.counters();

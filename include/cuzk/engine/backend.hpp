@@ -107,6 +107,15 @@ class Backend {
   // while the proof runs. Throws on failure.
   virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
 
+  // Called as a job of `key` is submitted, before its synthesis: a backend
+  // may start readying the key (its upload onto the GPUs) on threads of its
+  // own, so that the two overlap, recording that work as spans of job `job`.
+  // Returns at once; failures are left to the job's workers, which meet them
+  // again.
+  virtual void prefetch(const groth16::SharedKey<E>& key, uint32_t job, Recorder& recorder) {
+    (void)key, (void)job, (void)recorder;
+  }
+
   // Drops whatever the backend keeps for `key` (its copies on GPUs, which hold
   // the key): a copy a worker is proving with goes when the worker is done
   // with it, and a later partition of the key makes a new one.

@@ -88,6 +88,10 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // not even the streamed form fits beside the keys in use.
   std::shared_ptr<const DeviceKey> acquire(const groth16::SharedKey<E>& key, bool* uploaded = nullptr);
 
+  // Whether the key is here; nullopt while the cache is busy (an upload holds
+  // its lock), for callers that must not wait.
+  std::optional<bool> holds(const groth16::PreparedKey<E>& key);
+
   // Takes the key out of the cache, if it is there: a later acquire uploads
   // it anew, and its device memory goes once no worker holds it.
   void forget(const groth16::PreparedKey<E>& key);
