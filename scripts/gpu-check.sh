@@ -224,9 +224,8 @@ if [[ $mode == oneshot || $mode == tests ]]; then
     "$odir/k.zkey" &&
     "$cuzk" witness --circuit partition --curve bn254 --constraints $((1 << ok)) "$odir/w.wtns" \
       >> "$OUT/oneshot-setup-$ok.log" 2>&1 &&
-    for i in 1 2 3 copy1 copy2; do
-      copy=0; [[ $i == copy* ]] && copy=1
-      run "oneshot-prove-$ok-$i" env CUZK_TIMING=1 CUZK_EXPERIMENT_KEY_COPY=$copy bash -c 'TIMEFORMAT="wall %R s"; time "$@"' _ "$cuzk" prove \
+    for i in 1 2 3; do
+      run "oneshot-prove-$ok-$i" env CUZK_TIMING=1 bash -c 'TIMEFORMAT="wall %R s"; time "$@"' _ "$cuzk" prove \
         "$odir/k.zkey" "$odir/w.wtns" "$odir/p.json" "$odir/pub.json" --backend cuda
     done
   rm -rf "$odir"

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 
 #include "commands.hpp"
 #include "cuzk/service/service.hpp"
@@ -26,7 +25,6 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
   o.key_budget = e.key_budget_mib << 20;
   // A command's key lives as long as the command: mapping it saves a copy.
   o.key_storage = service::KeyStorage::map;
-  if (const char* v = std::getenv("CUZK_EXPERIMENT_KEY_COPY"); v && *v == '1') o.key_storage = service::KeyStorage::copy;
   o.record_timing_lines = engine::Recorder::timing_requested();
   // A command submits all its work at once and waits for it.
   o.max_pending_partitions = SIZE_MAX;

@@ -118,13 +118,6 @@ HostRegistration::~HostRegistration() {
 cudaError_t try_allocate_pinned(void** p, size_t bytes) {
   void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return cudaErrorMemoryAllocation;
-  // Huge pages where the kernel allows, faulted in on every core: the driver
-  // then locks pages that are there instead of faulting them in one at a time
-  // on one core.
-  ::madvise(m, bytes, MADV_HUGEPAGE);
-  parallel_blocks(bytes, size_t(2) << 20, 0, [m](size_t b, size_t e) {
-    for (size_t i = b; i < e; i += 4096) static_cast<volatile uint8_t*>(m)[i] = 0;
-  });
   const cudaError_t err = cudaHostRegister(m, bytes, cudaHostRegisterPortable);
   if (err != cudaSuccess) cudaGetLastError();
   // Out of lockable memory is this call's failure. Any other error is the

@@ -160,6 +160,54 @@ TEST(Scheduling, TwoEnginesShareOnePool) {
   EXPECT_EQ(pool->counters().bytes_leased, 0u);
 }
 
+// A backend of one CPU worker that records the keys (and jobs) the engine
+// names to it ahead of their partitions (Backend::prefetch).
+class PrefetchingBackend final : public Backend<E> {
+ public:
+  unsigned workers() const override { return 1; }
+  bool abc_on_gpu() const override { return false; }
+  std::unique_ptr<HostMemory> host_memory() const override { return pageable_memory(); }
+  std::string describe() const override { return "prefetching"; }
+  groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
+    return inner_->prove(worker, item, recorder);
+  }
+  void prefetch(const groth16::SharedKey<E>& key, uint32_t job, Recorder&) override {
+    std::lock_guard lock(mu);
+    named.emplace_back(key.get(), job);
+  }
+
+  std::mutex mu;
+  std::vector<std::pair<const groth16::PreparedKey<E>*, uint32_t>> named;
+
+ private:
+  std::unique_ptr<Backend<E>> inner_ = cpu_backend<E>(1, 1);
+};
+
+// The engine names a job's key to its backend as the job is submitted, while
+// the job's synthesis has not ended (a GPU backend uploads the key
+// meanwhile), and a job of no partitions names none.
+TEST(Scheduling, ABackendHearsOfAJobsKeyBeforeItsSynthesisEnds) {
+  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  Recorder recorder(false);
+  auto backend = std::make_unique<PrefetchingBackend>();
+  PrefetchingBackend& b = *backend;
+  Engine<E> engine({1, size_t(64) << 20}, recorder, std::move(backend));
+  BlockingJob first(engine, key);  // its synthesis has started, and waits
+  {
+    std::lock_guard lock(b.mu);
+    ASSERT_EQ(b.named.size(), 1u);
+    EXPECT_EQ(b.named[0].first, key.get());
+  }
+  EXPECT_TRUE(engine.submit(key, {}).get().empty());
+  first.release();
+  const auto results = first.future.get();
+  ASSERT_EQ(results.size(), 1u);
+  expect_verified(*key, results[0]);
+  std::lock_guard lock(b.mu);
+  EXPECT_EQ(b.named.size(), 1u) << "the job of no partitions named its key";
+  EXPECT_EQ(b.named[0].second, results[0].job);
+}
+
 // A backend of two workers over the CPU whose first `faulty_workers` behave
 // like GPUs that faulted: every call on them throws DeviceFault, and they
 // report themselves unusable until recover().
