@@ -23,6 +23,7 @@
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/bn254.hpp"
+#include "cuzk/ff/inverse_vartime.hpp"
 
 
 namespace {
@@ -522,6 +523,32 @@ TYPED_TEST(FpGmp, Inverse) {
     ASSERT_TRUE(this->is(inv, want)) << "inverse(" << hex(a) << ")";
     ASSERT_TRUE((inv * x).is_one()) << hex(a);
   });
+}
+
+// The variable-time inverse (safegcd) against GMP on the same inputs: the
+// edges (0, 1, -1, powers of two, R mod p, values next to p and to 2^bits)
+// and random ones, structured and uniform.
+TYPED_TEST(FpGmp, InverseVartime) {
+  SEED_TRACE();
+  const mpz_class& p = this->p;
+  EXPECT_TRUE(inverse_vartime(TypeParam::zero()).is_zero()) << "inverse_vartime(0) must be 0";
+  this->for_each_input([&](const mpz_class& a) {
+    const auto x = this->make(a);
+    if (a == 0) return;
+    mpz_class want;
+    ASSERT_NE(mpz_invert(want.get_mpz_t(), a.get_mpz_t(), p.get_mpz_t()), 0);
+    const auto inv = inverse_vartime(x);
+    ASSERT_TRUE(this->is(inv, want)) << "inverse_vartime(" << hex(a) << ")";
+  });
+  // Montgomery words that are themselves small or next to p (the integer the
+  // algorithm inverts is the word, not the value).
+  for (const mpz_class& word : {mpz_class(1), mpz_class(2), mpz_class(3), mpz_class(p - 1), mpz_class(p - 2),
+                                mpz_class((p - 1) / 2), mpz_class(mpz_class(1) << (TypeParam::bits - 2))}) {
+    const TypeParam x = this->raw(word);
+    const auto inv = inverse_vartime(x);
+    ASSERT_TRUE((inv * x).is_one()) << "word " << hex(word);
+    ASSERT_TRUE(inv == x.inverse()) << "word " << hex(word);
+  }
 }
 
 TYPED_TEST(FpGmp, Legendre) {

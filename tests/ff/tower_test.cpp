@@ -22,6 +22,7 @@
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/bn254.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/ff/inverse_vartime.hpp"
 
 #if CUZK_TEST_HAVE_GMP
 #include <gmp.h>
@@ -295,6 +296,19 @@ TYPED_TEST(Tower, Fq2Operations) {
     b -= a;
     b *= a;
     ASSERT_EQ(b, a.sqr());
+  }
+}
+
+// The variable-time inverse (the host MSM's) equals the constant-time one.
+TYPED_TEST(Tower, Fq2InverseVartime) {
+  SEED_TRACE();
+  using Fq2 = typename TypeParam::Fq2;
+  auto rng = test_rng();
+  EXPECT_TRUE(inverse_vartime(Fq2::zero()).is_zero());
+  EXPECT_EQ(inverse_vartime(Fq2::one()), Fq2::one());
+  for (int i = 0; i < kAxiomIters; ++i) {
+    const Fq2 a = rnd<Fq2>(rng);
+    ASSERT_EQ(inverse_vartime(a), a.inverse());
   }
 }
 
