@@ -88,51 +88,46 @@ struct Modulus {
   uint64_t inv62;
 };
 
-// (t·[d, e] + M·[md, me]) / 2^62 with md, me chosen so that the division is
-// exact: d and e stay in (-2M, M).
+// (t·[x, y] + m·[mx, my]) / 2^62 over the low `len` limbs; the caller makes
+// the low 62 bits zero, so that the division is exact.
 template <size_t L>
-void update_de(Signed62<L>& d, Signed62<L>& e, const Matrix& t, const Modulus<L>& mod) {
+void combine(size_t len, Signed62<L>& x, Signed62<L>& y, const Matrix& t, const Signed62<L>& m, int64_t mx,
+             int64_t my) {
   using I = __int128;
-  const int64_t sd = d.v[L - 1] >> 63, se = e.v[L - 1] >> 63;
-  int64_t md = (t.u & sd) + (t.v & se), me = (t.q & sd) + (t.r & se);
-  I cd = (I)t.u * d.v[0] + (I)t.v * e.v[0];
-  I ce = (I)t.q * d.v[0] + (I)t.r * e.v[0];
-  md -= (int64_t)((mod.inv62 * (uint64_t)cd + (uint64_t)md) & kM62);
-  me -= (int64_t)((mod.inv62 * (uint64_t)ce + (uint64_t)me) & kM62);
-  cd += (I)mod.m.v[0] * md;
-  ce += (I)mod.m.v[0] * me;
-  cd >>= 62;
-  ce >>= 62;
-  for (size_t i = 1; i < L; ++i) {
-    cd += (I)t.u * d.v[i] + (I)t.v * e.v[i] + (I)mod.m.v[i] * md;
-    ce += (I)t.q * d.v[i] + (I)t.r * e.v[i] + (I)mod.m.v[i] * me;
-    d.v[i - 1] = (int64_t)((uint64_t)cd & kM62);
-    e.v[i - 1] = (int64_t)((uint64_t)ce & kM62);
-    cd >>= 62;
-    ce >>= 62;
+  I cx = 0, cy = 0;
+  for (size_t i = 0; i < len; ++i) {
+    cx += (I)t.u * x.v[i] + (I)t.v * y.v[i] + (I)m.v[i] * mx;
+    cy += (I)t.q * x.v[i] + (I)t.r * y.v[i] + (I)m.v[i] * my;
+    if (i > 0) {
+      x.v[i - 1] = (int64_t)((uint64_t)cx & kM62);
+      y.v[i - 1] = (int64_t)((uint64_t)cy & kM62);
+    }
+    cx >>= 62;
+    cy >>= 62;
   }
-  d.v[L - 1] = (int64_t)cd;
-  e.v[L - 1] = (int64_t)ce;
+  x.v[len - 1] = (int64_t)cx;
+  y.v[len - 1] = (int64_t)cy;
 }
 
-// t·[f, g] / 2^62 over the low `len` limbs (the division is exact).
+// [d, e] <- (t·[d, e] + M·[md, me]) / 2^62, md and me chosen to make the
+// division exact: d and e stay in (-2M, M).
+template <size_t L>
+void update_de(Signed62<L>& d, Signed62<L>& e, const Matrix& t, const Modulus<L>& mod) {
+  const int64_t sd = d.v[L - 1] >> 63, se = e.v[L - 1] >> 63;
+  int64_t md = (t.u & sd) + (t.v & se), me = (t.q & sd) + (t.r & se);
+  // The low words of t·[d, e], wrapping as the 128-bit sums' do.
+  const uint64_t low_d = (uint64_t)t.u * (uint64_t)d.v[0] + (uint64_t)t.v * (uint64_t)e.v[0];
+  const uint64_t low_e = (uint64_t)t.q * (uint64_t)d.v[0] + (uint64_t)t.r * (uint64_t)e.v[0];
+  md -= (int64_t)((mod.inv62 * low_d + (uint64_t)md) & kM62);
+  me -= (int64_t)((mod.inv62 * low_e + (uint64_t)me) & kM62);
+  combine(L, d, e, t, mod.m, md, me);
+}
+
+// [f, g] <- t·[f, g] / 2^62 over the low `len` limbs (exact by the divsteps).
 template <size_t L>
 void update_fg(size_t len, Signed62<L>& f, Signed62<L>& g, const Matrix& t) {
-  using I = __int128;
-  I cf = (I)t.u * f.v[0] + (I)t.v * g.v[0];
-  I cg = (I)t.q * f.v[0] + (I)t.r * g.v[0];
-  cf >>= 62;
-  cg >>= 62;
-  for (size_t i = 1; i < len; ++i) {
-    cf += (I)t.u * f.v[i] + (I)t.v * g.v[i];
-    cg += (I)t.q * f.v[i] + (I)t.r * g.v[i];
-    f.v[i - 1] = (int64_t)((uint64_t)cf & kM62);
-    g.v[i - 1] = (int64_t)((uint64_t)cg & kM62);
-    cf >>= 62;
-    cg >>= 62;
-  }
-  f.v[len - 1] = (int64_t)cf;
-  g.v[len - 1] = (int64_t)cg;
+  static constexpr Signed62<L> kNone{};
+  combine(len, f, g, t, kNone, 0, 0);
 }
 
 // d in (-2M, M), negated where `sign` is negative, brought into [0, M).
