@@ -3,13 +3,10 @@
 #pragma once
 
 #include <chrono>
-#include <cstdio>
 
 #include "cuzk/engine/trace.hpp"
 
 namespace cuzk::cli {
-
-inline bool timing_enabled() { return engine::Recorder::timing_requested(); }
 
 using engine::report_stage;
 

@@ -255,7 +255,7 @@ class CudaBackend final : public Backend<E> {
     std::lock_guard lock(prefetch_mu_);
     std::erase_if(prefetches_, [](const Prefetch& p) { return p.done->load(); });
     for (auto& g : gpus_) {
-      if (g->shared.faulted() || g->cache.holds(*key) != false) continue;
+      if (g->shared.faulted() || g->cache.holds(*key).value_or(true)) continue;  // busy: the worker uploads
       auto done = std::make_shared<std::atomic<bool>>(false);
       prefetches_.push_back({done, std::jthread([&g = *g, key, job, &recorder, done] {
                                upload_ahead(g, key, job, recorder);

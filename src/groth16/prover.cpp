@@ -64,8 +64,7 @@ PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared
   });
   for (int m = 0; m < 2; ++m) {
     for (size_t i = 0; i < rows; ++i) row_start_[m][i + 1] += row_start_[m][i];
-    entry_count_[m] = row_start_[m][rows];
-    entries_[m] = std::make_unique_for_overwrite<Entry[]>(entry_count_[m]);
+    entries_[m] = std::make_unique_for_overwrite<Entry[]>(row_start_[m][rows]);
   }
   if (by_row.load()) {
     // By row already: matrix m's entries are its coefficients in key order.

@@ -108,10 +108,7 @@ struct ZkeyLoader {
       p = reinterpret_cast<const P*>(bytes.data());
     } else {
       auto copy = std::make_unique_for_overwrite<uint64_t[]>(bytes.size() / 8);
-      // On every core: the copy is paced by page faults on both sides.
-      auto* to = reinterpret_cast<uint8_t*>(copy.get());
-      parallel_blocks(bytes.size(), size_t(1) << 22, 0,
-                      [&](size_t b, size_t e) { std::memcpy(to + b, bytes.data() + b, e - b); });
+      std::memcpy(copy.get(), bytes.data(), bytes.size());
       p = reinterpret_cast<const P*>(copy.get());
       key.state_->copies.push_back(std::move(copy));
     }

@@ -85,15 +85,14 @@ class PreparedKey {
   void evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                     unsigned threads = 0) const;
 
-  Rows rows(int matrix) const { return {row_start_[matrix], {entries_[matrix].get(), entry_count_[matrix]}}; }
+  Rows rows(int matrix) const { return {row_start_[matrix], {entries_[matrix].get(), row_start_[matrix].back()}}; }
 
  private:
   std::shared_ptr<const ProvingKey<E>> key_;
   VerifyingKey<E> vk_;
   poly::Domain<Fr> domain_;
   // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
-  std::unique_ptr<Entry[]> entries_[2];  // written once, in parallel: not zeroed first
-  size_t entry_count_[2] = {0, 0};
+  std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written once in parallel: not zeroed first
   std::vector<uint32_t> row_start_[2];
 };
 
