@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -16,13 +18,72 @@ void throw_error(cudaError_t err, const char* what, const char* file, int line) 
               " at " + file + ":" + std::to_string(line));
 }
 
-int device_count() {
+namespace {
+
+constexpr int kMaxLogicalGpus = 64;
+
+int cuda_device_count() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
     cudaGetLastError();  // clear the sticky "no device" error
     return 0;
   }
   return n;
+}
+
+// CUZK_LOGICAL_GPUS, read once: 0 when unset.
+int logical_gpus() {
+  static const int n = [] {
+    const char* v = std::getenv("CUZK_LOGICAL_GPUS");
+    if (!v || !*v) return 0;
+    char* end = nullptr;
+    const long x = std::strtol(v, &end, 10);
+    if (*end || x < 1 || x > kMaxLogicalGpus)
+      throw std::invalid_argument(std::string("CUZK_LOGICAL_GPUS=") + v + ": not a number of GPUs from 1 to " +
+                                  std::to_string(kMaxLogicalGpus));
+    return (int)x;
+  }();
+  return n;
+}
+
+std::atomic<bool> logical_faults[kMaxLogicalGpus];
+
+}  // namespace
+
+int device_count() {
+  const int n = cuda_device_count();
+  return n > 0 && logical_gpus() ? logical_gpus() : n;
+}
+
+int physical_device(int device) {
+  const int n = logical_gpus() ? cuda_device_count() : 0;
+  return n > 0 ? device % n : device;
+}
+
+int devices_sharing(int device) {
+  const int logical = logical_gpus(), n = cuda_device_count();
+  if (!logical || n == 0) return 1;
+  const int d = physical_device(device);
+  return logical / n + (d < logical % n ? 1 : 0);
+}
+
+bool logical_fault(int device) {
+  return device >= 0 && device < kMaxLogicalGpus && logical_faults[device].load(std::memory_order_acquire);
+}
+
+void set_logical_fault(int device, bool faulted) {
+  if (device >= 0 && device < kMaxLogicalGpus) logical_faults[device].store(faulted, std::memory_order_release);
+}
+
+bool device_failed(int device) {
+  if (logical_fault(device)) return true;
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) cudaGetLastError();
+  cudaSetDevice(physical_device(device));
+  const bool sticky = cudaDeviceSynchronize() != cudaSuccess;
+  cudaGetLastError();
+  cudaSetDevice(previous);
+  return sticky;
 }
 
 std::vector<int> parse_gpus(const std::string& spec) {
@@ -56,7 +117,7 @@ std::vector<int> parse_gpus(const std::string& spec) {
 
 DeviceScope::DeviceScope(int device) {
   CUZK_CUDA_CHECK(cudaGetDevice(&previous_));
-  CUZK_CUDA_CHECK(cudaSetDevice(device));
+  CUZK_CUDA_CHECK(cudaSetDevice(physical_device(device)));
 }
 
 DeviceScope::~DeviceScope() { cudaSetDevice(previous_); }
@@ -168,8 +229,10 @@ void StagedUpload::copy(void* dst, const void* src, size_t bytes) {
 void reset_device(int device) {
   int previous = 0;
   if (cudaGetDevice(&previous) != cudaSuccess) cudaGetLastError();
+  set_logical_fault(device, false);
+  const int physical = physical_device(device);
   // cudaSetDevice may report the device's sticky error; it selects it anyway.
-  cudaError_t err = cudaSetDevice(device);
+  cudaError_t err = cudaSetDevice(physical);
   if (err != cudaErrorInvalidDevice) err = cudaDeviceReset();
   cudaGetLastError();
   std::string failure;
@@ -184,9 +247,9 @@ void reset_device(int device) {
   // The host memory the reset unlocked is locked again in the first context
   // that takes it: this device's, else another's, so that the other GPUs
   // keep copying from page-locked memory.
-  std::vector<int> order{device};
-  for (int d = 0; d < device_count(); ++d)
-    if (d != device) order.push_back(d);
+  std::vector<int> order{physical};
+  for (int d = 0; d < cuda_device_count(); ++d)
+    if (d != physical) order.push_back(d);
   {
     std::lock_guard lock(locked_mu);
     for (const auto& [p, l] : locked)

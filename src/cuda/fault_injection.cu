@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include "cuzk/cuda/runtime.hpp"
+
 namespace cuzk::cuda {
 
 namespace {
@@ -14,9 +16,13 @@ __global__ void write_through_invalid_address() { *reinterpret_cast<volatile uin
 }  // namespace
 
 void inject_sticky_fault(int device) {
+  if (devices_sharing(device) > 1) {
+    set_logical_fault(device, true);
+    return;
+  }
   int previous = 0;
   cudaGetDevice(&previous);
-  cudaSetDevice(device);
+  cudaSetDevice(physical_device(device));
   write_through_invalid_address<<<1, 1>>>();
   cudaDeviceSynchronize();  // returns the fault, which stays
   cudaSetDevice(previous);

@@ -73,14 +73,21 @@ class SharedGpu {
     std::erase(members_, m);
   }
 
-  // With every gate held exclusively (recover_gpu).
-  bool recover(const std::function<bool()>& check, std::string& why) {
-    std::lock_guard members(members_mu_);
+  // With every gate held exclusively (recover_gpu). `sharing` holds the
+  // logical GPUs whose CUDA device is this one's (this one among them), all of
+  // whose state the reset ends: theirs is dropped and made again too.
+  bool recover(const std::vector<SharedGpu*>& sharing, const std::function<bool()>& check, std::string& why) {
+    std::vector<std::unique_lock<std::mutex>> held;
+    for (SharedGpu* g : sharing) held.emplace_back(g->members_mu_);
     try {
-      for (Member* m : members_) m->drop();
+      for (SharedGpu* g : sharing)
+        for (Member* m : g->members_) m->drop();
       ::cuzk::cuda::reset_device(device_);
+      for (SharedGpu* g : sharing) {
+        ::cuzk::cuda::DeviceScope on(g->device_);
+        for (Member* m : g->members_) m->rebuild();
+      }
       ::cuzk::cuda::DeviceScope on(device_);
-      for (Member* m : members_) m->rebuild();
       if (!check()) {
         why = "the arithmetic self-check failed after the reset";
         return false;
@@ -132,7 +139,9 @@ class CudaBackend final : public Backend<E> {
       throw std::invalid_argument("the GPU backend needs at least one GPU and one worker per GPU");
     for (int d : o.gpus) {
       ::cuzk::cuda::DeviceScope on(d);
-      const size_t budget = o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7;
+      // Logical GPUs on one device (runtime.hpp) share its memory.
+      const size_t budget = o.key_budget ? o.key_budget
+                                         : ::cuzk::cuda::free_device_memory() / 10 * 7 / ::cuzk::cuda::devices_sharing(d);
       gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu},
                                             o.workers_per_gpu));
     }
@@ -162,20 +171,16 @@ class CudaBackend final : public Backend<E> {
     SharedGpu& shared = workers_[worker]->gpu.shared;
     std::shared_lock in_use(shared.gate);
     if (shared.faulted()) throw DeviceFault(shared.fault_message());
+    const int device = workers_[worker]->gpu.cache.device();
     try {
+      if (::cuzk::cuda::logical_fault(device))
+        throw ::cuzk::cuda::Error("GPU " + std::to_string(device) + ": a fault injected into this logical GPU");
       return prove_on(*workers_[worker], item, recorder);
     } catch (const ::cuzk::cuda::Error& e) {
       // A sticky error fails every later call on the device, so a second
       // call that fails too tells it from one that was the work's own (no
       // memory for this key, say).
-      const int device = workers_[worker]->gpu.cache.device();
-      int previous = 0;
-      cudaGetDevice(&previous);
-      cudaSetDevice(device);
-      const bool sticky = cudaDeviceSynchronize() != cudaSuccess;
-      cudaGetLastError();
-      cudaSetDevice(previous);
-      if (!sticky) throw;
+      if (!::cuzk::cuda::device_failed(device)) throw;
       shared.set_fault(e.what());
       throw DeviceFault(shared.fault_message());
     }
@@ -340,8 +345,14 @@ bool recover_gpu(int device, const std::function<bool()>& check, std::string* wh
     for (auto& [_, g] : shared_gpus) quiet.emplace_back(g.gate, std::defer_lock);
   }
   for (auto& l : quiet) l.lock();  // in device order, the map's; only recoveries lock exclusively
+  std::vector<SharedGpu*> sharing;
+  {
+    std::lock_guard lock(shared_gpus_mu);
+    for (auto& [d, g] : shared_gpus)
+      if (::cuzk::cuda::physical_device(d) == ::cuzk::cuda::physical_device(device)) sharing.push_back(&g);
+  }
   std::string reason;
-  const bool ok = target.recover(check, reason);
+  const bool ok = target.recover(sharing, check, reason);
   if (!ok && why) *why = reason;
   return ok;
 }

@@ -83,7 +83,11 @@ bool abc_on_gpu(const Placement& where, AbcPlace abc, bool wtns_job) {
 std::string gpu_label(int gpu) {
 #if defined(CUZK_HAVE_CUDA)
   cudaDeviceProp prop{};
-  CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, gpu));
+  const int physical = cuda::physical_device(gpu);
+  CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, physical));
+  if (cuda::devices_sharing(gpu) > 1)
+    return "GPU " + std::to_string(gpu) + " (" + prop.name + ", logical, on CUDA device " + std::to_string(physical) +
+           ")";
   return "GPU " + std::to_string(gpu) + " (" + prop.name + ")";
 #else
   return "GPU " + std::to_string(gpu);

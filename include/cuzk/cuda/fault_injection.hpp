@@ -8,7 +8,10 @@ namespace cuzk::cuda {
 // Faults `device` as failing hardware would: a kernel writes through an
 // invalid address, which leaves the device's context unusable (every later
 // call on it answers cudaErrorIllegalAddress) until reset_device(). Waits
-// until the fault has happened; never throws.
+// until the fault has happened; never throws. A logical GPU that shares its
+// CUDA device with others (runtime.hpp, CUZK_LOGICAL_GPUS) is failed alone
+// instead, as a real fault would end their shared context: its proofs then
+// fail as after a sticky error (cuda::logical_fault) until reset_device().
 void inject_sticky_fault(int device);
 
 }  // namespace cuzk::cuda

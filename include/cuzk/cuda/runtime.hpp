@@ -35,8 +35,31 @@ struct Error : std::runtime_error {
 // returns nothing); faults inside the kernel surface at the next synchronisation.
 #define CUZK_CUDA_CHECK_LAUNCH() CUZK_CUDA_CHECK(cudaGetLastError())
 
-// Number of usable devices; 0 when there is no driver or no GPU (never throws).
+// Number of usable devices; 0 when there is no driver or no GPU. Throws
+// std::invalid_argument only for a malformed CUZK_LOGICAL_GPUS.
 int device_count();
+
+// cuzk's device numbers are CUDA's, except in a process started with
+// CUZK_LOGICAL_GPUS=N (tests): it then sees N GPUs, logical GPU d on CUDA
+// device d mod (CUDA's count), each with streams, key cache, kernel lock and
+// fault state of its own in the engine, so that what only several GPUs
+// exercise (partitions spread over them, a key resident on each, one failing
+// while the others prove) runs on a machine with one. Every device number
+// cuzk hands to CUDA goes through physical_device.
+int physical_device(int device);
+// How many of cuzk's device numbers share `device`'s CUDA device (1 unless
+// logical GPUs share it).
+int devices_sharing(int device);
+
+// Whether `device` failed for good: its context answers with a sticky error
+// (checked by synchronizing the whole device, so only after a call failed),
+// or a fault was injected into it as a logical GPU (fault_injection.hpp).
+bool device_failed(int device);
+// Whether a fault was injected into logical GPU `device` (an atomic read,
+// cheap enough for every proof); set by inject_sticky_fault, cleared by
+// reset_device.
+bool logical_fault(int device);
+void set_logical_fault(int device, bool faulted);
 
 // The GPUs a command may use, from a --gpus value: "all" (or empty) for every
 // device, else a comma-separated list of distinct ordinals ("0,2"). Throws
@@ -132,7 +155,9 @@ struct PinnedAllocator {
 // another device's context where this one has none. Throws Error when the
 // device does not come back: after an illegal address, on the H200 with
 // driver 580, the reset succeeds and the device stays unavailable to the
-// process (cudaErrorDevicesUnavailable) until it exits.
+// process (cudaErrorDevicesUnavailable) until it exits. A logical GPU's reset
+// is its CUDA device's, which ends the state of every logical GPU on it: the
+// caller drops theirs too (engine::recover_gpu); it clears an injected fault.
 void reset_device(int device);
 
 template <class T>
