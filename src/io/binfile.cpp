@@ -8,6 +8,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/bls12_381.hpp"
@@ -33,19 +34,31 @@ std::string byte_count(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte
 
 constexpr size_t kHeader = 12;  // magic, version, nSections
 
-// Owned bytes are filled in pieces of this size on up to kCopyThreads
+// Owned bytes are read in pieces of this size on up to kCopyThreads
 // threads: large enough that each read(2) moves far more than it costs, and a
-// few streams already keep a drive or the page cache busy.
-constexpr size_t kCopyChunk = size_t{64} << 20;
+// few streams already keep a drive or the page cache busy. Copies from memory
+// (or a mapping) take smaller pieces on every core, which fault their pages in
+// beside each other.
+constexpr size_t kReadChunk = size_t{64} << 20, kCopyChunk = size_t{4} << 20;
 constexpr unsigned kCopyThreads = 8;
 
-// fill(begin, length) over [0, size) in chunks, in parallel.
+// fill(begin, length) over [0, size) in chunks of `chunk`, in parallel on up
+// to `threads` threads (0: every core).
 template <class Fill>
-void fill_chunks(size_t size, Fill fill) {
-  parallel_tasks((size + kCopyChunk - 1) / kCopyChunk, kCopyThreads, [&](size_t t) {
-    const size_t begin = t * kCopyChunk;
-    fill(begin, std::min(kCopyChunk, size - begin));
+void fill_chunks(size_t size, size_t chunk, unsigned threads, Fill fill) {
+  parallel_tasks((size + chunk - 1) / chunk, threads, [&](size_t t) {
+    const size_t begin = t * chunk;
+    fill(begin, std::min(chunk, size - begin));
   });
+}
+
+// Anonymous read-write pages for `size` bytes, as aligned as a file mapping;
+// huge pages where the kernel allows (a key's sections are up to gigabytes).
+void* anonymous_pages(size_t size) {
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  ::madvise(p, size, MADV_HUGEPAGE);
+  return p;
 }
 
 // Closes the file on every way out of open.
@@ -96,7 +109,7 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
     f.data_ = static_cast<const uint8_t*>(p);
   } else {
     uint8_t* const to = f.allocate();
-    fill_chunks(f.size_, [&](size_t begin, size_t length) {
+    fill_chunks(f.size_, kReadChunk, kCopyThreads, [&](size_t begin, size_t length) {
       for (size_t done = 0; done < length;) {
         const ssize_t n = ::pread(fd.fd, to + begin + done, length - done, (off_t)(begin + done));
         if (n > 0)
@@ -120,7 +133,7 @@ BinFile BinFile::from_bytes(std::string name, std::span<const uint8_t> bytes, st
   f.size_ = bytes.size();
   f.check_size();
   uint8_t* const to = f.allocate();
-  fill_chunks(f.size_, [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
+  fill_chunks(f.size_, kCopyChunk, 0, [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
   f.seal();
   f.index(magic, version);
   return f;
@@ -132,14 +145,27 @@ void BinFile::check_size() const {
     fail("file is " + byte_count(size_) + ", too short for the " + std::to_string(kHeader) + "-byte header");
 }
 
-// Anonymous pages, as aligned as a file mapping; huge pages where the kernel
-// allows, as a key is tens of gigabytes read once and then scanned by MSMs.
+// A key is tens of gigabytes read once and then scanned by MSMs.
 uint8_t* BinFile::allocate() {
-  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) fail("cannot allocate " + byte_count(size_) + ": " + std::strerror(errno));
-  ::madvise(p, size_, MADV_HUGEPAGE);
+  void* p = anonymous_pages(size_);
+  if (!p) fail("cannot allocate " + byte_count(size_) + ": " + std::strerror(errno));
   data_ = static_cast<const uint8_t*>(p);
   return static_cast<uint8_t*>(p);
+}
+
+std::span<const uint8_t> BinFile::aligned_section(uint32_t id) {
+  const auto bytes = section(id);
+  if (bytes.empty() || reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0) return bytes;
+  auto* to = static_cast<uint8_t*>(anonymous_pages(bytes.size()));
+  if (!to)
+    fail("cannot allocate " + byte_count(bytes.size()) + " for an aligned copy of section " + std::to_string(id) +
+         ": " + std::strerror(errno));
+  aligned_copies_.push_back({to, bytes.size()});
+  fill_chunks(bytes.size(), kCopyChunk, 0,
+              [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
+  if (::mprotect(to, bytes.size(), PROT_READ) != 0)
+    fail(std::string("cannot protect an aligned copy: ") + std::strerror(errno));
+  return {to, bytes.size()};
 }
 
 // Owned bytes are read-only once filled, as a mapping's are.
@@ -186,7 +212,8 @@ BinFile::BinFile(BinFile&& o) noexcept
       residency_(o.residency_),
       data_(o.data_),
       size_(o.size_),
-      sections_(std::move(o.sections_)) {
+      sections_(std::move(o.sections_)),
+      aligned_copies_(std::exchange(o.aligned_copies_, {})) {
   o.data_ = nullptr;
   o.size_ = 0;
 }
@@ -199,6 +226,7 @@ BinFile& BinFile::operator=(BinFile&& o) noexcept {
     data_ = o.data_;
     size_ = o.size_;
     sections_ = std::move(o.sections_);
+    aligned_copies_ = std::exchange(o.aligned_copies_, {});
     o.data_ = nullptr;
     o.size_ = 0;
   }
@@ -210,6 +238,8 @@ BinFile::~BinFile() { release(); }
 void BinFile::release() noexcept {
   if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
   data_ = nullptr;
+  for (const Pages& p : aligned_copies_) ::munmap(p.data, p.size);
+  aligned_copies_.clear();
 }
 
 std::span<const uint8_t> BinFile::section(uint32_t id) const {

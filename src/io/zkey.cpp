@@ -91,10 +91,9 @@ struct ZkeyLoader {
   }
 
   // A point section, viewed in place where its payload is 8-byte aligned in
-  // the file (and so in memory). Otherwise it is copied: the limbs are
+  // the file (and so in memory), else in an aligned copy: the limbs are
   // uint64_t, and reading them through a misaligned pointer is undefined
-  // behaviour (and traps on some targets). Every section header is 12 bytes, so in a snarkjs file about half
-  // the point sections start at 4 mod 8 and take this path.
+  // behaviour (and traps on some targets).
   template <class P>
   std::span<const P> points(uint32_t id, uint64_t count, const char* what) {
     const auto bytes = key.state_->file.section(id);
@@ -103,16 +102,8 @@ struct ZkeyLoader {
                      str(sizeof(P)) + " bytes are needed for " + str(count) + " " + what + " points");
     // ec::Affine is trivially copyable with no padding (asserted above), so the
     // file's bytes are used as points, as rapidsnark does with its mapping.
-    const P* p;
-    if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(P) == 0) {
-      p = reinterpret_cast<const P*>(bytes.data());
-    } else {
-      auto copy = std::make_unique_for_overwrite<uint64_t[]>(bytes.size() / 8);
-      std::memcpy(copy.get(), bytes.data(), bytes.size());
-      p = reinterpret_cast<const P*>(copy.get());
-      key.state_->copies.push_back(std::move(copy));
-    }
-    const std::span<const P> view(p, count);
+    static_assert(alignof(P) <= 8);
+    const std::span<const P> view(reinterpret_cast<const P*>(key.state_->file.aligned_section(id).data()), count);
     const size_t bad = first_invalid_reported(count, sizeof(P), progress,
                                               [&](size_t i) { return check_point(view[i]) == PointFault::none; });
     if (bad != count)

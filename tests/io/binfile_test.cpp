@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <span>
+#include <vector>
 
 #include "io_test_support.hpp"
 
@@ -44,6 +46,44 @@ TEST(BinFile, EveryResidencyAndBytesHoldTheWholeFile) {
   EXPECT_EQ(from_bytes.name(), "upload");
   expect_format_error("upload", [&] { io::BinFile::from_bytes("upload", file, "tset", 3); }, "wrong magic");
   expect_format_error("upload", [&] { io::BinFile::from_bytes("upload", {}, "test", 3); }, "file is 0 bytes");
+}
+
+// A section at an offset that is not a multiple of 8 comes back as an aligned
+// copy (several copy pieces long, filled in parallel) that outlives a move of
+// the file; an aligned one is its place in the file.
+TEST(BinFile, AlignedSectionsAreInPlaceOrCopied) {
+  TempDir dir;
+  Container c;
+  c.magic = {'t', 'e', 's', 't'};
+  c.version = 1;
+  Bytes large((size_t{9} << 20) + 3);
+  std::mt19937_64 rng(7);
+  for (auto& b : large) b = (uint8_t)rng();
+  c.sections.push_back({7, Bytes(96, 7), std::nullopt});  // payload at 24
+  c.sections.push_back({2, Bytes{1, 2, 3}, std::nullopt});
+  c.sections.push_back({9, large, std::nullopt});
+  const fs::path p = dir / "sections.bin";
+  const Bytes file = c.bytes();
+  write_bytes(p, file);
+
+  const auto check = [&](io::BinFile f) {
+    EXPECT_EQ(f.aligned_section(7).data(), f.section(7).data());
+    std::vector<std::span<const uint8_t>> copies;
+    for (uint32_t id : {2u, 9u}) {
+      const auto in_file = f.section(id);
+      ASSERT_NE(reinterpret_cast<uintptr_t>(in_file.data()) % 8, 0u) << "the test wants section " << id << " misaligned";
+      const auto aligned = f.aligned_section(id);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned.data()) % 8, 0u) << "section " << id;
+      ASSERT_EQ(aligned.size(), in_file.size());
+      EXPECT_EQ(std::memcmp(aligned.data(), in_file.data(), in_file.size()), 0) << "section " << id;
+      copies.push_back(aligned);
+    }
+    const io::BinFile moved = std::move(f);
+    EXPECT_EQ(std::memcmp(copies[1].data(), large.data(), large.size()), 0) << "the copy moves with the file";
+  };
+  check(io::BinFile::open(p, "test", 1));
+  check(io::BinFile::open(p, "test", 1, io::Residency::copy));
+  check(io::BinFile::from_bytes("upload", file, "test", 1));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/pairing.hpp"
+#include "cuzk/util/default_init.hpp"
 
 namespace cuzk::groth16 {
 
@@ -48,7 +49,8 @@ struct ProvingKey {
   std::span<const G2> b2;  // n_vars
   std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1
   std::span<const G1> h;   // domain_size
-  std::vector<Coef<E>> coefs;
+  // Not zeroed when resized (util/default_init.hpp): a key reader fills it on every core.
+  std::vector<Coef<E>, DefaultInitAllocator<Coef<E>>> coefs;
   // The point spans view a file mapping (a .zkey read in place), which must not
   // be page-locked in place (cudaHostRegister of a file-backed mapping can
   // hang): a GPU that streams such points streams a pinned copy of them.

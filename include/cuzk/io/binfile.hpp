@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <vector>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -88,6 +89,12 @@ class BinFile {
   std::span<const uint8_t> section(uint32_t id) const;
   // Offset of section `id`'s payload from the start of the file.
   uint64_t offset(uint32_t id) const;
+  // Section `id`'s payload at an 8-byte-aligned address, for reading as
+  // 64-bit limbs: in place where its offset is a multiple of 8, else a copy
+  // that the file keeps (anonymous pages, huge where the kernel allows, filled
+  // on several threads). Every section header is 12 bytes, so about half of a
+  // snarkjs file's point sections start at 4 mod 8.
+  std::span<const uint8_t> aligned_section(uint32_t id);
 
   // Throws FormatError("<name>: <problem>").
   [[noreturn]] void fail(const std::string& problem) const;
@@ -108,6 +115,11 @@ class BinFile {
     uint64_t offset, size;
   };
   std::map<uint32_t, Entry> sections_;
+  struct Pages {
+    void* data;
+    size_t size;
+  };
+  std::vector<Pages> aligned_copies_;  // unmapped with the file
 };
 
 // A cursor over one section: every read checks that the bytes are there and

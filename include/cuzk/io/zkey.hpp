@@ -48,8 +48,8 @@ Fr coef_to_stored(const Fr& value) {
 }
 
 // A checked Groth16 proving key: a handle to the file's bytes (mapped or
-// owned, see BinFile) and aligned copies (see zkey.cpp) that its point spans
-// view. Copies of a Zkey share them; they stay valid while any copy, or any
+// owned, with aligned copies of misaligned sections; see BinFile) that its
+// point spans view. Copies of a Zkey share them; they stay valid while any copy, or any
 // pointer from share(), lives.
 class Zkey {
  public:
@@ -93,7 +93,6 @@ class Zkey {
     explicit State(BinFile f) : file(std::move(f)) {}
     BinFile file;
     ZkeyHeader header{};
-    std::vector<std::unique_ptr<uint64_t[]>> copies;
     std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data;
   };
   explicit Zkey(BinFile file) : state_(std::make_shared<State>(std::move(file))) {}
