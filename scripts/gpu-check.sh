@@ -4,7 +4,7 @@
 # are packed into $OUT/gpu-results.tgz ($OUT: the device tool's output folder,
 # which takes few files; ./gpu-out by default); the last lines printed are a
 # summary.
-#   scripts/gpu-check.sh [tests|bench|prove|all] [ctest -R regex]
+#   scripts/gpu-check.sh [tests|bench|prove|...|all] [ctest -R regex]
 #     tests  build, ctest -L gpu, selfcheck, oneshot
 #     bench  build, field/curve arithmetic rates (cuzk_bench_device), NTT and MSM
 #            benchmarks (cuzk bench ntt|msm --backend cuda)
@@ -56,9 +56,12 @@
 #     latency  build cuzk and cuzkd only (carry .deps/), then
 #            scripts/daemon-latency.sh (BN254 2^16, 40 requests, 8 clients) with
 #            cuzkd's defaults, and bench prove of the same proof (its stages)
-#     oneshot  build, cuzk setup --backend cuda of a BN254 zkey (2^CUZK_ONESHOT_LOG,
+#     oneshot  build cuzk, cuzk setup --backend cuda of a BN254 zkey (2^CUZK_ONESHOT_LOG,
 #            default 22), then three one-shot cuzk prove runs of it, timed
 #            (also run by tests)
+#     logical  build cuzk; with CUZK_LOGICAL_GPUS (default 2) logical GPUs on
+#            the one: prove-batch of the zkey job of `zkey` over all of them,
+#            and bench pipeline --gpus all (BN254 2^CUZK_ZKEY_LOG, default 22)
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +101,7 @@ targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
 [[ $mode == throughput || $mode == latency ]] && targets=(--target cuzk cuzkd)
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
+[[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -194,15 +198,32 @@ if [[ $mode == stream ]]; then
       --json "$OUT/pipeline-bn254-$sk-budget$budget.json"
   done
 fi
+# zkey_job DIR LOG: a BN254 2^LOG zkey in DIR/k.zkey and 16 witnesses for it
+# (4 files, each under 4 names) in the array wt.
+zkey_job() {
+  run "zkey-setup-$2" "$cuzk" setup --circuit partition --curve bn254 --constraints $((1 << $2)) "$1/k.zkey" || return 1
+  for i in 1 2 3 4; do
+    "$cuzk" witness --circuit partition --curve bn254 --constraints $((1 << $2)) --seed $i "$1/w$i.wtns" \
+      >> "$OUT/zkey-setup-$2.log" 2>&1
+  done
+  wt=(); for j in $(seq 1 16); do ln -sf "$1/w$(( (j - 1) % 4 + 1 )).wtns" "$1/p$j.wtns"; wt+=("$1/p$j.wtns"); done
+}
+if [[ $mode == logical ]]; then
+  # Two logical GPUs on the one (CUZK_LOGICAL_GPUS, cuda/runtime.hpp): a zkey
+  # job over both (the key read once, uploaded to each), and the engine on a
+  # native circuit over both.
+  export CUZK_LOGICAL_GPUS=${CUZK_LOGICAL_GPUS:-2}
+  zk=${CUZK_ZKEY_LOG:-22}; zdir=$(mktemp -d)
+  zkey_job "$zdir" "$zk" && mkdir -p "$zdir/out" &&
+    run "prove-batch-logical-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out" --backend cuda \
+      --gpus all --abc gpu --synthesis-threads 4
+  rm -rf "$zdir"
+  run "pipeline-logical-bn254-$zk" "$cuzk" bench pipeline --backend cuda --gpus all --curve bn254 --circuit partition \
+    --constraints $((1 << zk)) --partitions 16 --jobs 1 --synthesis-threads 8 --json "$OUT/pipeline-logical-bn254-$zk.json"
+fi
 if [[ $mode == zkey ]]; then
   zk=${CUZK_ZKEY_LOG:-22}; zdir=$(mktemp -d)
-  run "zkey-setup-$zk" "$cuzk" setup --circuit partition --curve bn254 --constraints $((1 << zk)) "$zdir/k.zkey" &&
-  for i in 1 2 3 4; do
-    "$cuzk" witness --circuit partition --curve bn254 --constraints $((1 << zk)) --seed $i "$zdir/w$i.wtns" \
-      >> "$OUT/zkey-setup-$zk.log" 2>&1
-  done
-  # 16 witnesses (4 files, each under 4 names) and both a/b/c placements.
-  wt=(); for j in $(seq 1 16); do ln -sf "$zdir/w$(( (j - 1) % 4 + 1 )).wtns" "$zdir/p$j.wtns"; wt+=("$zdir/p$j.wtns"); done
+  zkey_job "$zdir" "$zk" &&
   for abc in host gpu; do
     mkdir -p "$zdir/out-$abc"
     run "prove-batch-$abc-$zk" "$cuzk" prove-batch "$zdir/k.zkey" "${wt[@]}" --out "$zdir/out-$abc" --backend cuda \
