@@ -111,8 +111,7 @@ class Reader {
     return out;
   }
 
-  Params run() {
-    Params p;
+  void vk(BellpersonVk<Bls12_381>& p) {
     p.alpha1 = point<G1>("alpha_g1");
     p.beta1 = point<G1>("beta_g1");
     p.beta2 = point<G2>("beta_g2");
@@ -120,6 +119,11 @@ class Reader {
     p.delta1 = point<G1>("delta_g1");
     p.delta2 = point<G2>("delta_g2");
     p.ic = points<G1>("ic", true);
+  }
+
+  Params run() {
+    Params p;
+    vk(p);
     p.h = points<G1>("h", false);
     p.l = points<G1>("l", false);
     p.a = points<G1>("a", false);
@@ -201,6 +205,31 @@ BellpersonParams<Bls12_381> read_bellperson_params(const std::filesystem::path& 
   if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size)) || in.gcount() != std::streamsize(size))
     throw FormatError(name + ": read error");
   return read_bellperson_params_bytes(name, bytes);
+}
+
+BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bool* is_params) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  // The six points and IC's count, then IC: a short file reads short and the
+  // Reader names what is missing.
+  constexpr size_t kHead = 3 * kPointBytes<G1> + 3 * kPointBytes<G2> + 4;
+  std::vector<uint8_t> bytes(std::min<uintmax_t>(size, kHead));
+  in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (bytes.size() == kHead) {
+    const uint8_t* c = bytes.data() + kHead - 4;
+    const uint64_t n = uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3];
+    bytes.resize(kHead + std::min<uintmax_t>(n * kPointBytes<G1>, size - kHead));
+    in.read(reinterpret_cast<char*>(bytes.data() + kHead), std::streamsize(bytes.size() - kHead));
+  }
+  if (!in) throw FormatError(name + ": read error");
+  BellpersonVk<Bls12_381> vk;
+  Reader(name, bytes).vk(vk);
+  if (is_params) *is_params = size > bytes.size();
+  return vk;
 }
 
 void write_bellperson_params(const std::filesystem::path& path, const BellpersonParams<Bls12_381>& params) {
