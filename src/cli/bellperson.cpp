@@ -3,6 +3,8 @@
 // `convert-proof`, which turns a bellperson proof into what snarkjs verifies.
 #include "bellperson.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <system_error>
 
@@ -24,7 +26,13 @@ void row(const char* key, const std::string& value) { std::printf("  %-14s %s\n"
 
 }  // namespace
 
-bool looks_like_bellperson(const std::filesystem::path& path) { return content_kind(path).empty(); }
+bool looks_like_bellperson(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::ranges::transform(ext, ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+  for (const char* other : {".zkey", ".wtns", ".r1cs", ".ptau", ".json"})
+    if (ext == other) return false;
+  return content_kind(path).empty();
+}
 
 Format parse_format(const std::string& name) {
   if (name == "snarkjs") return Format::snarkjs;
@@ -92,8 +100,8 @@ void bellperson_info(const std::string& path) {
   row("domain", str(domain) + ((domain & (domain - 1)) == 0 ? " = 2^" + str(__builtin_ctzll(domain)) : " (not a power of two)"));
   row("points", "IC " + str(p.ic.size()) + ", H " + str(p.h.size()) + ", L " + str(p.l.size()) + ", A " +
                     str(p.a.size()) + ", B_G1 " + str(p.b_g1.size()) + ", B_G2 " + str(p.b_g2.size()));
-  row("density", "A " + str(p.a.size()) + " of " + str(p.ic.size() + p.l.size()) + " signals, B " +
-                     str(p.b_g1.size()));
+  const std::string signals = str(p.ic.size() + p.l.size());
+  row("density", "A " + str(p.a.size()) + " of " + signals + " signals, B " + str(p.b_g1.size()) + " of " + signals);
   row("size", str(size) + " bytes");
 }
 

@@ -14,7 +14,9 @@ namespace cuzk::cli {
 
 // A bellperson parameter or verifying-key file has no magic: a file whose
 // first bytes are none of the iden3 formats' nor JSON is taken for one, and
-// its reader then says whether it is.
+// its reader then says whether it is; unless its name is one of those formats'
+// (.zkey, .wtns, .r1cs, .ptau, .json), whose reader says what is wrong with a
+// damaged file.
 bool looks_like_bellperson(const std::filesystem::path& path);
 
 // --format on setup and prove: what the key or proof is written as.

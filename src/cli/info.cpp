@@ -91,7 +91,7 @@ int info(const std::string& path) {
   else if (kind == "wtns") wtns_info(path);
   else if (kind == "r1cs") r1cs_info(path);
   else if (kind == "json") json_info(path);
-  else if (kind.empty()) bellperson_info(path);
+  else if (looks_like_bellperson(path)) bellperson_info(path);
   else throw io::FormatError(path + ": not a .zkey, .wtns, .r1cs, snarkjs JSON or bellperson file");
   return 0;
 }

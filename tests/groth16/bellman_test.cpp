@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/ec/ops.hpp"
@@ -84,7 +85,7 @@ TEST(BellmanConvention, DomainRootsAreZkcryptos) {
     const poly::Domain<Fr> d(k, poly::Roots::bellman);
     EXPECT_EQ(d.omega(), bellperson_omega(k)) << k;
     EXPECT_EQ(d.coset_shift(), Fr::from_uint(7)) << "MULTIPLICATIVE_GENERATOR";
-    EXPECT_NE(d.omega(), poly::Domain<Fr>(k).omega()) << "snarkjs's roots differ from bellman's";
+    if (k > 1) EXPECT_NE(d.omega(), poly::Domain<Fr>(k).omega()) << "snarkjs's roots differ from bellman's (but −1)";
   }
   EXPECT_THROW(poly::Domain<ec::Bn254::Fr>(4, poly::Roots::bellman), std::invalid_argument);
 }
