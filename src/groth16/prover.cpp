@@ -65,7 +65,7 @@ PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared
       vk_(verifying_key(*key_)),
       domain_(poly::Domain<Fr>::of_size(key_->domain_size(), roots_of(key_->convention))) {
   const ProvingKey<E>& key = *key_;
-  if (key.convention == Convention::bellman && !key.on_gpu) check_bellman_layout(key);
+  if (key.convention == Convention::bellman) check_bellman_layout(key);
   const std::span<const Coef<E>> coefs = key.coefs;
   // A counting sort of the coefficients by (matrix, row), stable, so that a
   // row's entries keep the key's order. A key in snarkjs's order (by

@@ -85,7 +85,9 @@ TEST(BellmanConvention, DomainRootsAreZkcryptos) {
     const poly::Domain<Fr> d(k, poly::Roots::bellman);
     EXPECT_EQ(d.omega(), bellperson_omega(k)) << k;
     EXPECT_EQ(d.coset_shift(), Fr::from_uint(7)) << "MULTIPLICATIVE_GENERATOR";
-    if (k > 1) EXPECT_NE(d.omega(), poly::Domain<Fr>(k).omega()) << "snarkjs's roots differ from bellman's (but −1)";
+    if (k > 1) {
+      EXPECT_NE(d.omega(), poly::Domain<Fr>(k).omega()) << "snarkjs's roots differ from bellman's (but −1)";
+    }
   }
   EXPECT_THROW(poly::Domain<ec::Bn254::Fr>(4, poly::Roots::bellman), std::invalid_argument);
 }

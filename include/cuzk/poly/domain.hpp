@@ -131,7 +131,7 @@ class Domain {
   unsigned log_size() const { return log_size_; }
   Roots roots() const { return roots_; }
   size_t size() const { return size_t{1} << log_size_; }
-  // ω: a primitive n-th root of unity, ω = 5^((r-1)/n).
+  // ω: a primitive n-th root of unity, 5^((r-1)/n) (snarkjs) or g^((r-1)/n) (bellman).
   const Fr& omega() const { return omega_; }
   const Fr& omega_inv() const { return omega_inv_; }
   // 1/n, the scale of the inverse transform.
