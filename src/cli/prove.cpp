@@ -79,7 +79,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     throw std::invalid_argument(std::string("--format bellperson: bellperson's proof encoding exists for bls12381 "
                                             "only; this key is on ") +
                                 ec::curve_name(key.curve));
-  clock.lap("read key");
+  clock.lap(params ? "read params" : "read zkey");
   if (!opts.r1cs.empty()) {
     check_against_circuit(opts.r1cs, key, wtns_path);
     clock.lap("check r1cs");
