@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "commands.hpp"
+#include "cuzk/circuit/matrices.hpp"
 #include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/io/bellperson_proof.hpp"
@@ -40,16 +41,32 @@ Format parse_format(const std::string& name) {
   throw std::invalid_argument("--format " + name + ": the formats are snarkjs and bellperson");
 }
 
-groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::string& r1cs_path) {
-  if (r1cs_path.empty())
+groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::string& r1cs_path,
+                                          const NativeCircuit& native) {
+  if (r1cs_path.empty() == native.name.empty())
     throw std::invalid_argument(params + " is a bellperson parameter file, which holds no constraints: give the "
-                                "circuit with --r1cs circuit.r1cs");
-  const io::R1cs r1cs = io::R1cs::open(r1cs_path);
-  if (r1cs.curve() != ec::Curve::bls12_381)
-    throw io::FormatError(r1cs_path + ": its curve is " + curve_name(r1cs.curve()) +
-                          "; bellperson parameters are on bls12381 only");
-  return groth16::PreparedKey<E>::make(
-      io::bellman_key(io::read_bellperson_params(params), r1cs.as<E>(), params + " with " + r1cs_path));
+                                "circuit with --r1cs circuit.r1cs or --circuit C --constraints N" +
+                                (r1cs_path.empty() ? "" : ", not both"));
+  const auto key = [&](const groth16::ConstraintMatrices<E>& m, const std::string& circuit) {
+    return groth16::PreparedKey<E>::make(
+        io::bellman_key(io::read_bellperson_params(params), m, params + " with " + circuit));
+  };
+  if (!r1cs_path.empty()) {
+    const io::R1cs r1cs = io::R1cs::open(r1cs_path);
+    if (r1cs.curve() != ec::Curve::bls12_381)
+      throw io::FormatError(r1cs_path + ": its curve is " + curve_name(r1cs.curve()) +
+                            "; bellperson parameters are on bls12381 only");
+    return key(r1cs.as<E>(), r1cs_path);
+  }
+  NativeCircuit on_bls = native;
+  on_bls.curve = "bls12_381";
+  return visit_native(on_bls, [&](const auto& circuit) -> groth16::SharedKey<E> {
+    if constexpr (std::is_same_v<typename std::remove_cvref_t<decltype(circuit)>::Curve, E>)
+      return key(circuit::constraint_matrices(circuit),
+                 "the " + native.name + " circuit of " + std::to_string(native.constraints) + " constraints");
+    else
+      throw std::logic_error("visit_native gave another curve than bls12_381");
+  });
 }
 
 groth16::VerifyingKey<E> read_bellperson_verifying_key(const std::string& path) {

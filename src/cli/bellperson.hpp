@@ -8,6 +8,7 @@
 
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/bellperson.hpp"
+#include "native.hpp"
 #include "nlohmann/json.hpp"
 
 namespace cuzk::cli {
@@ -23,9 +24,13 @@ bool looks_like_bellperson(const std::filesystem::path& path);
 enum class Format { snarkjs, bellperson };
 Format parse_format(const std::string& name);
 
-// The key of parameter file `params` for the circuit `r1cs`, on BLS12-381
-// (FormatError naming the file otherwise, or when the circuit does not fit).
-groth16::SharedKey<ec::Bls12_381> load_bellperson_key(const std::string& params, const std::string& r1cs);
+// The key of parameter file `params` for its circuit: the .r1cs `r1cs`, or
+// else the native example `native` names on BLS12-381 (its curve is not
+// asked for). FormatError naming the file when the circuit is on another
+// curve or does not fit the parameters; std::invalid_argument when neither
+// or both are given.
+groth16::SharedKey<ec::Bls12_381> load_bellperson_key(const std::string& params, const std::string& r1cs,
+                                                      const NativeCircuit& native);
 
 // The verifying key of a parameter or .vk file.
 groth16::VerifyingKey<ec::Bls12_381> read_bellperson_verifying_key(const std::string& path);

@@ -86,6 +86,7 @@ struct ProveOptions {
   RunOptions run;
   std::string r1cs;    // when set, the witness is checked against this circuit before proving; a
                        // bellperson parameter file needs it, as it holds no constraints
+  NativeCircuit native{""};  // --circuit (name empty: none) and --constraints: a parameter file's native circuit
   std::string format = "snarkjs";  // --format: the proof as snarkjs's proof.json or bellperson's 192 bytes
   bool quiet = false;  // no line on success
 };

@@ -139,13 +139,19 @@ int main(int argc, char** argv) {
                "before it is written; on failure neither file exists afterwards (an older one is removed first).\n"
                "  cuzk prove <key.params> <witness.wtns> <proof> <public.json> --r1cs <circuit.r1cs> [--format "
                "bellperson]: with a bellperson parameter file (BLS12-381, bellman's convention, CPU), which holds no "
-               "constraints, the circuit comes from --r1cs");
+               "constraints, the circuit comes from --r1cs, or from --circuit C --constraints N for a native example");
   prove->add_option("zkey", zkey, "snarkjs Groth16 proving key (.zkey), or a bellperson parameter file with --r1cs")
       ->required();
   prove->add_option("wtns", wtns, "witness (.wtns) for that key")->required();
   prove->add_option("proof", proof, "where to write proof.json")->required();
   prove->add_option("public", pub, "where to write public.json")->required();
   add_r1cs_option(prove, prove_opts.r1cs);
+  prove->add_option("--circuit", prove_opts.native.name,
+                    "With a bellperson parameter file: the native example it was made for (cuzk setup --circuit C "
+                    "--curve bls12_381 --constraints N --format bellperson), instead of --r1cs")
+      ->check(CLI::IsMember({"partition", "hash-chain"}));
+  prove->add_option("--constraints", prove_opts.native.constraints, "With --circuit: its size, as given to setup")
+      ->capture_default_str();
   prove->add_option("--format", prove_opts.format,
                     "snarkjs (proof.json) or bellperson (the proof in bellperson's 192 bytes: A, B, C compressed; "
                     "BLS12-381 only; public.json is written either way)")

@@ -6,9 +6,9 @@
 // prints one line unless --quiet.
 //
 // The key may also be a bellperson parameter file (told by content), which
-// holds points only: --r1cs then gives the circuit, whose coefficients and
-// densities complete the key (io/bellperson_key.hpp), and the key proves on
-// the CPU. --format bellperson writes the proof in bellperson's 192 bytes.
+// holds points only: --r1cs, or --circuit and --constraints for a native
+// example, then give the circuit, whose coefficients and densities complete
+// the key (io/bellperson_key.hpp), and the key proves on the CPU. --format bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
 #include <filesystem>
 
@@ -55,6 +55,9 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   remove_earlier_output(proof_path, format == Format::bellperson ? FileKind::bellperson : FileKind::json);
   remove_earlier_output(public_path, FileKind::json);
   const bool params = looks_like_bellperson(zkey_path);
+  if (!params && !opts.native.name.empty())
+    throw std::invalid_argument("--circuit " + opts.native.name + ": " + zkey_path +
+                                " holds its own constraints; --circuit is for bellperson parameter files");
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
   if (params || format == Format::bellperson) {
     if (daemon_for("prove"))
@@ -73,7 +76,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     run.gpus = std::to_string(where.gpus.front());
   service::Service svc(service_options(run, EngineFlags{}, false));
   const service::KeyInfo key = params ? svc.add_key(std::filesystem::path(zkey_path).stem().string(),
-                                                    load_bellperson_key(zkey_path, opts.r1cs))
+                                                    load_bellperson_key(zkey_path, opts.r1cs, opts.native))
                                       : svc.load_key(zkey_path);
   if (format == Format::bellperson && key.curve != ec::Curve::bls12_381)
     throw std::invalid_argument(std::string("--format bellperson: bellperson's proof encoding exists for bls12381 "

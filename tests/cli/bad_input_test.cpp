@@ -348,6 +348,10 @@ TEST_F(BadInput, BellpersonFiles) {
                  kBadInput, {}, "bls12381 only");
   // A parameter file holds no constraints; another circuit does not fit it.
   expect_failure({"prove", params, wtns, bin, pub, "--format", "bellperson"}, kBadInput, {params}, "--r1cs");
+  expect_failure({"prove", params, wtns, bin, pub, "--r1cs", r1cs, "--circuit", "partition"}, kBadInput, {params},
+                 "not both");
+  expect_failure({"prove", good("bls12381", "circuit.zkey"), wtns, bin, pub, "--circuit", "partition"}, kBadInput,
+                 {good("bls12381", "circuit.zkey")}, "--circuit is for bellperson parameter files");
   const fs::path linear = fixture("bls12381", "linear", "circuit.r1cs");
   expect_failure({"prove", params, fixture("bls12381", "linear", "witness.wtns"), bin, pub, "--r1cs", linear},
                  kBadInput, {params, linear}, "points");

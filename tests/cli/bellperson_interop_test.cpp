@@ -113,6 +113,31 @@ TEST_P(BellpersonInterop, InfoDescribesParameters) {
   EXPECT_NE(r.out.find("IC " + std::to_string(c.n_public + 1) + ","), std::string::npos) << r.out;
 }
 
+// A native example's parameter file proves with --circuit and --constraints.
+TEST(BellpersonNative, ProvesWithTheNamedCircuit) {
+  TempDir dir;
+  const std::vector<std::string> circuit = {"--circuit", "partition", "--constraints", "1024"};
+  const auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), circuit.begin(), circuit.end());
+    return args;
+  };
+  ProcessResult r = cuzk(with({"setup", "--format", "bellperson", "--curve", "bls12_381", dir / "p.params"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = cuzk(with({"witness", "--curve", "bls12_381", "--seed", "4", dir / "w.wtns"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = cuzk(with({"prove", dir / "p.params", dir / "w.wtns", dir / "proof.bin", dir / "public.json", "--format",
+                 "bellperson"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = cuzk({"convert-proof", dir / "p.params", dir / "proof.bin", dir / "public.json", "--out", dir / "snarkjs"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(snarkjs_accepts(dir / "snarkjs"));
+  // Another size is another circuit.
+  r = cuzk({"prove", dir / "p.params", dir / "w.wtns", dir / "proof.bin", dir / "public.json", "--circuit",
+            "partition", "--constraints", "2048", "--format", "bellperson"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(": L has "), std::string::npos) << r.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, BellpersonInterop, ::testing::ValuesIn(kCircuits),
                          [](const auto& info) { return std::string(info.param.name); });
 
