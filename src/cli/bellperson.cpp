@@ -58,14 +58,9 @@ groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::
                             "; bellperson parameters are on bls12381 only");
     return key(r1cs.as<E>(), r1cs_path);
   }
-  NativeCircuit on_bls = native;
-  on_bls.curve = "bls12_381";
-  return visit_native(on_bls, [&](const auto& circuit) -> groth16::SharedKey<E> {
-    if constexpr (std::is_same_v<typename std::remove_cvref_t<decltype(circuit)>::Curve, E>)
-      return key(circuit::constraint_matrices(circuit),
-                 "the " + native.name + " circuit of " + std::to_string(native.constraints) + " constraints");
-    else
-      throw std::logic_error("visit_native gave another curve than bls12_381");
+  return visit_native_on<E>(native, [&](const auto& circuit) {
+    return key(circuit::constraint_matrices(circuit),
+               "the " + native.name + " circuit of " + std::to_string(native.constraints) + " constraints");
   });
 }
 

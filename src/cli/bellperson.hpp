@@ -25,8 +25,8 @@ enum class Format { snarkjs, bellperson };
 Format parse_format(const std::string& name);
 
 // The key of parameter file `params` for its circuit: the .r1cs `r1cs`, or
-// else the native example `native` names on BLS12-381 (its curve is not
-// asked for). FormatError naming the file when the circuit is on another
+// else the native example `native` names, on BLS12-381 (native.curve is not
+// read). FormatError naming the file when the circuit is on another
 // curve or does not fit the parameters; std::invalid_argument when neither
 // or both are given.
 groth16::SharedKey<ec::Bls12_381> load_bellperson_key(const std::string& params, const std::string& r1cs,
