@@ -47,9 +47,12 @@ groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::
     throw std::invalid_argument(params + " is a bellperson parameter file, which holds no constraints: give the "
                                 "circuit with --r1cs circuit.r1cs or --circuit C --constraints N" +
                                 (r1cs_path.empty() ? "" : ", not both"));
+  // The counts first: a circuit that does not fit is told without reading
+  // the file, which may be tens of GB.
   const auto key = [&](const groth16::ConstraintMatrices<E>& m, const std::string& circuit) {
-    return groth16::PreparedKey<E>::make(
-        io::bellman_key(io::read_bellperson_params(params), m, params + " with " + circuit));
+    const std::string name = params + " with " + circuit;
+    io::check_circuit(io::read_bellperson_counts(params), m, name);
+    return groth16::PreparedKey<E>::make(io::bellman_key(io::read_bellperson_params(params), m, name));
   };
   if (!r1cs_path.empty()) {
     const io::R1cs r1cs = io::R1cs::open(r1cs_path);
@@ -103,6 +106,7 @@ void bellperson_info(const std::string& path) {
     row("public", str(vk.ic.size() - 1) + " inputs (IC " + str(vk.ic.size()) + ")");
     return;
   }
+  io::read_bellperson_counts(path);  // the layout, before the points are read and checked
   const io::BellpersonParams<E> p = io::read_bellperson_params(path);
   std::printf("%s: bellperson Groth16 parameters (bellman's convention)\n", path.c_str());
   row("curve", curve_name(E::id));

@@ -39,31 +39,37 @@ BellpersonParams<E> to_bellperson(const groth16::ProvingKey<E>& key) {
   return p;
 }
 
-std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> params,
-                                                          const groth16::ConstraintMatrices<E>& m,
-                                                          const std::string& name) {
+CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::ConstraintMatrices<E>& m,
+                               const std::string& name) {
   const auto fail = [&](const std::string& problem) { throw FormatError(name + ": " + problem); };
   const size_t nv = m.n_vars, np = m.n_public, nc = m.n_constraints();
-  if (params.ic.size() != np + 1)
-    fail("IC has " + str(params.ic.size()) + " points, for " + str(params.ic.size() - 1) +
-         " public inputs; the circuit has " + str(np));
-  if (params.l.size() != nv - np - 1)
-    fail("L has " + str(params.l.size()) + " points, one per private signal; the circuit has " + str(nv - np - 1));
+  if (counts.ic != np + 1)
+    fail("IC has " + str(counts.ic) + " points, for " + str(counts.ic - 1) + " public inputs; the circuit has " +
+         str(np));
+  if (counts.l != nv - np - 1)
+    fail("L has " + str(counts.l) + " points, one per private signal; the circuit has " + str(nv - np - 1));
   // bellperson's domain: the smallest power of two holding the constraints
   // and the input constraints (groth16/setup.hpp).
   const uint64_t domain = uint64_t{1} << std::bit_width(nc + np);
-  if (params.h.size() != domain - 1)
-    fail("H has " + str(params.h.size()) + " points; the circuit's " + str(nc) + " constraints and " + str(np + 1) +
+  if (counts.h != domain - 1)
+    fail("H has " + str(counts.h) + " points; the circuit's " + str(nc) + " constraints and " + str(np + 1) +
          " input constraints need a domain of " + str(domain) + ", so " + str(domain - 1));
-  groth16::Density a_density = groth16::column_density(m, 0), b_density = groth16::column_density(m, 1);
-  if (params.a.size() != a_density.count())
-    fail("A has " + str(params.a.size()) + " points; the circuit has " + str(a_density.count()) +
-         " variables in A");
-  for (const auto& [what, size] : {std::pair{"B_G1", params.b_g1.size()}, std::pair{"B_G2", params.b_g2.size()}})
-    if (size != b_density.count())
-      fail(std::string(what) + " has " + str(size) + " points; the circuit has " + str(b_density.count()) +
+  CircuitDensities d{groth16::column_density(m, 0), groth16::column_density(m, 1)};
+  if (counts.a != d.a.count())
+    fail("A has " + str(counts.a) + " points; the circuit has " + str(d.a.count()) + " variables in A");
+  for (const auto& [what, size] : {std::pair{"B_G1", counts.b_g1}, std::pair{"B_G2", counts.b_g2}})
+    if (size != d.b.count())
+      fail(std::string(what) + " has " + str(size) + " points; the circuit has " + str(d.b.count()) +
            " variables in B");
+  return d;
+}
 
+std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> params,
+                                                          const groth16::ConstraintMatrices<E>& m,
+                                                          const std::string& name) {
+  CircuitDensities d = check_circuit(
+      {params.ic.size(), params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()}, m,
+      name);
   auto owned = std::make_shared<Owned>();
   owned->params = std::move(params);
   const BellpersonParams<E>& p = owned->params;
@@ -73,8 +79,8 @@ std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> pa
   k.ic = p.ic, k.a = p.a, k.b1 = p.b_g1, k.b2 = p.b_g2, k.c = p.l, k.h = p.h;
   k.coefs = groth16::coefficient_list(m);
   k.convention = groth16::Convention::bellman;
-  k.a_density = std::move(a_density);
-  k.b_density = std::move(b_density);
+  k.a_density = std::move(d.a);
+  k.b_density = std::move(d.b);
   return {owned, &owned->key};
 }
 

@@ -73,6 +73,40 @@ TEST_F(KeyFile, VerifyingKeyFromTheHead) {
   expect_format_error((dir / "tiny.vk").string(), [&] { io::read_bellperson_vk(dir / "tiny.vk"); }, "truncated");
 }
 
+// The counts found by seeking are the vectors' sizes, and a layout that does
+// not add up is refused by them as by the reader.
+TEST_F(KeyFile, CountsBySeeking) {
+  const auto c = io::read_bellperson_counts(params);
+  const auto p = io::to_bellperson(dev.key);
+  EXPECT_EQ(c.ic, p.ic.size());
+  EXPECT_EQ(c.h, p.h.size());
+  EXPECT_EQ(c.l, p.l.size());
+  EXPECT_EQ(c.a, p.a.size());
+  EXPECT_EQ(c.b_g1, p.b_g1.size());
+  EXPECT_EQ(c.b_g2, p.b_g2.size());
+  EXPECT_NO_THROW(io::check_circuit(c, m, "chain.params"));
+
+  const Bytes all = read_bytes(params);
+  const size_t head = 3 * 96 + 3 * 192 + 4 + 96 * p.ic.size();
+  Bytes longer = all;
+  longer.push_back(7);
+  const std::vector<BadCase> cases = {
+      {"missing", [](const fs::path&) {}, "cannot open"},
+      {"short_vk", [&](const fs::path& f) { write_bytes(f, Bytes(all.begin(), all.begin() + 500)); },
+       "offset 0: truncated: the verifying key needs 864 bytes but 500 remain"},
+      {"vk_only", [&](const fs::path& f) { write_bytes(f, Bytes(all.begin(), all.begin() + head)); },
+       "offset " + std::to_string(head) + ": truncated: h count"},
+      {"half", [&](const fs::path& f) { write_bytes(f, Bytes(all.begin(), all.begin() + all.size() / 2)); }, "claims"},
+      {"longer", [&](const fs::path& f) { write_bytes(f, longer); }, "1 bytes after the last point"},
+  };
+  run_bad_cases(dir, cases, [](const fs::path& f) { io::read_bellperson_counts(f); }, ".params");
+  // The reader says the same of them.
+  for (const char* name : {"half", "longer"}) {
+    const fs::path f = dir / (std::string(name) + ".params");
+    expect_format_error(f.string(), [&] { io::read_bellperson_params(f); }, name == std::string("half") ? "claims" : "1 bytes after the last point");
+  }
+}
+
 // Parameters of another circuit are told apart by their counts, each named.
 TEST_F(KeyFile, CircuitThatDoesNotFit) {
   const auto p = io::to_bellperson(dev.key);

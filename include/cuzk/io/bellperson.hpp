@@ -79,6 +79,16 @@ BellpersonParams<Bls12_381> read_bellperson_params_bytes(const std::string& name
 // answers at once. `is_params` (when given) says whether bytes follow it.
 BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bool* is_params = nullptr);
 
+// How many points each vector of a parameter file holds, found by seeking from
+// count to count: a few bytes of a file of any size, so that a circuit that
+// does not fit is refused before the file is read. The points are not
+// checked; a count that points past the end, or bytes left after the last
+// vector, are a FormatError as in the reader, which says the same of them.
+struct BellpersonCounts {
+  uint64_t ic = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+};
+BellpersonCounts read_bellperson_counts(const std::filesystem::path& path);
+
 // Writes the file atomically (io/atomic_file.hpp), a block of points at a
 // time. Refuses (std::invalid_argument) what bellperson could not read back: a
 // vector longer than 2^32 - 1 points or holding the point at infinity.

@@ -18,11 +18,20 @@ namespace cuzk::io {
 // std::invalid_argument for a key in another, or one whose points are on a GPU.
 BellpersonParams<Bls12_381> to_bellperson(const groth16::ProvingKey<Bls12_381>& key);
 
-// The key of `params` for circuit m, owning the points: what
-// groth16::PreparedKey::make takes. FormatError, one line "<name>: ...", when
-// the circuit is not the one the parameters were made for, as far as counts
-// tell: IC against the public inputs, L against the private signals, H
-// against the domain, A and B against the circuit's densities.
+// Circuit m's densities of A and B, once m is the circuit that parameters of
+// these counts were made for, as far as counts tell: IC against the public
+// inputs, L against the private signals, H against the domain, A and B
+// against the densities. Else FormatError, one line "<name>: ...", naming the
+// first count that differs. With read_bellperson_counts, a circuit that does
+// not fit is told before a large file is read.
+struct CircuitDensities {
+  groth16::Density a, b;
+};
+CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::ConstraintMatrices<Bls12_381>& m,
+                               const std::string& name);
+
+// The key of `params` for circuit m (check_circuit first), owning the
+// points: what groth16::PreparedKey::make takes.
 std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(BellpersonParams<Bls12_381> params,
                                                                   const groth16::ConstraintMatrices<Bls12_381>& m,
                                                                   const std::string& name);
