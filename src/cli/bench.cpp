@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bellperson.hpp"
 #include "bench_util.hpp"
 #include "commands.hpp"
 #include "dev_key.hpp"
@@ -27,7 +28,9 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   using E = typename C::Curve;
   const auto t0 = std::chrono::steady_clock::now();
   const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size());
-  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads);
+  const groth16::Convention convention =
+      parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
+  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention);
   const double setup_s = seconds_since(t0);
   const auto shape = circuit::shape_of(circuit);
 
@@ -58,6 +61,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
     nlohmann::ordered_json j;
     j["curve"] = ec::curve_name(E::id);
     j["circuit"] = o.native.name;
+    j["convention"] = groth16::convention_name(convention);
     j["constraints"] = shape.n_constraints;
     j["domain"] = key->key().domain_size();
     j["signals"] = shape.n_vars;
@@ -79,12 +83,16 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
 }  // namespace
 
 int bench_prove(const BenchOptions& o) {
-  const Placement where = resolve_placement(o.run);
+  // bellman's convention proves on the CPU, which auto then means.
+  RunOptions run = o.run;
+  if (parse_format(o.format) == Format::bellperson && run.backend == Backend::automatic) run.backend = Backend::cpu;
+  const Placement where = resolve_placement(run);
   check_repeat(o.repeat);
   check_json_outputs({o.json});
   const auto j = visit_native(o.native, [&](const auto& circuit) { return bench_circuit(circuit, o, where); });
-  std::printf("cuzk bench prove: %s, %s circuit, %llu constraints (domain 2^%d), %llu signals (%.0f%% of them 0 or 1)\n",
-              j["curve"].get<std::string>().c_str(), o.native.name.c_str(),
+  std::printf("cuzk bench prove: %s, %s circuit (%s's convention), %llu constraints (domain 2^%d), %llu signals (%.0f%% "
+              "of them 0 or 1)\n",
+              j["curve"].get<std::string>().c_str(), o.native.name.c_str(), j["convention"].get<std::string>().c_str(),
               (unsigned long long)j["constraints"].get<uint64_t>(), __builtin_ctzll(j["domain"].get<uint64_t>()),
               (unsigned long long)j["signals"].get<uint64_t>(), 100 * j["witness_0_or_1"].get<double>());
   const bool cuda = j["backend"] == "cuda";

@@ -56,12 +56,14 @@ struct SetupOptions {
   NativeCircuit native;
   std::vector<std::string> native_given;   // "--circuit", "--curve", "--constraints" where given
   std::string vk;                          // also write verification_key.json here, when set
+  std::string format = "snarkjs";          // --format: snarkjs (a .zkey) or bellperson (a parameter file, BLS12-381)
   bool force = false;                      // replace existing outputs of the same kind
   RunOptions run;
 };
 
 struct BenchOptions {
   NativeCircuit native;
+  std::string format = "snarkjs";  // the key's convention: snarkjs, or bellperson (bellman's; cpu only)
   RunOptions run;
   std::string setup_on = "auto";  // where the development key is made: auto, host or gpu (dev_key.hpp)
   int repeat = 1;
@@ -82,7 +84,10 @@ struct KernelBenchOptions {
 // cuzk prove's options beyond RunOptions.
 struct ProveOptions {
   RunOptions run;
-  std::string r1cs;    // when set, the witness is checked against this circuit before proving
+  std::string r1cs;    // when set, the witness is checked against this circuit before proving; a
+                       // bellperson parameter file needs it, as it holds no constraints
+  NativeCircuit native{""};  // --circuit (name empty: none) and --constraints: a parameter file's native circuit
+  std::string format = "snarkjs";  // --format: the proof as snarkjs's proof.json or bellperson's 192 bytes
   bool quiet = false;  // no line on success
 };
 
@@ -92,7 +97,11 @@ int prove(const std::string& zkey, const std::string& wtns, const std::string& p
 // every constraint; else an error naming the first one that fails.
 int check(const std::string& r1cs, const std::string& wtns);
 int verify(const std::string& vk, const std::string& pub, const std::string& proof);
-int export_vk(const std::string& zkey, const std::string& vk);
+int export_vk(const std::string& key, const std::string& vk);
+// cuzk convert-proof <params|vk> <proof> <public.json> --out DIR: a bellperson
+// proof as snarkjs's verification_key.json, proof.json and public.json in DIR.
+int convert_proof(const std::string& vk, const std::string& proof, const std::string& pub, const std::string& out_dir,
+                  bool force);
 int info(const std::string& file);
 int setup(const SetupOptions& opts);
 int witness(const NativeCircuit& native, const std::string& wtns, bool force);

@@ -32,8 +32,12 @@ inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, si
 
 template <class C>
 groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu, [[maybe_unused]] int gpu,
-                                                   unsigned threads) {
+                                                   unsigned threads,
+                                                   groth16::Convention convention = groth16::Convention::snarkjs) {
   using E = typename C::Curve;
+  if (on_gpu && convention != groth16::Convention::snarkjs)
+    throw std::invalid_argument("a key in bellman's convention is made and proved on the host: --setup-on host "
+                                "--backend cpu");
   const auto toxic = groth16::ToxicWaste<E>::draw();
   // The matrices live only as long as the setup: at 2^27 they are tens of GB.
   auto dev = [&] {
@@ -42,7 +46,7 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
     if (on_gpu) return groth16::cuda::dev_setup(m, toxic, gpu, threads);
 #endif
     if (on_gpu) throw std::logic_error("a GPU setup in a build without CUDA");
-    return groth16::dev_setup(m, toxic, threads);
+    return groth16::dev_setup(m, toxic, threads, convention);
   }();
   return groth16::PreparedKey<E>::make(groth16::share(std::move(dev)));
 }

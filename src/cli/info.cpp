@@ -1,10 +1,12 @@
-// cuzk info <file>: what a .zkey, .wtns, .r1cs or snarkjs JSON file holds,
-// after the same validation the prover applies (so `info` doubles as a check).
+// cuzk info <file>: what a .zkey, .wtns, .r1cs, snarkjs JSON or bellperson
+// file (parameters, verifying key, proof) holds, after the same validation the
+// prover applies (so `info` doubles as a check).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 
+#include "bellperson.hpp"
 #include "commands.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
@@ -89,7 +91,8 @@ int info(const std::string& path) {
   else if (kind == "wtns") wtns_info(path);
   else if (kind == "r1cs") r1cs_info(path);
   else if (kind == "json") json_info(path);
-  else throw io::FormatError(path + ": not a .zkey, .wtns, .r1cs or snarkjs JSON file");
+  else if (looks_like_bellperson(path)) bellperson_info(path);
+  else throw io::FormatError(path + ": not a .zkey, .wtns, .r1cs, snarkjs JSON or bellperson file");
   return 0;
 }
 

@@ -136,12 +136,27 @@ int main(int argc, char** argv) {
   cli::ProveOptions prove_opts;
   auto* prove = app.add_subcommand(
       "prove", "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>. The proof is verified "
-               "before it is written; on failure neither file exists afterwards (an older one is removed first)");
-  prove->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
+               "before it is written; on failure neither file exists afterwards (an older one is removed first).\n"
+               "  cuzk prove <key.params> <witness.wtns> <proof> <public.json> --r1cs <circuit.r1cs> [--format "
+               "bellperson]: with a bellperson parameter file (BLS12-381, bellman's convention, CPU), which holds no "
+               "constraints, the circuit comes from --r1cs, or from --circuit C --constraints N for a native example");
+  prove->add_option("zkey", zkey, "snarkjs Groth16 proving key (.zkey), or a bellperson parameter file with --r1cs")
+      ->required();
   prove->add_option("wtns", wtns, "witness (.wtns) for that key")->required();
   prove->add_option("proof", proof, "where to write proof.json")->required();
   prove->add_option("public", pub, "where to write public.json")->required();
   add_r1cs_option(prove, prove_opts.r1cs);
+  prove->add_option("--circuit", prove_opts.native.name,
+                    "With a bellperson parameter file: the native example it was made for (cuzk setup --circuit C "
+                    "--curve bls12_381 --constraints N --format bellperson), instead of --r1cs")
+      ->check(CLI::IsMember({"partition", "hash-chain"}));
+  prove->add_option("--constraints", prove_opts.native.constraints, "With --circuit: its size, as given to setup")
+      ->capture_default_str();
+  prove->add_option("--format", prove_opts.format,
+                    "snarkjs (proof.json) or bellperson (the proof in bellperson's 192 bytes: A, B, C compressed; "
+                    "BLS12-381 only; public.json is written either way)")
+      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->capture_default_str();
   add_quiet_flag(prove, prove_opts.quiet);
   add_proving_options(prove, prove_opts.run);
   prove->callback([&] { run = [&] { return cli::prove(zkey, wtns, proof, pub, prove_opts); }; });
@@ -175,12 +190,30 @@ int main(int argc, char** argv) {
   verify->add_option("proof", proof, "proof.json")->required();
   verify->callback([&] { run = [&] { return cli::verify(vk, pub, proof); }; });
 
-  auto* export_vk = app.add_subcommand("export-vk", "Write a zkey's verification_key.json (as snarkjs zkey export verificationkey)");
-  export_vk->add_option("zkey", zkey, "snarkjs Groth16 proving key")->required();
+  auto* export_vk = app.add_subcommand(
+      "export-vk", "Write a key's verification_key.json (as snarkjs zkey export verificationkey), from a .zkey or a "
+                   "bellperson parameter or verifying-key file");
+  export_vk->add_option("zkey", zkey, "snarkjs Groth16 proving key, or bellperson parameters or verifying key")
+      ->required();
   export_vk->add_option("vk", vk, "where to write verification_key.json")->required();
   export_vk->callback([&] { run = [&] { return cli::export_vk(zkey, vk); }; });
 
-  auto* info = app.add_subcommand("info", "Describe a .zkey, .wtns, .r1cs, proof.json, public.json or vk.json (validating it)");
+  std::string out_dir;
+  bool convert_force = false;
+  auto* convert = app.add_subcommand(
+      "convert-proof", "Turn a bellperson proof into what snarkjs verifies: cuzk convert-proof <key.params|key.vk> "
+                       "<proof> <public.json> --out DIR writes DIR/verification_key.json, proof.json and public.json "
+                       "(then: snarkjs groth16 verify DIR/verification_key.json DIR/public.json DIR/proof.json)");
+  convert->add_option("key", zkey, "bellperson parameter file or verifying key (.vk)")->required();
+  convert->add_option("proof", proof, "the proof in bellperson's 192 bytes")->required();
+  convert->add_option("public", pub, "public.json: the proof's public inputs")->required();
+  convert->add_option("--out", out_dir, "directory for the three files (created if missing)")->required();
+  convert->add_flag("--force", convert_force, "Replace the JSON files there");
+  convert->callback([&] { run = [&] { return cli::convert_proof(zkey, proof, pub, out_dir, convert_force); }; });
+
+  auto* info = app.add_subcommand("info",
+                                  "Describe a .zkey, .wtns, .r1cs, proof.json, public.json, vk.json, or a bellperson "
+                                  "parameter, verifying-key or proof file (validating it)");
   info->add_option("file", file, "the file")->required();
   info->callback([&] { run = [&] { return cli::info(file); }; });
 
@@ -214,15 +247,20 @@ int main(int argc, char** argv) {
   cli::SetupOptions setup_opts;
   auto* setup = app.add_subcommand(
       "setup",
-      "DEVELOPMENT setup, not for production; the key is snarkjs-compatible and its toxic waste comes from the OS "
-      "CSPRNG.\n  cuzk setup <circuit.r1cs> <out.zkey> [--vk vk.json] [--force]\n  cuzk setup --circuit C "
-      "[--curve K] [--constraints N] <out.zkey> [--vk vk.json] [--force]\n--circuit, --curve and --constraints "
-      "describe a native example and conflict with an .r1cs");
+      "DEVELOPMENT setup, not for production; the key is snarkjs-compatible (or, with --format bellperson, a "
+      "bellperson parameter file) and its toxic waste comes from the OS CSPRNG.\n  cuzk setup <circuit.r1cs> "
+      "<out.zkey> [--vk vk.json] [--force]\n  cuzk setup --circuit C [--curve K] [--constraints N] <out.zkey> [--vk "
+      "vk.json] [--force]\n--circuit, --curve and --constraints describe a native example and conflict with an .r1cs");
   setup->add_option("files", setup_opts.files, "<circuit.r1cs> <out.zkey>, or <out.zkey> with --circuit")
       ->expected(1, 2)
       ->required();
   const auto setup_native = add_native_options(setup, setup_opts.native, false);
   setup->add_option("--vk", setup_opts.vk, "Also write the verification_key.json");
+  setup->add_option("--format", setup_opts.format,
+                    "snarkjs (a .zkey) or bellperson (a parameter file in bellman's convention, as bellperson's "
+                    "generator makes; BLS12-381 only, made on the host)")
+      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->capture_default_str();
   add_force_option(setup, setup_opts.force);
   add_run_options(setup, setup_opts.run);
   setup->callback([&, setup_native] {
@@ -254,6 +292,11 @@ int main(int argc, char** argv) {
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
+  bench_prove->add_option("--format", bench_opts.format,
+                          "The key's convention: snarkjs, or bellperson (bellman's, as a bellperson parameter file "
+                          "holds: h in coefficient form, A and B over their dense variables; BLS12-381, cpu)")
+      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->capture_default_str();
   bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });
 
   cli::PipelineBenchOptions pipeline_opts;

@@ -23,15 +23,21 @@ struct NativeCircuit {
 
 ec::Curve parse_curve(const std::string& name);
 
-// f(circuit) with circuit a circuit::Partition<E> or circuit::HashChain<E>.
+// f(circuit) with circuit a circuit::Partition<E> or circuit::HashChain<E>,
+// on curve E whatever n.curve says (a bellperson parameter file's circuit is
+// on BLS12-381).
+template <class E, class F>
+decltype(auto) visit_native_on(const NativeCircuit& n, F&& f) {
+  if (n.name == "partition") return f(circuit::Partition<E>::for_constraints(n.constraints, n.seed));
+  if (n.name == "hash-chain") return f(circuit::HashChain<E>::for_constraints(n.constraints, n.seed));
+  throw std::invalid_argument("--circuit " + n.name + ": the examples are partition and hash-chain");
+}
+
+// The same on n.curve.
 template <class F>
 decltype(auto) visit_native(const NativeCircuit& n, F&& f) {
-  return ec::visit_curve(parse_curve(n.curve), [&](auto curve) {
-    using E = decltype(curve);
-    if (n.name == "partition") return f(circuit::Partition<E>::for_constraints(n.constraints, n.seed));
-    if (n.name == "hash-chain") return f(circuit::HashChain<E>::for_constraints(n.constraints, n.seed));
-    throw std::invalid_argument("--circuit " + n.name + ": the examples are partition and hash-chain");
-  });
+  return ec::visit_curve(parse_curve(n.curve),
+                         [&](auto curve) { return visit_native_on<decltype(curve)>(n, std::forward<F>(f)); });
 }
 
 }  // namespace cuzk::cli

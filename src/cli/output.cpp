@@ -15,6 +15,7 @@ const char* kind_name(FileKind k) {
     case FileKind::zkey: return "zkey";
     case FileKind::wtns: return "wtns";
     case FileKind::json: return "json";
+    case FileKind::bellperson: return "bellperson";
   }
   return "?";
 }
@@ -39,13 +40,15 @@ bool check_kind(const std::filesystem::path& path, FileKind kind) {
   const std::string named = kind_by_name(path);
   if (!named.empty() && named != want)
     throw std::invalid_argument(p + ": " + a("." + named) + " name for the " + want +
-                                " file this command writes (give it a ." + want + " name)");
+                                " file this command writes (give it " +
+                                (kind == FileKind::bellperson ? std::string("another name") : "a ." + want + " name") +
+                                ")");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) return false;
   if (std::filesystem::is_directory(status)) throw std::invalid_argument(p + " is a directory, not a file to write");
   const std::string held = content_kind(path);
-  if (held != want && held != "empty")
+  if (held != want && held != "empty" && !(kind == FileKind::bellperson && held.empty()))
     throw std::invalid_argument(p + " exists and is " + (held.empty() ? "not " + a(want) + " file" : a(held) + " file") +
                                 ": it is not replaced by a " + want + " file, even with --force");
   return true;

@@ -24,8 +24,10 @@ namespace cuzk::cli {
 // are checked against.
 std::string content_kind(const std::filesystem::path& path);
 
-// What a command writes: the iden3 binary files by their 4-byte magic, or JSON.
-enum class FileKind { zkey, wtns, json };
+// What a command writes: the iden3 binary files by their 4-byte magic, JSON,
+// or bellperson's parameter and proof files, which have no magic: any file
+// content_kind cannot name counts as one.
+enum class FileKind { zkey, wtns, json, bellperson };
 
 // Throws std::invalid_argument (exit 2) with a one-line message naming `path`
 // when writing `kind` there would break the rules above.

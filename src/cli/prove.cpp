@@ -4,9 +4,15 @@
 // two files appear together or not at all. Earlier outputs are removed first
 // (output.hpp), so a failure leaves neither an old nor a new proof; success
 // prints one line unless --quiet.
+//
+// The key may also be a bellperson parameter file (told by content), which
+// holds points only: --r1cs, or --circuit and --constraints for a native
+// example, then give the circuit, whose coefficients and densities complete
+// the key (io/bellperson_key.hpp), and the key proves on the CPU. --format bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
 #include <filesystem>
 
+#include "bellperson.hpp"
 #include "commands.hpp"
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
 #include "client.hpp"
@@ -45,19 +51,38 @@ std::string proved_by(const service::Service& svc) {
 
 int prove(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
           const std::string& public_path, const ProveOptions& opts) {
-  remove_earlier_output(proof_path, FileKind::json);
+  const Format format = parse_format(opts.format);
+  remove_earlier_output(proof_path, format == Format::bellperson ? FileKind::bellperson : FileKind::json);
   remove_earlier_output(public_path, FileKind::json);
+  const bool params = looks_like_bellperson(zkey_path);
+  if (!params && !opts.native.name.empty())
+    throw std::invalid_argument("--circuit " + opts.native.name + ": " + zkey_path +
+                                " holds its own constraints; --circuit is for bellperson parameter files");
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
-  if (const auto daemon = daemon_for("prove")) return prove_on_daemon(*daemon, zkey_path, wtns_path, proof_path, public_path, opts);
+  if (params || format == Format::bellperson) {
+    if (daemon_for("prove"))
+      throw std::invalid_argument("cuzkd proves snarkjs keys into proof.json only: prove bellperson files without "
+                                  "--daemon and CUZK_DAEMON");
+  } else if (const auto daemon = daemon_for("prove")) {
+    return prove_on_daemon(*daemon, zkey_path, wtns_path, proof_path, public_path, opts);
+  }
 #endif
   Stopwatch clock;
-  // One partition: one GPU, the first.
+  // One partition: one GPU, the first. A bellman-convention key proves on
+  // the CPU, which auto then means.
   RunOptions run = opts.run;
+  if (params && run.backend == Backend::automatic) run.backend = Backend::cpu;
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
     run.gpus = std::to_string(where.gpus.front());
   service::Service svc(service_options(run, EngineFlags{}, false));
-  const service::KeyInfo key = svc.load_key(zkey_path);
-  clock.lap("read zkey");
+  const service::KeyInfo key = params ? svc.add_key(std::filesystem::path(zkey_path).stem().string(),
+                                                    load_bellperson_key(zkey_path, opts.r1cs, opts.native))
+                                      : svc.load_key(zkey_path);
+  if (format == Format::bellperson && key.curve != ec::Curve::bls12_381)
+    throw std::invalid_argument(std::string("--format bellperson: bellperson's proof encoding exists for bls12381 "
+                                            "only; this key is on ") +
+                                ec::curve_name(key.curve));
+  clock.lap(params ? "read params" : "read zkey");
   if (!opts.r1cs.empty()) {
     check_against_circuit(opts.r1cs, key, wtns_path);
     clock.lap("check r1cs");
@@ -72,9 +97,13 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     throw service::Error(p.error_kind, wtns_path + " with " + zkey_path + ": " + p.error +
                                            (opts.r1cs.empty() ? "; --r1cs circuit.r1cs names the first failing constraint" : ""));
   if (!p.ok()) throw service::Error(p.error_kind, p.error);
-  const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {{proof_path, p.proof},
-                                                                               {public_path, p.publics}};
-  io::write_json_files(outputs);
+  if (format == Format::bellperson) {
+    write_bellperson_outputs(proof_path, p.proof, public_path, p.publics);
+  } else {
+    const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {{proof_path, p.proof},
+                                                                                 {public_path, p.publics}};
+    io::write_json_files(outputs);
+  }
   clock.lap("write proof");
   if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),

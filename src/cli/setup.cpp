@@ -1,5 +1,6 @@
-// cuzk setup: a development proving key (.zkey, and optionally its vk.json)
-// from a circom .r1cs or a native example circuit, and cuzk witness: a native
+// cuzk setup: a development proving key (.zkey, or with --format bellperson a
+// bellperson parameter file in bellman's convention, and optionally its
+// vk.json) from a circom .r1cs or a native example circuit, and cuzk witness: a native
 // example's witness as a .wtns, so native circuits take the same
 // prove/verify path as circom ones.
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "bellperson.hpp"
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
@@ -14,6 +16,7 @@
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/groth16/setup_cuda.hpp"
 #endif
+#include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
@@ -92,8 +95,32 @@ groth16::DevKey<E> make_key(const groth16::ConstraintMatrices<E>& m, const RunOp
   return groth16::dev_setup(m, toxic, run.threads);
 }
 
+// A parameter file: the points made on the host, as bellman's convention has
+// no GPU setup.
+template <class E>
+void write_params(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
+  if constexpr (E::id != ec::Curve::bls12_381) {
+    throw std::invalid_argument(std::string("--format bellperson: bellperson parameter files exist for bls12381 only "
+                                            "(the ZCash point encoding); this circuit is on ") +
+                                curve_name(E::id));
+  } else {
+    std::fputs(kWarning, stderr);
+    const auto key = groth16::dev_setup(m, groth16::ToxicWaste<E>::draw(), o.run.threads, groth16::Convention::bellman);
+    clock.lap("setup");
+    io::write_bellperson_params(mode.zkey, io::to_bellperson(key.key));
+    clock.lap("write params");
+    if (!o.vk.empty()) io::write_vk_json<E>(o.vk, groth16::verifying_key(key.key));
+    std::printf("%s: %s parameters in bellman's convention, %zu signals (%zu public), domain 2^%d, A %zu and B %zu "
+                "points\n",
+                mode.zkey.c_str(), ec::curve_name(E::id), key.key.n_vars(), key.key.n_public(),
+                __builtin_ctzll(key.key.domain_size()), key.key.a.size(), key.key.b1.size());
+  }
+}
+
 template <class E>
 void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
+  if (parse_format(o.format) == Format::bellperson) return write_params(m, mode, o, clock);
+  std::fputs(kWarning, stderr);
   const auto key = make_key(m, o.run);
   clock.lap("setup");
   io::write_zkey(mode.zkey, key.key);
@@ -107,9 +134,8 @@ void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const 
 
 int setup(const SetupOptions& o) {
   const Mode mode = resolve_mode(o);
-  check_output(mode.zkey, FileKind::zkey, o.force);
+  check_output(mode.zkey, parse_format(o.format) == Format::bellperson ? FileKind::bellperson : FileKind::zkey, o.force);
   if (!o.vk.empty()) check_output(o.vk, FileKind::json, o.force);
-  std::fputs(kWarning, stderr);
   Stopwatch clock;
   if (!mode.r1cs.empty()) {
     const io::R1cs r1cs = io::R1cs::open(mode.r1cs);

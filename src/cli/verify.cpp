@@ -1,9 +1,10 @@
 // cuzk verify <vk.json> <public.json> <proof.json> (snarkjs groth16 verify's
-// order) and cuzk export-vk <zkey> <vk.json> (snarkjs zkey export
+// order) and cuzk export-vk <zkey or bellperson params/vk> <vk.json> (snarkjs zkey export
 // verificationkey's content).
 #include <cstdio>
 #include <stdexcept>
 
+#include "bellperson.hpp"
 #include "commands.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
@@ -51,6 +52,10 @@ int verify(const std::string& vk_path, const std::string& public_path, const std
 
 int export_vk(const std::string& zkey_path, const std::string& vk_path) {
   check_output(vk_path, FileKind::json, /*force=*/true);  // replaces a vk.json, as snarkjs does; nothing else
+  if (looks_like_bellperson(zkey_path)) {
+    io::write_vk_json<ec::Bls12_381>(vk_path, read_bellperson_verifying_key(zkey_path));
+    return 0;
+  }
   const io::Zkey zkey = io::Zkey::open(zkey_path);
   zkey.visit([&](const auto& key) {
     using E = typename std::remove_cvref_t<decltype(key)>::CurveTypes;

@@ -35,10 +35,37 @@ SharedKey<E> PreparedKey<E>::make(std::shared_ptr<const ProvingKey<E>> key) {
   return std::make_shared<const PreparedKey>(Private{}, std::move(key));
 }
 
+namespace {
+
+poly::Roots roots_of(Convention c) { return c == Convention::bellman ? poly::Roots::bellman : poly::Roots::snarkjs; }
+
+// A bellman key's A and B hold exactly the points its densities name: a
+// mismatch would pair points with the wrong scalars and make every proof fail.
+template <class E>
+void check_bellman_layout(const ProvingKey<E>& key) {
+  const size_t n = key.n_vars();
+  const auto check = [&](const char* what, size_t points, const Density& d) {
+    if (d.n_vars != n)
+      throw std::invalid_argument(std::string("the key's ") + what + " density covers " + std::to_string(d.n_vars) +
+                                  " variables; the key has " + std::to_string(n));
+    if (points != d.count())
+      throw std::invalid_argument(std::string("the key's ") + what + " holds " + std::to_string(points) +
+                                  " points; its density names " + std::to_string(d.count()) + " variables");
+  };
+  check("A", key.a.size(), key.a_density);
+  check("B1", key.b1.size(), key.b_density);
+  check("B2", key.b2.size(), key.b_density);
+}
+
+}  // namespace
+
 template <class E>
 PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared)
-    : key_(std::move(shared)), vk_(verifying_key(*key_)), domain_(poly::Domain<Fr>::of_size(key_->domain_size())) {
+    : key_(std::move(shared)),
+      vk_(verifying_key(*key_)),
+      domain_(poly::Domain<Fr>::of_size(key_->domain_size(), roots_of(key_->convention))) {
   const ProvingKey<E>& key = *key_;
+  if (key.convention == Convention::bellman) check_bellman_layout(key);
   const std::span<const Coef<E>> coefs = key.coefs;
   // A counting sort of the coefficients by (matrix, row), stable, so that a
   // row's entries keep the key's order. A key in snarkjs's order (by
@@ -112,26 +139,46 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
 
   // h on the coset (snarkjs-formats.md §2.2): each of a, b, c back to
   // coefficients, then evaluated on g·⟨ω⟩ where Z is a non-zero constant, and
-  // h_j = a_j b_j − c_j there. The key's H points absorb Z's value.
+  // h_j = a_j b_j − c_j there. snarkjs's H points absorb Z's value and take
+  // these evaluations; bellman's are powers of τ, so h is divided by Z there
+  // and brought back to coefficients, of which the top one is zero (deg h ≤
+  // n − 2) and has no H point.
   const auto& domain = prepared.domain();
+  const bool bellman = key.convention == Convention::bellman;
   t.ntt = timed([&] {
     for (auto v : {a, b, c}) {
       poly::intt(domain, v, threads);
       poly::coset_ntt(domain, v, domain.coset_shift(), threads);
     }
+    const uint64_t n = domain.size();
+    const Fr z_inv = bellman ? (domain.coset_shift().pow(&n, 1) - Fr::one()).inverse() : Fr::one();
     parallel_tasks((a.size() + 4095) / 4096, threads, [&](size_t task) {
       const size_t end = std::min(a.size(), (task + 1) * 4096);
       for (size_t i = task * 4096; i < end; ++i) a[i] = a[i] * b[i] - c[i];
+      if (bellman)
+        for (size_t i = task * 4096; i < end; ++i) a[i] *= z_inv;
     });
+    if (bellman) poly::coset_intt(domain, a, domain.coset_shift(), threads);
   });
 
+  // A and B's scalars: w under snarkjs's convention, bellman's dense subsets.
+  std::vector<Fr> a_dense, b_dense;
+  const auto scalars = [&](const Density& d, std::vector<Fr>& buf) -> std::span<const Fr> {
+    if (!bellman) return w;
+    buf.resize(d.count());
+    d.gather(w, std::span<Fr>(buf));
+    return buf;
+  };
   PendingProof<E> p;
   const size_t n_public = key.n_public();
-  t.msm_a = timed([&] { p.a = msm::msm<typename E::G1>(key.a, w, threads); });
-  t.msm_b1 = timed([&] { p.b1 = msm::msm<typename E::G1>(key.b1, w, threads); });
-  t.msm_b2 = timed([&] { p.b2 = msm::msm<typename E::G2>(key.b2, w, threads); });
+  t.msm_a = timed([&] { p.a = msm::msm<typename E::G1>(key.a, scalars(key.a_density, a_dense), threads); });
+  const std::span<const Fr> wb = scalars(key.b_density, b_dense);
+  t.msm_b1 = timed([&] { p.b1 = msm::msm<typename E::G1>(key.b1, wb, threads); });
+  t.msm_b2 = timed([&] { p.b2 = msm::msm<typename E::G2>(key.b2, wb, threads); });
   t.msm_c = timed([&] { p.c = msm::msm<typename E::G1>(key.c, w.subspan(n_public + 1), threads); });
-  t.msm_h = timed([&] { p.h = msm::msm<typename E::G1>(key.h, std::span<const Fr>(a), threads); });
+  t.msm_h = timed([&] {
+    p.h = msm::msm<typename E::G1>(key.h, std::span<const Fr>(a).first(key.h.size()), threads);
+  });
   p.publics.assign(w.begin() + 1, w.begin() + 1 + n_public);
   if (times) *times = t;
   return p;

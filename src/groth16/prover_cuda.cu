@@ -108,6 +108,9 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     : prepared_(std::move(handle)), device_(device), options_(options) {
   if (!prepared_) throw std::invalid_argument("DeviceKey: no prepared key");
   if (options_.streamed && options_.stream_chunk == 0) throw std::invalid_argument("stream_chunk must be at least 1");
+  if (prepared_->key().convention != Convention::snarkjs)
+    throw std::invalid_argument(std::string("the cuda prover takes keys in snarkjs's convention only; this key is in ") +
+                                convention_name(prepared_->key().convention) + "'s: prove it with --backend cpu");
   DeviceScope on(device);
   const PreparedKey<E>& prepared = *prepared_;
   const ProvingKey<E>& k = prepared.key();

@@ -61,6 +61,25 @@ std::array<std::vector<Fr>, 3> qap_at_tau(const ConstraintMatrices<E>& m, std::s
   return uvw;
 }
 
+// out[i] = c · τ^i: bellman's H scalars, with c = Z(τ)/δ.
+template <class Fr>
+void bellman_h(std::span<Fr> out, const Fr& c, const Fr& tau, unsigned threads) {
+  parallel_blocks(out.size(), kChunk, threads, [&](size_t b, size_t e) {
+    const uint64_t b64 = b;
+    Fr p = c * tau.pow(&b64, 1);
+    for (size_t i = b; i < e; ++i, p *= tau) out[i] = p;
+  });
+}
+
+// x keeps the entries of the variables in d, in order.
+template <class Fr>
+void keep_dense(std::vector<Fr>& x, const Density& d) {
+  size_t k = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (d.has(i)) x[k++] = x[i];
+  x.resize(k);
+}
+
 }  // namespace
 
 template <class E>
@@ -76,13 +95,34 @@ ToxicWaste<E> ToxicWaste<E>::draw() {
   return {v[0], v[1], v[2], v[3], v[4]};
 }
 
+template <class E>
+CoefList<E> coefficient_list(const ConstraintMatrices<E>& m) {
+  using Fr = typename E::Fr;
+  const size_t nc = m.n_constraints(), np = m.n_public;
+  // Reserved, as at 2^27 constraints the list is ~16 GB.
+  size_t count = np + 1;
+  for (size_t c = 0; c < nc; ++c) count += m.starts[3 * c + 2] - m.starts[3 * c];
+  CoefList<E> coefs;
+  coefs.reserve(count);
+  for (size_t c = 0; c < nc; ++c)
+    for (uint32_t mat = 0; mat < 2; ++mat)
+      for (const auto& term : m.lc(c, (int)mat)) coefs.push_back({mat, (uint32_t)c, term.wire, term.coef});
+  for (uint32_t s = 0; s <= np; ++s) coefs.push_back({0, (uint32_t)(nc + s), s, Fr::one()});
+  return coefs;
+}
+
 namespace detail {
 
 template <class E>
-SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads) {
+SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
+                        Convention convention) {
   using Fr = typename E::Fr;
   using Domain = poly::Domain<Fr>;
   const size_t nc = m.n_constraints(), np = m.n_public, nv = m.n_vars;
+  const bool bellman = convention == Convention::bellman;
+  if (bellman && E::id != ec::Curve::bls12_381)
+    throw std::invalid_argument(std::string("bellman's convention is defined for BLS12-381 only, not ") +
+                                curve_name(E::id));
   if (np >= nv)
     throw std::invalid_argument("n_public " + std::to_string(np) + " is not below n_vars " + std::to_string(nv));
   for (const auto& term : m.terms)
@@ -91,17 +131,21 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
                                   std::to_string(nv));
 
   // snarkjs zkey_new: 2^(⌊log2(nConstraints + nPublic)⌋ + 1) (log2(0) = 0), so
-  // there is room for the nPublic + 1 extra rows.
-  const unsigned log_n = std::max<unsigned>(1, (unsigned)std::bit_width(nc + np));
-  if (log_n > Domain::max_log_size)
+  // there is room for the nPublic + 1 extra rows. bellperson: the smallest
+  // power of two that holds the constraints and its nPublic + 1 input
+  // constraints, the same but for an empty circuit, and at most 2^(s-1).
+  const unsigned width = (unsigned)std::bit_width(nc + np);
+  const unsigned log_n = bellman ? width : std::max(1u, width);
+  const unsigned max_log_n = bellman ? Domain::max_log_size - 1 : Domain::max_log_size;
+  if (log_n > max_log_n)
     throw std::invalid_argument(std::to_string(nc) + " constraints and " + std::to_string(np) +
                                 " public signals need a domain of 2^" + std::to_string(log_n) + ", beyond the 2^" +
-                                std::to_string(Domain::max_log_size) + " roots of unity of " + curve_name(E::id) +
-                                "'s scalar field");
+                                std::to_string(max_log_n) + " roots of unity " + convention_name(convention) +
+                                "'s prover takes in " + curve_name(E::id) + "'s scalar field");
   if (t.gamma.is_zero() || t.delta.is_zero())
     throw std::invalid_argument("toxic waste with γ or δ zero: IC and C are divided by them");
 
-  const Domain dom(log_n);
+  const Domain dom(log_n, bellman ? poly::Roots::bellman : poly::Roots::snarkjs);
   const uint64_t n = dom.size();
   const Fr n_fr = Fr::from_uint(n), g = dom.coset_shift();
   const Fr tau_n = t.tau.pow(&n, 1), g_n = g.pow(&n, 1);
@@ -124,6 +168,25 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
     for (size_t i = b; i < e; ++i) w[i] = (t.beta * u[i] + t.alpha * v[i] + w[i]) * (i <= np ? gamma_inv : delta_inv);
   });
 
+  if (bellman) {
+    const size_t h_points = n - 1;
+    std::vector<Fr> hs(h_points);
+    bellman_h(std::span<Fr>(hs), z * delta_inv, t.tau, threads);
+    for (size_t i = np + 1; i < nv; ++i)
+      if (w[i].is_zero())
+        throw std::invalid_argument("private signal " + std::to_string(i) +
+                                    " is in no constraint: its L point would be the point at infinity, which "
+                                    "bellperson's parameters cannot hold");
+    Density a_density = column_density(m, 0), b_density = column_density(m, 1);
+    keep_dense(u, a_density);
+    keep_dense(v, b_density);
+    const size_t points_g2 = v.size(), points_g1 = u.size() + points_g2 + (nv - np - 1) + h_points;
+    return {std::move(u), std::move(v), std::move(w), std::move(hs),
+            ec::FixedBase<typename E::G1>(ec::generator<typename E::G1>(), points_g1, threads),
+            ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), points_g2, threads), convention,
+            std::move(a_density), std::move(b_density)};
+  }
+
   // H. On the coset x_j = g ω^j the vanishing polynomial is Xⁿ - gⁿ, with
   // derivative n gⁿ / x_j at x_j, so L'_j(τ) = (τⁿ - gⁿ) x_j / (n gⁿ (τ - x_j)).
   // The prover's h_j = (ab - c)(x_j) = q(x_j) Z(x_j) = q(x_j)(gⁿ - 1) for the
@@ -139,14 +202,14 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
   const size_t points_g1 = 3 * nv + n - np - 1;  // A, B1, C, H (IC is made apart)
   return {std::move(u), std::move(v), std::move(w), std::move(hs),
           ec::FixedBase<typename E::G1>(ec::generator<typename E::G1>(), points_g1, threads),
-          ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), nv, threads)};
+          ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), nv, threads), convention, {}, {}};
 }
 
 template <class E>
 void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
                   unsigned threads) {
   using Fr = typename E::Fr;
-  const size_t nc = m.n_constraints(), np = m.n_public;
+  const size_t np = m.n_public;
   d.ic.resize(np + 1);
   plan.g1.mul(std::span<const Fr>(plan.w).first(np + 1), d.ic, threads);
   const std::array<Fr, 3> s1{t.alpha, t.beta, t.delta}, s2{t.beta, t.gamma, t.delta};
@@ -159,23 +222,18 @@ void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatric
   k.alpha1 = p1[0], k.beta1 = p1[1], k.delta1 = p1[2];
   k.beta2 = p2[0], k.gamma2 = p2[1], k.delta2 = p2[2];
   k.ic = d.ic, k.a = d.a, k.b1 = d.b1, k.b2 = d.b2, k.c = d.c, k.h = d.h;
-  // snarkjs's order: per constraint its A then its B terms, then the extra
-  // rows. Reserved, as at 2^27 constraints the list is ~16 GB.
-  size_t count = np + 1;
-  for (size_t c = 0; c < nc; ++c) count += m.starts[3 * c + 2] - m.starts[3 * c];
-  k.coefs.reserve(count);
-  for (size_t c = 0; c < nc; ++c)
-    for (uint32_t mat = 0; mat < 2; ++mat)
-      for (const auto& term : m.lc(c, (int)mat)) k.coefs.push_back({mat, (uint32_t)c, term.wire, term.coef});
-  for (uint32_t s = 0; s <= np; ++s) k.coefs.push_back({0, (uint32_t)(nc + s), s, Fr::one()});
+  k.convention = plan.convention;
+  k.a_density = plan.a_density;
+  k.b_density = plan.b_density;
+  k.coefs = coefficient_list(m);
 }
 
 }  // namespace detail
 
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads) {
+DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads, Convention convention) {
   using Fr = typename E::Fr;
-  const auto plan = detail::plan_setup(m, t, threads);
+  const auto plan = detail::plan_setup(m, t, threads, convention);
   const size_t np = m.n_public;
   Progress progress("setup", detail::setup_points(plan, np), "points");
   DevKey<E> d;
@@ -194,13 +252,17 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   return d;
 }
 
+template CoefList<ec::Bn254> coefficient_list(const ConstraintMatrices<ec::Bn254>&);
+template CoefList<ec::Bls12_381> coefficient_list(const ConstraintMatrices<ec::Bls12_381>&);
 template struct ToxicWaste<ec::Bn254>;
 template struct ToxicWaste<ec::Bls12_381>;
-template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, unsigned);
+template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, unsigned,
+                                     Convention);
 template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
-                                         unsigned);
-#define CUZK_SETUP_DETAIL_INSTANTIATE(E)                                                                          \
-  template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&, unsigned); \
+                                         unsigned, Convention);
+#define CUZK_SETUP_DETAIL_INSTANTIATE(E)                                                                 \
+  template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&,   \
+                                                   unsigned, Convention);                                \
   template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&, const ConstraintMatrices<E>&,       \
                                      const ToxicWaste<E>&, unsigned);
 CUZK_SETUP_DETAIL_INSTANTIATE(ec::Bn254)

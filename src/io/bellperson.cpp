@@ -27,6 +27,18 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 template <class C>
 constexpr size_t kPointBytes = zc::uncompressed_size<C>;
+// The verifying key's six points, up to IC's count.
+constexpr size_t kVkPoints = 3 * kPointBytes<G1> + 3 * kPointBytes<G2>;
+
+// What the reader and the count scan say of a count and of the bytes it needs.
+std::string truncated(const std::string& what, uint64_t need, uint64_t remain) {
+  return "truncated: " + what + " needs " + str(need) + " bytes but " + str(remain) + " remain";
+}
+std::string claims(const std::string& what, uint64_t n, uint64_t size, uint64_t remain) {
+  return what + " claims " + str(n) + " points (" + str(n) + " x " + str(size) + " bytes) but " + str(remain) +
+         " bytes remain";
+}
+uint32_t big_endian(const uint8_t* c) { return uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3]; }
 
 // The indices of a vector of n points whose subgroup membership is checked:
 // all of them for the verifying key or up to kBellpersonSubgroupSample, beyond
@@ -60,8 +72,7 @@ class Reader {
   uint64_t remaining() const { return bytes_.size() - pos_; }
 
   std::span<const uint8_t> take(uint64_t n, const std::string& what) {
-    if (n > remaining())
-      fail(pos_, "truncated: " + what + " needs " + str(n) + " bytes but " + str(remaining()) + " remain");
+    if (n > remaining()) fail(pos_, truncated(what, n, remaining()));
     const auto out = bytes_.subspan(pos_, n);
     pos_ += n;
     return out;
@@ -83,11 +94,10 @@ class Reader {
   std::vector<ec::Affine<C>> points(const std::string& what, bool in_vk) {
     const uint64_t at = pos_;
     const auto c = take(4, what + " count");
-    const uint32_t n = uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3];
+    const uint32_t n = big_endian(c.data());
     constexpr uint64_t size = kPointBytes<C>;
     if (uint64_t{n} * size > remaining())  // at most 2^32 x 192: no overflow in 64 bits
-      fail(at, what + " claims " + str(n) + " points (" + str(n) + " x " + str(size) + " bytes) but " +
-                   str(remaining()) + " bytes remain");
+      fail(at, claims(what, n, size, remaining()));
     const uint64_t start = pos_;
     std::vector<ec::Affine<C>> out(n);
     auto decode = [&](size_t i) {
@@ -111,8 +121,7 @@ class Reader {
     return out;
   }
 
-  Params run() {
-    Params p;
+  void vk(BellpersonVk<Bls12_381>& p) {
     p.alpha1 = point<G1>("alpha_g1");
     p.beta1 = point<G1>("beta_g1");
     p.beta2 = point<G2>("beta_g2");
@@ -120,6 +129,11 @@ class Reader {
     p.delta1 = point<G1>("delta_g1");
     p.delta2 = point<G2>("delta_g2");
     p.ic = points<G1>("ic", true);
+  }
+
+  Params run() {
+    Params p;
+    vk(p);
     p.h = points<G1>("h", false);
     p.l = points<G1>("l", false);
     p.a = points<G1>("a", false);
@@ -201,6 +215,60 @@ BellpersonParams<Bls12_381> read_bellperson_params(const std::filesystem::path& 
   if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size)) || in.gcount() != std::streamsize(size))
     throw FormatError(name + ": read error");
   return read_bellperson_params_bytes(name, bytes);
+}
+
+BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bool* is_params) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  // The six points and IC's count, then IC: a short file reads short and the
+  // Reader names what is missing.
+  constexpr size_t kHead = kVkPoints + 4;
+  std::vector<uint8_t> bytes(std::min<uintmax_t>(size, kHead));
+  in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (bytes.size() == kHead) {
+    const uint64_t n = big_endian(bytes.data() + kHead - 4);
+    bytes.resize(kHead + std::min<uintmax_t>(n * kPointBytes<G1>, size - kHead));
+    in.read(reinterpret_cast<char*>(bytes.data() + kHead), std::streamsize(bytes.size() - kHead));
+  }
+  if (!in) throw FormatError(name + ": read error");
+  BellpersonVk<Bls12_381> vk;
+  Reader(name, bytes).vk(vk);
+  if (is_params) *is_params = size > bytes.size();
+  return vk;
+}
+
+BellpersonCounts read_bellperson_counts(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  if (size < kVkPoints) throw FormatError(name + ": offset 0: " + truncated("the verifying key", kVkPoints, size));
+  uint64_t pos = kVkPoints;
+  const auto fail = [&](const std::string& problem) { throw FormatError(name + ": offset " + str(pos) + ": " + problem); };
+  const auto count = [&](const char* what, uint64_t point) -> uint64_t {
+    uint8_t c[4];
+    if (size - pos < 4) fail(truncated(std::string(what) + " count", 4, size - pos));
+    if (!in.seekg(std::streamoff(pos)) || !in.read(reinterpret_cast<char*>(c), 4)) fail("read error");
+    const uint64_t n = big_endian(c), remain = size - pos - 4;
+    if (n * point > remain) fail(claims(what, n, point, remain));
+    pos += 4 + n * point;
+    return n;
+  };
+  BellpersonCounts n;
+  n.ic = count("ic", kPointBytes<G1>);
+  n.h = count("h", kPointBytes<G1>);
+  n.l = count("l", kPointBytes<G1>);
+  n.a = count("a", kPointBytes<G1>);
+  n.b_g1 = count("b_g1", kPointBytes<G1>);
+  n.b_g2 = count("b_g2", kPointBytes<G2>);
+  if (pos != size) fail(str(size - pos) + " bytes after the last point (b_g2)");
+  return n;
 }
 
 void write_bellperson_params(const std::filesystem::path& path, const BellpersonParams<Bls12_381>& params) {

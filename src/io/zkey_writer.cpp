@@ -37,6 +37,9 @@ void check_sizes(const std::filesystem::path& path, const groth16::ProvingKey<E>
     throw std::invalid_argument(path.string() + ": cannot write the key: " + what);
   };
   if (k.on_gpu) bad("its points live on GPU " + std::to_string(k.on_gpu->device) + " only");
+  if (k.convention != groth16::Convention::snarkjs)
+    bad(std::string("it is in ") + groth16::convention_name(k.convention) +
+        "'s convention, and a .zkey holds snarkjs's (a bellperson parameter file holds bellman's)");
   const size_t nv = k.a.size(), n = k.h.size();
   if (k.ic.empty() || k.ic.size() > nv)
     bad(std::to_string(k.ic.size()) + " IC points for " + std::to_string(nv) + " signals");

@@ -291,6 +291,11 @@ TEST(Cli, HelpDocumentsEveryCommand) {
       {{"prove", "--help"}, {"zkey", "wtns", "proof", "public", "--backend", "--threads", "--gpus"}},
       {{"bench", "--help"}, {"prove", "ntt", "msm", "pipeline"}},
       {{"--help"}, {"prove-batch"}},
+      {{"--help"}, {"convert-proof"}},
+      {{"prove", "--help"}, {"--format", "bellperson", "--circuit", "--constraints", "key.params"}},
+      {{"setup", "--help"}, {"--format", "bellperson"}},
+      {{"convert-proof", "--help"}, {"key", "proof", "public", "--out", "snarkjs groth16 verify"}},
+      {{"bench", "prove", "--help"}, {"--format"}},
       {{"prove-batch", "--help"},
        {"--out", "--synthesis-threads", "--workers", "--workers-per-gpu", "--abc", "--pageable", "--key-budget-mib",
         "--trace", "--gpus"}},
@@ -329,6 +334,85 @@ TEST_F(BadInput, UsageErrors) {
   expect_failure({"bench", "msm", "--backend", "cuda", "--gpus", "0,x"}, kBadInput, {});
   expect_failure({"bench", "prove", "--backend", "cpu", "--setup-on", "gpu"}, kBadInput, {},
                  "--setup-on gpu needs the cuda backend");
+}
+
+// bellperson's files: parameter files (made here by setup), proofs and the
+// converter's inputs, each broken in turn, on every command that reads them.
+TEST_F(BadInput, BellpersonFiles) {
+  const fs::path r1cs = good("bls12381", "circuit.r1cs"), wtns = good("bls12381", "witness.wtns");
+  const fs::path params = in / "key.params";
+  ASSERT_EQ(cuzk({"setup", "--format", "bellperson", r1cs, params}).exit_code, 0);
+  const fs::path bin = out / "proof.bin";
+  const std::vector<std::string> params_prove = {"prove", params, wtns, bin, pub, "--r1cs", r1cs, "--format", "bellperson"};
+
+  // The ZCash encoding exists for BLS12-381 alone.
+  expect_failure({"setup", "--format", "bellperson", good("bn128", "circuit.r1cs"), out / "k.params"}, kBadInput, {},
+                 "bls12381 only");
+  expect_failure({"prove", good("bn128", "circuit.zkey"), good("bn128", "witness.wtns"), bin, pub, "--format",
+                  "bellperson"},
+                 kBadInput, {}, "bls12381 only");
+  // A parameter file holds no constraints; another circuit does not fit it.
+  expect_failure({"prove", params, wtns, bin, pub, "--format", "bellperson"}, kBadInput, {params}, "--r1cs");
+  expect_failure({"prove", params, wtns, bin, pub, "--r1cs", r1cs, "--circuit", "partition"}, kBadInput, {params},
+                 "not both");
+  expect_failure({"prove", good("bls12381", "circuit.zkey"), wtns, bin, pub, "--circuit", "partition"}, kBadInput,
+                 {good("bls12381", "circuit.zkey")}, "--circuit is for bellperson parameter files");
+  const fs::path linear = fixture("bls12381", "linear", "circuit.r1cs");
+  expect_failure({"prove", params, fixture("bls12381", "linear", "witness.wtns"), bin, pub, "--r1cs", linear},
+                 kBadInput, {params, linear}, "points");
+  expect_failure({"prove", params, wtns, bin, pub, "--r1cs", good("bn128", "circuit.r1cs")}, kBadInput,
+                 {good("bn128", "circuit.r1cs")}, "bls12381 only");
+
+  // Damaged parameter files: every reader names the file and the offset.
+  const Bytes whole = read_bytes(params);
+  struct Damage {
+    const char* name;
+    Bytes bytes;
+    const char* expect;
+  };
+  Bytes lying = whole;
+  lying[3 * 96 + 3 * 192 + 3] += 1;  // IC's count, one more than there are
+  Bytes g2_for_g1 = whole;  // beta_g2's first 96 bytes where alpha_g1 goes
+  std::copy(whole.begin() + 192, whole.begin() + 288, g2_for_g1.begin());
+  const Damage damages[] = {
+      {"truncated", Bytes(whole.begin(), whole.begin() + (long)whole.size() / 2), "offset"},
+      {"head_only", Bytes(whole.begin(), whole.begin() + 500), "truncated"},
+      {"lying_count", lying, "offset"},
+      {"g2_for_g1", g2_for_g1, "offset 0: alpha_g1"},
+      {"random", Bytes(4096, 0x5a), "offset "},
+  };
+  for (const auto& d : damages) {
+    SCOPED_TRACE(d.name);
+    const fs::path bad = in / (std::string(d.name) + ".params");
+    write_bytes(bad, d.bytes);
+    expect_failure({"info", bad}, kBadInput, {bad}, d.expect);
+    expect_failure({"prove", bad, wtns, bin, pub, "--r1cs", r1cs, "--format", "bellperson"}, kBadInput, {bad},
+                   d.expect);
+    if (std::string(d.name) != "truncated")  // its head, the verifying key, is whole
+      expect_failure({"export-vk", bad, out / "vk.json"}, kBadInput, {bad}, d.expect);
+  }
+
+  // convert-proof's three inputs.
+  ASSERT_EQ(cuzk(params_prove).exit_code, 0);
+  const fs::path good_proof = in / "good.bin", good_public = in / "public.json";
+  fs::rename(bin, good_proof);
+  fs::rename(pub, good_public);
+  const Bytes proof_bytes = read_bytes(good_proof);
+  const auto convert = [&](const fs::path& key, const fs::path& prf, const fs::path& publics) {
+    return std::vector<std::string>{"convert-proof", key, prf, publics, "--out", out / "converted"};
+  };
+  const fs::path short_proof = in / "short.bin", random_proof = in / "random.bin", extra = in / "extra.json";
+  write_bytes(short_proof, Bytes(proof_bytes.begin(), proof_bytes.begin() + 100));
+  write_bytes(random_proof, Bytes(192, 0x5a));
+  const std::string three = "[\"1\", \"2\", \"3\"]";
+  write_bytes(extra, Bytes(three.begin(), three.end()));
+  expect_failure(convert(params, short_proof, good_public), kBadInput, {short_proof}, "100 bytes");
+  expect_failure(convert(params, random_proof, good_public), kBadInput, {random_proof}, "offset 0: A");
+  expect_failure(convert(params, good_proof, extra), kBadInput, {extra}, "3 public inputs; the key");
+  expect_failure(convert(good("bls12381", "circuit.zkey"), good_proof, good_public), kBadInput,
+                 {good("bls12381", "circuit.zkey")}, "not a bellperson");
+  expect_failure(convert(in / "random.params", good_proof, good_public), kBadInput, {in / "random.params"}, "offset 0");
+  expect_failure({"info", random_proof}, kBadInput, {random_proof}, "offset 0: A");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "io_test_support.hpp"
@@ -14,18 +15,29 @@
 namespace cuzk::test {
 namespace {
 
-TEST(BinFile, EveryResidencyAndBytesHoldTheWholeFile) {
-  TempDir dir;
+// n random bytes.
+Bytes random_bytes(size_t n, uint64_t seed) {
+  Bytes b(n);
+  std::mt19937_64 rng(seed);
+  for (auto& x : b) x = (uint8_t)rng();
+  return b;
+}
+
+// A "test" container of `version` holding (id, payload) sections in order.
+Container container(uint32_t version, std::vector<std::pair<uint32_t, Bytes>> sections) {
   Container c;
   c.magic = {'t', 'e', 's', 't'};
-  c.version = 3;
+  c.version = version;
+  for (auto& [id, data] : sections) c.sections.push_back({id, std::move(data), std::nullopt});
+  return c;
+}
+
+TEST(BinFile, EveryResidencyAndBytesHoldTheWholeFile) {
+  TempDir dir;
   // One 64 MiB copy chunk and a part of another, then a small section at an
-  // offset that is 4 mod 8.
-  Bytes big((size_t{64} << 20) + 12345);
-  std::mt19937_64 rng(99);
-  for (size_t i = 0; i < big.size(); i += 8) put<uint64_t>(big, i, rng());
-  c.sections.push_back({7, big, std::nullopt});
-  c.sections.push_back({2, Bytes{1, 2, 3}, std::nullopt});
+  // offset that is not a multiple of 8.
+  const Bytes big = random_bytes((size_t{64} << 20) + 12345, 99);
+  const Container c = container(3, {{7, big}, {2, Bytes{1, 2, 3}}});
   const fs::path p = dir / "big.bin";
   const Bytes file = c.bytes();
   write_bytes(p, file);
@@ -53,15 +65,8 @@ TEST(BinFile, EveryResidencyAndBytesHoldTheWholeFile) {
 // the file; an aligned one is its place in the file.
 TEST(BinFile, AlignedSectionsAreInPlaceOrCopied) {
   TempDir dir;
-  Container c;
-  c.magic = {'t', 'e', 's', 't'};
-  c.version = 1;
-  Bytes large((size_t{9} << 20) + 3);
-  std::mt19937_64 rng(7);
-  for (auto& b : large) b = (uint8_t)rng();
-  c.sections.push_back({7, Bytes(96, 7), std::nullopt});  // payload at 24
-  c.sections.push_back({2, Bytes{1, 2, 3}, std::nullopt});
-  c.sections.push_back({9, large, std::nullopt});
+  const Bytes large = random_bytes((size_t{9} << 20) + 3, 7);
+  const Container c = container(1, {{7, Bytes(96, 7)}, {2, Bytes{1, 2, 3}}, {9, large}});  // 7's payload at 24
   const fs::path p = dir / "sections.bin";
   const Bytes file = c.bytes();
   write_bytes(p, file);

@@ -25,6 +25,9 @@ struct bls12_381_fr_params {
   static constexpr unsigned bits = 255;
   static constexpr unsigned p_mod4 = 1;
   static constexpr unsigned two_adicity = 32;
+  // zkcrypto ff's (and blstrs's) MULTIPLICATIVE_GENERATOR: the base of bellman's
+  // roots of unity and its coset shift (poly/domain.hpp).
+  static constexpr uint64_t multiplicative_generator = 7;
   static constexpr uint64_t inv = 0xfffffffeffffffffull;
   CUZK_LIMBS(modulus, 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48)
   CUZK_LIMBS(one, 0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5, 0x1824b159acc5056f)

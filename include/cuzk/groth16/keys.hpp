@@ -1,8 +1,10 @@
 // Groth16 keys. The proving key is what a snarkjs .zkey holds (io/zkey.hpp
-// reads one, groth16/setup.hpp makes one); the verifying key is what snarkjs
-// exports from it (zkey export verificationkey): alpha1, beta2, gamma2,
-// delta2, IC and the precomputed e(alpha1, beta2) that verification_key.json
-// carries as vk_alphabeta_12.
+// reads one, groth16/setup.hpp makes one) or, under bellman's convention, what
+// a bellperson parameter file holds with the circuit's coefficients beside it
+// (io/bellperson_key.hpp); the verifying key is what snarkjs exports from it
+// (zkey export verificationkey): alpha1, beta2, gamma2, delta2, IC and the
+// precomputed e(alpha1, beta2) that verification_key.json carries as
+// vk_alphabeta_12.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/pairing.hpp"
+#include "cuzk/groth16/density.hpp"
 #include "cuzk/util/default_init.hpp"
 
 namespace cuzk::groth16 {
@@ -32,9 +35,28 @@ struct Coef {
   typename E::Fr value;
 };
 
-// A Groth16 proving key in snarkjs's layout. The point arrays are spans: a key
-// read from a .zkey views them in the file mapping, a key from the
-// development setup in vectors that its owner keeps.
+// A key's coefficients, not zeroed when resized (util/default_init.hpp): a key
+// reader fills them on every core, which then touch their pages first.
+template <class E>
+using CoefList = std::vector<Coef<E>, DefaultInitAllocator<Coef<E>>>;
+
+// The prover a key was made for. Both share the assembly of (πA, πB, πC) and
+// the verifier; they differ in the domain's roots (poly/domain.hpp), in what H
+// holds, and in which variables A and B have points for:
+//   snarkjs  H_j: the odd-coset Lagrange basis over δ (setup.hpp), domain_size
+//            points, taking h's evaluations on the coset; A, B1, B2: a point
+//            per variable (infinity where the column is empty).
+//   bellman  H_i = [τ^i Z(τ)/δ]₁ for i < domain_size − 1, taking h's
+//            coefficients (bellperson's generator.rs); A, B1, B2: points only
+//            for the variables of a_density and b_density, in order.
+// The rows past the constraints are the same in both: bellman's input
+// constraints input·0 = 0 are snarkjs's extra rows a = w[s].
+enum class Convention { snarkjs, bellman };
+constexpr const char* convention_name(Convention c) { return c == Convention::snarkjs ? "snarkjs" : "bellman"; }
+
+// A Groth16 proving key. The point arrays are spans: a key read from a .zkey
+// views them in the file mapping, a key from the development setup in
+// vectors that its owner keeps.
 template <class E>
 struct ProvingKey {
   using CurveTypes = E;  // for generic lambdas over Zkey::visit
@@ -44,13 +66,14 @@ struct ProvingKey {
   G1 alpha1, beta1, delta1;
   G2 beta2, gamma2, delta2;
   std::span<const G1> ic;  // n_public + 1
-  std::span<const G1> a;   // n_vars
-  std::span<const G1> b1;  // n_vars
-  std::span<const G2> b2;  // n_vars
-  std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1
-  std::span<const G1> h;   // domain_size
-  // Not zeroed when resized (util/default_init.hpp): a key reader fills it on every core.
-  std::vector<Coef<E>, DefaultInitAllocator<Coef<E>>> coefs;
+  std::span<const G1> a;   // n_vars; bellman: a_density.count()
+  std::span<const G1> b1;  // n_vars; bellman: b_density.count()
+  std::span<const G2> b2;  // n_vars; bellman: b_density.count()
+  std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1 (bellperson's L)
+  std::span<const G1> h;   // domain_size; bellman: domain_size - 1
+  CoefList<E> coefs;
+  Convention convention = Convention::snarkjs;
+  Density a_density, b_density;  // bellman only: which variables A and B have points for
   // The point spans view a file mapping (a .zkey read in place), which must not
   // be page-locked in place (cudaHostRegister of a file-backed mapping can
   // hang): a GPU that streams such points streams a pinned copy of them.
@@ -67,9 +90,11 @@ struct ProvingKey {
   };
   std::optional<OnGpu> on_gpu;
 
-  size_t n_vars() const { return on_gpu ? on_gpu->n_vars : a.size(); }
+  size_t n_vars() const { return on_gpu ? on_gpu->n_vars : ic.size() + c.size(); }
   size_t n_public() const { return ic.size() - 1; }
-  size_t domain_size() const { return on_gpu ? on_gpu->domain_size : h.size(); }
+  size_t domain_size() const {
+    return on_gpu ? on_gpu->domain_size : h.size() + (convention == Convention::bellman ? 1 : 0);
+  }
 };
 
 // The pairing of curve bundle E (ec::Bn254, ec::Bls12_381): its target field

@@ -1,5 +1,7 @@
 // The Groth16 prover, computing exactly what snarkjs computes
-// (snarkjs-formats.md §2), in two halves:
+// (snarkjs-formats.md §2), or bellperson for a key in bellman's convention
+// (keys.hpp: the same steps, h in coefficient form and A, B over the dense
+// variables), in two halves:
 //
 //   prove_start   the heavy, randomness-free part: the quotient h (3 inverse
 //                 NTTs, 3 coset NTTs) and the five MSMs A, B1, B2, C, H;
@@ -12,8 +14,9 @@
 // Inputs are a witness (Montgomery form, signal 0 = 1) and the evaluations
 // a = A·w, b = B·w, c = C·w on the domain's rows, which a native circuit
 // writes during synthesis (circuit/) and which evaluate_abc computes from a
-// zkey's coefficients. Rows past the constraints follow snarkjs's layout:
-// row n_constraints + s has a = w[s] for each public signal s (and s = 0).
+// zkey's coefficients. Rows past the constraints follow snarkjs's layout,
+// which is also bellman's input constraints: row n_constraints + s has a = w[s]
+// for each public signal s (and s = 0).
 #pragma once
 
 #include <cstdint>

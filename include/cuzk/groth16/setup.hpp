@@ -4,11 +4,15 @@
 // file. Whoever holds the toxic waste can forge proofs, so these keys are for
 // tests, benchmarks and development, never for production.
 //
-// The key is snarkjs's in every detail (snarkjs-formats.md §1.1, §2.3): the
-// domain, the extra public-input rows, the coefficient list, the points of
-// signals absent from a matrix being infinity, and H being the quotient basis
-// of the coset the prover evaluates on. io/zkey_writer.hpp writes it as a .zkey
-// that snarkjs proves and verifies with.
+// By default the key is snarkjs's in every detail (snarkjs-formats.md §1.1,
+// §2.3): the domain, the extra public-input rows, the coefficient list, the
+// points of signals absent from a matrix being infinity, and H being the
+// quotient basis of the coset the prover evaluates on. io/zkey_writer.hpp
+// writes it as a .zkey that snarkjs proves and verifies with. Under bellman's
+// convention (keys.hpp) it is what bellperson's generate_parameters makes for
+// the same toxic waste (its g1, g2 being the generators): bellman's roots, H =
+// [τ^i Z(τ)/δ]₁, A and B over their dense variables; io/bellperson_key.hpp
+// writes it as a parameter file.
 #pragma once
 
 #include <memory>
@@ -54,6 +58,12 @@ std::shared_ptr<const ProvingKey<E>> share(DevKey<E> dev) {
   return {owner, &owner->key};
 }
 
+// The A and B coefficients of circuit m as a key lists them: per constraint its
+// A then its B terms, then the extra rows (snarkjs's order; the rows are
+// bellman's input constraints). Every key made from a circuit carries them.
+template <class E>
+CoefList<E> coefficient_list(const ConstraintMatrices<E>& m);
+
 // The key for constraints m and toxic waste t; threads = 0 uses every hardware
 // thread. With n = domain size, L_j the Lagrange basis of ⟨ω⟩ and u_i, v_i,
 // w_i = Σ coef·L_row over signal i's A, B, C terms (A including the public
@@ -64,32 +74,45 @@ std::shared_ptr<const ProvingKey<E>> share(DevKey<E> dev) {
 //
 // Progress is reported as the step "setup" (util/progress.hpp), in points.
 //
+// Under bellman's convention H_i = [τ^i Z(τ)/δ]₁ for i < n − 1, A and B hold
+// only the points of their densities (density.hpp), and the domain is
+// bellperson's: the smallest power of two holding the constraints and the
+// input constraints, below 2^s.
+//
 // std::invalid_argument, one line, when the domain would exceed the field's
 // 2-adicity, when γ or δ is zero, or when τ lies on the domain or the coset
-// (Z(τ) = 0 or a zero denominator: the key would be degenerate).
+// (Z(τ) = 0 or a zero denominator: the key would be degenerate); under
+// bellman's convention also for a curve other than BLS12-381 and for a
+// private variable in no constraint (bellperson's UnconstrainedVariable: its L
+// point would be infinity, which a parameter file cannot hold).
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads = 0);
+DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads = 0,
+                    Convention convention = Convention::snarkjs);
 
 // What dev_setup and its GPU twin (setup_cuda.hpp) share.
 namespace detail {
 
 // The scalars a key's points are multiples of the generators by, and the
-// tables that multiply them: A, B1 and B2 are [u]₁, [v]₁ and [v]₂ per signal,
-// IC and C are [w]₁ (IC the first n_public + 1), H is [h]₁ per domain point.
+// tables that multiply them: A, B1 and B2 are [u]₁, [v]₁ and [v]₂ per signal
+// (bellman: per signal of the density), IC and C are [w]₁ (IC the first
+// n_public + 1), H is [h]₁ per H point.
 template <class E>
 struct SetupPlan {
   std::vector<typename E::Fr> u, v, w, h;
   ec::FixedBase<typename E::G1> g1;
   ec::FixedBase<typename E::G2> g2;
+  Convention convention = Convention::snarkjs;
+  Density a_density, b_density;  // bellman only
 };
 
 // dev_setup's checks (and its exceptions), then the scalars and the tables.
 template <class E>
-SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads);
+SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
+                        Convention convention = Convention::snarkjs);
 
 // Everything of the key but A, B1, B2, C and H, which the caller has made:
-// α, β, γ, δ, IC (into d.ic), the coefficient list, and d.key's spans over
-// d's vectors.
+// α, β, γ, δ, IC (into d.ic), the coefficient list, the convention and
+// densities, and d.key's spans over d's vectors.
 template <class E>
 void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
                   unsigned threads);
@@ -100,20 +123,22 @@ void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatric
 inline constexpr uint64_t kG2Weight = 3;
 template <class E>
 uint64_t setup_points(const SetupPlan<E>& plan, size_t n_public) {
-  return 2 * plan.u.size() + (plan.w.size() - n_public - 1) + plan.h.size() + kG2Weight * plan.v.size();
+  return plan.u.size() + plan.v.size() + (plan.w.size() - n_public - 1) + plan.h.size() + kG2Weight * plan.v.size();
 }
 
 }  // namespace detail
 
+extern template CoefList<ec::Bn254> coefficient_list(const ConstraintMatrices<ec::Bn254>&);
+extern template CoefList<ec::Bls12_381> coefficient_list(const ConstraintMatrices<ec::Bls12_381>&);
 extern template struct ToxicWaste<ec::Bn254>;
 extern template struct ToxicWaste<ec::Bls12_381>;
 extern template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&,
-                                            unsigned);
+                                            unsigned, Convention);
 extern template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&,
-                                                const ToxicWaste<ec::Bls12_381>&, unsigned);
+                                                const ToxicWaste<ec::Bls12_381>&, unsigned, Convention);
 #define CUZK_SETUP_DETAIL_EXTERN(E)                                                                      \
   extern template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&, \
-                                                          unsigned);                                     \
+                                                          unsigned, Convention);                         \
   extern template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&,                     \
                                             const ConstraintMatrices<E>&, const ToxicWaste<E>&, unsigned);
 CUZK_SETUP_DETAIL_EXTERN(ec::Bn254)

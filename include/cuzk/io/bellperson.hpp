@@ -24,17 +24,27 @@
 
 namespace cuzk::io {
 
+// A verifying key as bellperson writes it (VerifyingKey::write): what a .vk
+// file holds, and what a parameter file starts with.
 template <class E>
-struct BellpersonParams {
+struct BellpersonVk {
   using G1 = ec::Affine<typename E::G1>;
   using G2 = ec::Affine<typename E::G2>;
 
-  // The verifying key.
   G1 alpha1, beta1;
   G2 beta2, gamma2;
   G1 delta1;
   G2 delta2;
   std::vector<G1> ic;  // public inputs + 1
+
+  bool operator==(const BellpersonVk&) const = default;
+};
+
+template <class E>
+struct BellpersonParams : BellpersonVk<E> {
+  using typename BellpersonVk<E>::G1;
+  using typename BellpersonVk<E>::G2;
+
   // The proving key's queries.
   std::vector<G1> h, l, a, b_g1;
   std::vector<G2> b_g2;
@@ -63,6 +73,21 @@ inline constexpr size_t kBellpersonSubgroupSample = 256;
 BellpersonParams<Bls12_381> read_bellperson_params(const std::filesystem::path& path);
 // The same from a file's bytes in memory; `name` stands for the file in messages.
 BellpersonParams<Bls12_381> read_bellperson_params_bytes(const std::string& name, std::span<const uint8_t> bytes);
+
+// The verifying key at the start of a parameter file, or a whole .vk file,
+// validated as above; only its bytes are read, so a file of tens of GB
+// answers at once. `is_params` (when given) says whether bytes follow it.
+BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bool* is_params = nullptr);
+
+// How many points each vector of a parameter file holds, found by seeking from
+// count to count: a few bytes of a file of any size, so that a circuit that
+// does not fit is refused before the file is read. The points are not
+// checked; a count that points past the end, or bytes left after the last
+// vector, are a FormatError as in the reader, which says the same of them.
+struct BellpersonCounts {
+  uint64_t ic = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+};
+BellpersonCounts read_bellperson_counts(const std::filesystem::path& path);
 
 // Writes the file atomically (io/atomic_file.hpp), a block of points at a
 // time. Refuses (std::invalid_argument) what bellperson could not read back: a

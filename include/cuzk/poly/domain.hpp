@@ -1,12 +1,19 @@
 // Evaluation domains: the subgroup of the 2^k-th roots of unity in Fr, with the
-// roots snarkjs uses, and the coset on which the prover evaluates a, b and c.
+// roots of the prover a key was made for, and the coset on which the prover
+// evaluates a, b and c.
 //
-// The roots must be snarkjs's, not merely some primitive roots: the proving key's
-// H points are Lagrange bases of one particular domain, and a proof computed over
-// another (arkworks' generator 7 for BLS12-381, say) does not verify. ffjavascript
-// and ffiasm take the smallest quadratic non-residue, 5 for both curves' Fr, raise
-// it to (r-1)/2^s (s the 2-adicity) to get a generator of the 2^s subgroup, and
-// square down from there: ω_k = 5^((r-1)/2^k).
+// The roots must be the key's, not merely some primitive roots: a proving key's
+// points are Lagrange bases of one particular domain, and a proof computed over
+// another does not verify. Two families exist (Roots):
+//   snarkjs  ffjavascript and ffiasm take the smallest quadratic non-residue, 5
+//            for both curves' Fr, raise it to (r-1)/2^s (s the 2-adicity) to get
+//            a generator of the 2^s subgroup, and square down from there:
+//            ω_k = 5^((r-1)/2^k); the coset is the odd one, ω_{2n}·⟨ω⟩.
+//   bellman  zkcrypto's ff (bellman, bellperson, blstrs) takes ROOT_OF_UNITY =
+//            g^((r-1)/2^s) for the field's MULTIPLICATIVE_GENERATOR g, 7 for
+//            BLS12-381's Fr, squared down the same way: ω_k = 7^((r-1)/2^k);
+//            the coset is g·⟨ω⟩. Defined for BLS12-381 only, the one curve
+//            bellperson proves on.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +39,8 @@ inline uint64_t reverse_bits(uint64_t x, unsigned bits) {
 }
 
 }  // namespace detail
+
+enum class Roots { snarkjs, bellman };
 
 template <class Fr>
 class Domain {
@@ -61,16 +70,20 @@ class Domain {
     std::vector<Fr> row_step[2];
   };
 
-  // The domain of size 2^log_size; 0 <= log_size <= max_log_size.
-  explicit Domain(unsigned log_size) : log_size_(log_size) {
+  // The domain of size 2^log_size; 0 <= log_size <= max_log_size. Throws
+  // std::invalid_argument for bellman's roots on a field that has none.
+  explicit Domain(unsigned log_size, Roots roots = Roots::snarkjs) : log_size_(log_size), roots_(roots) {
     if (log_size > max_log_size)
       throw std::invalid_argument("domain of size 2^" + std::to_string(log_size) +
                                   " is beyond the field's 2-adicity: the limit is 2^" +
                                   std::to_string(max_log_size));
     // ω_{2^j} for j = log_size + 1 (when it exists) down to log_size, by squaring.
-    Fr w = two_adic_root();
+    Fr w = two_adic_root(roots);
     for (unsigned j = max_log_size; j > log_size + 1; --j) w = w.sqr();
-    if (log_size < max_log_size) {
+    if (roots == Roots::bellman) {
+      shift_ = Fr::from_uint(multiplicative_generator());
+      if (log_size < max_log_size) w = w.sqr();
+    } else if (log_size < max_log_size) {
       shift_ = w;  // ω_{2n}: the odd coset {ω_{2n}^(2j+1)} = ω_{2n}·⟨ω⟩
       w = w.sqr();
     } else {
@@ -86,14 +99,25 @@ class Domain {
   }
 
   // The domain of size n; n must be a power of two no larger than 2^max_log_size.
-  static Domain of_size(size_t n) {
+  static Domain of_size(size_t n, Roots roots = Roots::snarkjs) {
     if (n == 0 || (n & (n - 1)) != 0)
       throw std::invalid_argument("domain size " + std::to_string(n) + " is not a power of two");
-    return Domain((unsigned)__builtin_ctzll(n));
+    return Domain((unsigned)__builtin_ctzll(n), roots);
   }
 
-  // 5^((r-1)/2^s): a generator of the subgroup of order 2^s.
-  static Fr two_adic_root() {
+  // The base of bellman's roots: zkcrypto ff's MULTIPLICATIVE_GENERATOR, which
+  // the field's parameters carry where a bellman prover exists for it.
+  static uint64_t multiplicative_generator() {
+    if constexpr (requires { Fr::params::multiplicative_generator; }) {
+      return Fr::params::multiplicative_generator;
+    } else {
+      throw std::invalid_argument("bellman's roots of unity are defined for BLS12-381's scalar field only");
+    }
+  }
+
+  // base^((r-1)/2^s), a generator of the subgroup of order 2^s, for base 5
+  // (snarkjs) or the multiplicative generator (bellman).
+  static Fr two_adic_root(Roots roots = Roots::snarkjs) {
     using P = typename Fr::params;
     uint64_t e[Fr::N];
     for (size_t i = 0; i < Fr::N; ++i) e[i] = P::modulus(i);
@@ -101,20 +125,22 @@ class Domain {
     constexpr unsigned s = max_log_size;
     static_assert(s > 0 && s < 64);
     for (size_t i = 0; i < Fr::N; ++i) e[i] = (e[i] >> s) | (i + 1 < Fr::N ? e[i + 1] << (64 - s) : 0);
-    return Fr::from_uint(nqr).pow(e, Fr::N);
+    return Fr::from_uint(roots == Roots::bellman ? multiplicative_generator() : nqr).pow(e, Fr::N);
   }
 
   unsigned log_size() const { return log_size_; }
+  Roots roots() const { return roots_; }
   size_t size() const { return size_t{1} << log_size_; }
-  // ω: a primitive n-th root of unity, ω = 5^((r-1)/n).
+  // ω: a primitive n-th root of unity, 5^((r-1)/n) (snarkjs) or g^((r-1)/n) (bellman).
   const Fr& omega() const { return omega_; }
   const Fr& omega_inv() const { return omega_inv_; }
   // 1/n, the scale of the inverse transform.
   const Fr& size_inv() const { return size_inv_; }
-  // The shift g of the coset g·⟨ω⟩ on which snarkjs evaluates a, b, c to form h:
-  // ω_{2n} while log_size < max_log_size (on that coset Z(x) = xⁿ - 1 = -2), and
-  // nqr² = 25 for the largest domain (Z(x) = 25ⁿ - 1 there). Either way Z is a
-  // non-zero constant on the coset, which the proving key's H points account for.
+  // The shift g of the coset g·⟨ω⟩ on which the prover evaluates a, b, c to form
+  // h. snarkjs: ω_{2n} while log_size < max_log_size (on that coset Z(x) = xⁿ - 1
+  // = -2), and nqr² = 25 for the largest domain (Z(x) = 25ⁿ - 1 there). bellman:
+  // the multiplicative generator (Z(x) = gⁿ - 1). Either way Z is a non-zero
+  // constant on the coset.
   const Fr& coset_shift() const { return shift_; }
   const Fr& coset_shift_inv() const { return shift_inv_; }
 
@@ -155,6 +181,7 @@ class Domain {
   }
 
   unsigned log_size_;
+  Roots roots_;
   Fr omega_, omega_inv_, size_inv_, shift_, shift_inv_;
   // Shared so that copies of a domain share one set of tables.
   std::shared_ptr<const NttTables> tables_;

@@ -1,0 +1,56 @@
+// Which variables a key under bellman's convention holds A and B points for
+// (keys.hpp, Convention::bellman). bellperson's generator leaves out of A,
+// B_G1 and B_G2 the variables whose polynomial there is zero, and its prover
+// skips their scalars; the supraseal-c2 ABI passes the same sets as bitmaps of
+// 64-bit words. A variable is in a matrix's density when some constraint gives
+// it a non-zero coefficient there, terms of one linear combination summed
+// first (bellpepper merges them). Every input is in A's: bellman adds the
+// constraint input·0 = 0 for each.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/groth16/constraints.hpp"
+
+namespace cuzk::groth16 {
+
+struct Density {
+  std::vector<uint64_t> words;  // bit i % 64 of words[i / 64]: variable i has a point
+  size_t n_vars = 0;
+
+  Density() = default;
+  explicit Density(size_t n) : words((n + 63) / 64, 0), n_vars(n) {}
+  bool has(size_t i) const { return words[i / 64] >> (i % 64) & 1; }
+  void set(size_t i) { words[i / 64] |= uint64_t{1} << (i % 64); }
+  size_t count() const {
+    size_t c = 0;
+    for (uint64_t w : words) c += (size_t)std::popcount(w);
+    return c;
+  }
+  // Whether every variable has a point (the snarkjs layout, in effect).
+  bool full() const { return count() == n_vars; }
+  friend bool operator==(const Density&, const Density&) = default;
+
+  // The values of the variables that have a point, in order: what an MSM over
+  // the dense points takes. `out` must hold count() values.
+  template <class Fr>
+  void gather(std::span<const Fr> w, std::span<Fr> out) const {
+    size_t k = 0;
+    for (size_t i = 0; i < n_vars; ++i)
+      if (has(i)) out[k++] = w[i];
+  }
+};
+
+// The densities of A (matrix 0) and B (matrix 1) of a circuit.
+template <class E>
+Density column_density(const ConstraintMatrices<E>& m, int matrix);
+
+extern template Density column_density(const ConstraintMatrices<ec::Bn254>&, int);
+extern template Density column_density(const ConstraintMatrices<ec::Bls12_381>&, int);
+
+}  // namespace cuzk::groth16
