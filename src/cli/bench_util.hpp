@@ -57,25 +57,19 @@ inline void print_table(const nlohmann::ordered_json& rows, std::initializer_lis
       if (r.contains(c.key) && !r[c.key].is_null()) return r[c.key].is_string();
     return false;
   };
-  std::string line = " ";
-  for (const Column& c : columns) {
-    char cell[128];
-    std::snprintf(cell, sizeof cell, is_text(c) ? " %-*s" : " %*s", c.width, c.heading);
-    line += cell;
-  }
-  std::printf("%s\n", line.c_str());
+  std::printf(" ");
+  for (const Column& c : columns) std::printf(is_text(c) ? " %-*s" : " %*s", c.width, c.heading);
+  std::printf("\n");
   for (const auto& r : rows) {
-    line = " ";
+    std::printf(" ");
     for (const Column& c : columns) {
-      char cell[128];
       const auto v = r.contains(c.key) ? r[c.key] : nlohmann::ordered_json();
-      if (v.is_string()) std::snprintf(cell, sizeof cell, " %-*s", c.width, v.get<std::string>().c_str());
-      else if (v.is_number_integer()) std::snprintf(cell, sizeof cell, " %*lld", c.width, v.get<long long>());
-      else if (v.is_number()) std::snprintf(cell, sizeof cell, " %*.*f", c.width, c.decimals, v.get<double>());
-      else std::snprintf(cell, sizeof cell, " %*s", c.width, "-");
-      line += cell;
+      if (v.is_string()) std::printf(" %-*s", c.width, v.get<std::string>().c_str());
+      else if (v.is_number_integer()) std::printf(" %*lld", c.width, v.get<long long>());
+      else if (v.is_number()) std::printf(" %*.*f", c.width, c.decimals, v.get<double>());
+      else std::printf(" %*s", c.width, "-");
     }
-    std::printf("%s\n", line.c_str());
+    std::printf("\n");
   }
 }
 

@@ -198,6 +198,16 @@ class Writer {
   AtomicFile file_;
 };
 
+// The file opened for reading, and its size; FormatError naming it otherwise.
+std::ifstream open_sized(const std::filesystem::path& path, uintmax_t& size) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path.string() + ": cannot open: " + std::strerror(errno));
+  std::error_code ec;
+  size = std::filesystem::file_size(path, ec);
+  if (ec) throw FormatError(path.string() + ": cannot read: " + ec.message());
+  return in;
+}
+
 }  // namespace
 
 BellpersonParams<Bls12_381> read_bellperson_params_bytes(const std::string& name, std::span<const uint8_t> bytes) {
@@ -206,11 +216,8 @@ BellpersonParams<Bls12_381> read_bellperson_params_bytes(const std::string& name
 
 BellpersonParams<Bls12_381> read_bellperson_params(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
-  std::error_code ec;
-  const uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  uintmax_t size = 0;
+  std::ifstream in = open_sized(path, size);
   std::vector<uint8_t> bytes(size);
   if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size)) || in.gcount() != std::streamsize(size))
     throw FormatError(name + ": read error");
@@ -219,11 +226,8 @@ BellpersonParams<Bls12_381> read_bellperson_params(const std::filesystem::path& 
 
 BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bool* is_params) {
   const std::string name = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
-  std::error_code ec;
-  const uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  uintmax_t size = 0;
+  std::ifstream in = open_sized(path, size);
   // The six points and IC's count, then IC: a short file reads short and the
   // Reader names what is missing.
   constexpr size_t kHead = kVkPoints + 4;
@@ -243,11 +247,8 @@ BellpersonVk<Bls12_381> read_bellperson_vk(const std::filesystem::path& path, bo
 
 BellpersonCounts read_bellperson_counts(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(name + ": cannot open: " + std::strerror(errno));
-  std::error_code ec;
-  const uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw FormatError(name + ": cannot read: " + ec.message());
+  uintmax_t size = 0;
+  std::ifstream in = open_sized(path, size);
   if (size < kVkPoints) throw FormatError(name + ": offset 0: " + truncated("the verifying key", kVkPoints, size));
   uint64_t pos = kVkPoints;
   const auto fail = [&](const std::string& problem) { throw FormatError(name + ": offset " + str(pos) + ": " + problem); };
