@@ -8,7 +8,8 @@
 // The key may also be a bellperson parameter file (told by content), which
 // holds points only: --r1cs, or --circuit and --constraints for a native
 // example, then give the circuit, whose coefficients and densities complete
-// the key (io/bellperson_key.hpp), and the key proves on the CPU. --format bellperson writes the proof in bellperson's 192 bytes.
+// the key (io/bellperson_key.hpp), and the key proves on the CPU. --format
+// bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
 #include <filesystem>
 

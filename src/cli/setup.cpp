@@ -1,7 +1,7 @@
 // cuzk setup: a development proving key (.zkey, or with --format bellperson a
 // bellperson parameter file in bellman's convention, and optionally its
-// vk.json) from a circom .r1cs or a native example circuit, and cuzk witness: a native
-// example's witness as a .wtns, so native circuits take the same
+// vk.json) from a circom .r1cs or a native example circuit, and cuzk witness:
+// a native example's witness as a .wtns, so native circuits take the same
 // prove/verify path as circom ones.
 #include <algorithm>
 #include <cctype>

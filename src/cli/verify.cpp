@@ -1,6 +1,6 @@
 // cuzk verify <vk.json> <public.json> <proof.json> (snarkjs groth16 verify's
-// order) and cuzk export-vk <zkey or bellperson params/vk> <vk.json> (snarkjs zkey export
-// verificationkey's content).
+// order) and cuzk export-vk <zkey or bellperson params/vk> <vk.json> (snarkjs
+// zkey export verificationkey's content).
 #include <cstdio>
 #include <stdexcept>
 

@@ -140,8 +140,8 @@ class CudaBackend final : public Backend<E> {
     for (int d : o.gpus) {
       ::cuzk::cuda::DeviceScope on(d);
       // Logical GPUs on one device (runtime.hpp) share its memory.
-      const size_t budget = o.key_budget ? o.key_budget
-                                         : ::cuzk::cuda::free_device_memory() / 10 * 7 / ::cuzk::cuda::devices_sharing(d);
+      const size_t budget =
+          o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7 / ::cuzk::cuda::devices_sharing(d);
       gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu},
                                             o.workers_per_gpu));
     }

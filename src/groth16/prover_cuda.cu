@@ -436,7 +436,8 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     in.copies.end().wait_in(main);
   } else {
     int sms = 0;
-    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ::cuzk::cuda::physical_device(key.device())));
+    const int physical = ::cuzk::cuda::physical_device(key.device());
+    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, physical));
     const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
     abc_kernel<<<blocks, 256, 0, main>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
                                          resident.rows[1].start.data(), resident.rows[1].entries.data(), d_w, n, d_a,

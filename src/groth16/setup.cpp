@@ -71,13 +71,12 @@ void bellman_h(std::span<Fr> out, const Fr& c, const Fr& tau, unsigned threads) 
   });
 }
 
-// x keeps the entries of the variables in d, in order.
+// The entries of x of the variables in d, in order.
 template <class Fr>
-void keep_dense(std::vector<Fr>& x, const Density& d) {
-  size_t k = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    if (d.has(i)) x[k++] = x[i];
-  x.resize(k);
+std::vector<Fr> dense(const std::vector<Fr>& x, const Density& d) {
+  std::vector<Fr> out(d.count());
+  d.gather(std::span<const Fr>(x), std::span<Fr>(out));
+  return out;
 }
 
 }  // namespace
@@ -168,41 +167,41 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
     for (size_t i = b; i < e; ++i) w[i] = (t.beta * u[i] + t.alpha * v[i] + w[i]) * (i <= np ? gamma_inv : delta_inv);
   });
 
+  // H; under bellman's convention also A's and B's densities, which keep
+  // only their variables' u and v.
+  std::vector<Fr> hs;
+  Density a_density, b_density;
   if (bellman) {
-    const size_t h_points = n - 1;
-    std::vector<Fr> hs(h_points);
+    hs.resize(n - 1);
     bellman_h(std::span<Fr>(hs), z * delta_inv, t.tau, threads);
     for (size_t i = np + 1; i < nv; ++i)
       if (w[i].is_zero())
         throw std::invalid_argument("private signal " + std::to_string(i) +
                                     " is in no constraint: its L point would be the point at infinity, which "
                                     "bellperson's parameters cannot hold");
-    Density a_density = column_density(m, 0), b_density = column_density(m, 1);
-    keep_dense(u, a_density);
-    keep_dense(v, b_density);
-    const size_t points_g2 = v.size(), points_g1 = u.size() + points_g2 + (nv - np - 1) + h_points;
-    return {std::move(u), std::move(v), std::move(w), std::move(hs),
-            ec::FixedBase<typename E::G1>(ec::generator<typename E::G1>(), points_g1, threads),
-            ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), points_g2, threads), convention,
-            std::move(a_density), std::move(b_density)};
+    a_density = column_density(m, 0), b_density = column_density(m, 1);
+    u = dense(u, a_density);
+    v = dense(v, b_density);
+  } else {
+    // H. On the coset x_j = g ω^j the vanishing polynomial is Xⁿ - gⁿ, with
+    // derivative n gⁿ / x_j at x_j, so L'_j(τ) = (τⁿ - gⁿ) x_j / (n gⁿ (τ - x_j)).
+    // The prover's h_j = (ab - c)(x_j) = q(x_j) Z(x_j) = q(x_j)(gⁿ - 1) for the
+    // quotient q of degree < n, so Σ_j h_j L'_j(τ) = q(τ)(gⁿ - 1) and
+    // H_j = [L'_j(τ) Z(τ) / ((gⁿ - 1) δ)]₁ gives Σ h_j H_j = [q(τ) Z(τ)/δ]₁.
+    // Check against snarkjs: g = ω_{2n}, gⁿ = -1, and H_j collapses to
+    // (τ^(2n) - 1) x_j / (2n (τ - x_j) δ), which is L^(2n)_(2j+1)(τ)/δ, the odd
+    // Lagrange points of the 2n domain that zkey_new takes from the ptau file
+    // and contributions divide by δ.
+    hs.resize(n);
+    ratios<Fr>(hs, z_coset * z * (n_fr * g_n * (g_n - Fr::one()) * t.delta).inverse(), g, dom.omega(), t.tau, threads);
   }
 
-  // H. On the coset x_j = g ω^j the vanishing polynomial is Xⁿ - gⁿ, with
-  // derivative n gⁿ / x_j at x_j, so L'_j(τ) = (τⁿ - gⁿ) x_j / (n gⁿ (τ - x_j)).
-  // The prover's h_j = (ab - c)(x_j) = q(x_j) Z(x_j) = q(x_j)(gⁿ - 1) for the
-  // quotient q of degree < n, so Σ_j h_j L'_j(τ) = q(τ)(gⁿ - 1) and
-  // H_j = [L'_j(τ) Z(τ) / ((gⁿ - 1) δ)]₁ gives Σ h_j H_j = [q(τ) Z(τ)/δ]₁.
-  // Check against snarkjs: g = ω_{2n}, gⁿ = -1, and H_j collapses to
-  // (τ^(2n) - 1) x_j / (2n (τ - x_j) δ), which is L^(2n)_(2j+1)(τ)/δ, the odd
-  // Lagrange points of the 2n domain that zkey_new takes from the ptau file
-  // and contributions divide by δ.
-  std::vector<Fr> hs(n);
-  ratios<Fr>(hs, z_coset * z * (n_fr * g_n * (g_n - Fr::one()) * t.delta).inverse(), g, dom.omega(), t.tau, threads);
-
-  const size_t points_g1 = 3 * nv + n - np - 1;  // A, B1, C, H (IC is made apart)
+  // A, B1, C and H (IC is made apart); B2.
+  const size_t points_g2 = v.size(), points_g1 = u.size() + points_g2 + (nv - np - 1) + hs.size();
   return {std::move(u), std::move(v), std::move(w), std::move(hs),
           ec::FixedBase<typename E::G1>(ec::generator<typename E::G1>(), points_g1, threads),
-          ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), nv, threads), convention, {}, {}};
+          ec::FixedBase<typename E::G2>(ec::generator<typename E::G2>(), points_g2, threads), convention,
+          std::move(a_density), std::move(b_density)};
 }
 
 template <class E>

@@ -52,6 +52,11 @@ void fill_chunks(size_t size, size_t chunk, unsigned threads, Fill fill) {
   });
 }
 
+// to[0, n) = from[0, n), in pieces on every core.
+void copy_on_every_core(uint8_t* to, const uint8_t* from, size_t n) {
+  fill_chunks(n, kCopyChunk, 0, [&](size_t begin, size_t length) { std::memcpy(to + begin, from + begin, length); });
+}
+
 // Anonymous read-write pages for `size` bytes, as aligned as a file mapping;
 // huge pages where the kernel allows (a key's sections are up to gigabytes).
 void* anonymous_pages(size_t size) {
@@ -133,7 +138,7 @@ BinFile BinFile::from_bytes(std::string name, std::span<const uint8_t> bytes, st
   f.size_ = bytes.size();
   f.check_size();
   uint8_t* const to = f.allocate();
-  fill_chunks(f.size_, kCopyChunk, 0, [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
+  copy_on_every_core(to, bytes.data(), f.size_);
   f.seal();
   f.index(magic, version);
   return f;
@@ -161,8 +166,7 @@ std::span<const uint8_t> BinFile::aligned_section(uint32_t id) {
     fail("cannot allocate " + byte_count(bytes.size()) + " for an aligned copy of section " + std::to_string(id) +
          ": " + std::strerror(errno));
   aligned_copies_.push_back({to, bytes.size()});
-  fill_chunks(bytes.size(), kCopyChunk, 0,
-              [&](size_t begin, size_t length) { std::memcpy(to + begin, bytes.data() + begin, length); });
+  copy_on_every_core(to, bytes.data(), bytes.size());
   if (::mprotect(to, bytes.size(), PROT_READ) != 0)
     fail(std::string("cannot protect an aligned copy: ") + std::strerror(errno));
   return {to, bytes.size()};

@@ -32,8 +32,6 @@ struct Density {
     for (uint64_t w : words) c += (size_t)std::popcount(w);
     return c;
   }
-  // Whether every variable has a point (the snarkjs layout, in effect).
-  bool full() const { return count() == n_vars; }
   friend bool operator==(const Density&, const Density&) = default;
 
   // The values of the variables that have a point, in order: what an MSM over

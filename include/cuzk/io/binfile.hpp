@@ -14,12 +14,12 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <vector>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/util/parallel.hpp"

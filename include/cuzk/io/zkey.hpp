@@ -49,8 +49,8 @@ Fr coef_to_stored(const Fr& value) {
 
 // A checked Groth16 proving key: a handle to the file's bytes (mapped or
 // owned, with aligned copies of misaligned sections; see BinFile) that its
-// point spans view. Copies of a Zkey share them; they stay valid while any copy, or any
-// pointer from share(), lives.
+// point spans view. Copies of a Zkey share them; they stay valid while any
+// copy, or any pointer from share(), lives.
 class Zkey {
  public:
   // Reads and validates the whole key: protocol, curve, counts, section sizes,

@@ -72,7 +72,7 @@ class Domain {
 
   // The domain of size 2^log_size; 0 <= log_size <= max_log_size. Throws
   // std::invalid_argument for bellman's roots on a field that has none.
-  explicit Domain(unsigned log_size, Roots roots = Roots::snarkjs) : log_size_(log_size), roots_(roots) {
+  explicit Domain(unsigned log_size, Roots roots = Roots::snarkjs) : log_size_(log_size) {
     if (log_size > max_log_size)
       throw std::invalid_argument("domain of size 2^" + std::to_string(log_size) +
                                   " is beyond the field's 2-adicity: the limit is 2^" +
@@ -129,7 +129,6 @@ class Domain {
   }
 
   unsigned log_size() const { return log_size_; }
-  Roots roots() const { return roots_; }
   size_t size() const { return size_t{1} << log_size_; }
   // ω: a primitive n-th root of unity, 5^((r-1)/n) (snarkjs) or g^((r-1)/n) (bellman).
   const Fr& omega() const { return omega_; }
@@ -181,7 +180,6 @@ class Domain {
   }
 
   unsigned log_size_;
-  Roots roots_;
   Fr omega_, omega_inv_, size_inv_, shift_, shift_inv_;
   // Shared so that copies of a domain share one set of tables.
   std::shared_ptr<const NttTables> tables_;
