@@ -62,6 +62,13 @@
 #     logical  build cuzk; with CUZK_LOGICAL_GPUS (default 2) logical GPUs on
 #            the one: prove-batch of the zkey job of `zkey` over all of them,
 #            and bench pipeline --gpus all (BN254 2^CUZK_ZKEY_LOG, default 22)
+#     supraseal  build cuzk and supraseal_bench; a BLS12-381 Partition key of
+#            2^CUZK_SUPRASEAL_LOG (default 24) constraints written as a
+#            bellperson parameter file (setup --format bellperson, on the
+#            host), supraseal_bench on it (create_SRS's load rate, then
+#            CUZK_SUPRASEAL_CALLS calls, default 3, of CUZK_SUPRASEAL_CIRCUITS
+#            circuits, default 4, through the ABI), then bench prove of the
+#            same circuit in bellman's convention on the GPU, to compare
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -102,6 +109,7 @@ targets=()
 [[ $mode == throughput || $mode == latency ]] && targets=(--target cuzk cuzkd)
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
+[[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -250,6 +258,18 @@ if [[ $mode == oneshot || $mode == tests ]]; then
         "$odir/k.zkey" "$odir/w.wtns" "$odir/p.json" "$odir/pub.json" --backend cuda
     done
   rm -rf "$odir"
+fi
+if [[ $mode == supraseal ]]; then
+  sk=${CUZK_SUPRASEAL_LOG:-24}; sdir=$(mktemp -d)
+  sample_memory
+  run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
+    --constraints $((1 << sk)) "$sdir/k.params" &&
+    run "supraseal-bench-$sk" "$build/bench/supraseal_bench" "$sdir/k.params" $((1 << sk)) \
+      "${CUZK_SUPRASEAL_CIRCUITS:-4}" "${CUZK_SUPRASEAL_CALLS:-3}"
+  rm -rf "$sdir"
+  run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
+    --circuit partition --constraints $((1 << sk)) --setup-on host --repeat 3 --json "$OUT/prove-bellman-$sk.json"
+  memory_peaks
 fi
 if [[ $mode == throughput ]]; then
   # Where one small proof's time goes (cuzkd's request overhead at 2^16): first,

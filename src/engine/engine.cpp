@@ -14,6 +14,7 @@ struct Engine<E>::Job {
   uint32_t id = 0;
   groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
+  std::vector<groth16::Randomness<typename E::Fr>> randomness;  // per partition, or none: drawn fresh
   JobOptions options;
   std::function<void(const PartitionResult<E>&)> on_partition;
   // Why the job's partitions should stop now (cancelled, deadline_exceeded),
@@ -114,9 +115,13 @@ Engine<E>::~Engine() {
 template <class E>
 std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
     groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options,
-    std::function<void(const PartitionResult<E>&)> on_partition) {
+    std::function<void(const PartitionResult<E>&)> on_partition, std::vector<groth16::Randomness<Fr>> randomness) {
   if (!key) throw std::invalid_argument("submit: no key");
+  if (!randomness.empty() && randomness.size() != partitions.size())
+    throw std::invalid_argument("submit: " + std::to_string(randomness.size()) + " pairs of r and s for " +
+                                std::to_string(partitions.size()) + " partitions");
   auto job = std::make_shared<Job>();
+  job->randomness = std::move(randomness);
   job->key = std::move(key);
   job->options = std::move(options);
   job->sources = std::move(partitions);
@@ -213,6 +218,7 @@ void Engine<E>::complete(Job& job, uint32_t partition, const PartitionTimes& tim
   // No stage uses them any more; the caller may count on their release.
   job.key.reset();
   job.sources.clear();
+  job.randomness.clear();
   job.done.set_value(std::move(job.results));
 }
 
@@ -409,7 +415,9 @@ void Engine<E>::finish(const Track& track, Pending& p) {
   std::optional<groth16::Proof<E>> proof;
   std::exception_ptr failure;
   try {
-    proof = groth16::prove_finish(*t.job->key, p.proof, &ft);
+    const auto& chosen = t.job->randomness;
+    proof = chosen.empty() ? groth16::prove_finish(*t.job->key, p.proof, &ft)
+                           : groth16::prove_finish(*t.job->key, p.proof, chosen[t.partition], &ft);
   } catch (...) {
     failure = std::current_exception();
   }

@@ -184,8 +184,6 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
   return p;
 }
 
-namespace detail {
-
 template <class Fr>
 Randomness<Fr> Randomness<Fr>::draw() {
   // Rejection sampling on the bit length of r: at worst half the draws are
@@ -218,6 +216,8 @@ Randomness<Fr>::~Randomness() {
   secure_zero(s);
 }
 
+namespace detail {
+
 template <class E>
 Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, const Randomness<typename E::Fr>& rs) {
   using G1 = typename E::G1;
@@ -246,8 +246,14 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
 
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending, FinishTimes* times) {
+  return prove_finish(prepared, pending, Randomness<typename E::Fr>::draw(), times);
+}
+
+template <class E>
+Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending,
+                      const Randomness<typename E::Fr>& rs, FinishTimes* times) {
   auto t0 = std::chrono::steady_clock::now();
-  const Proof<E> proof = detail::assemble(prepared, pending, detail::Randomness<typename E::Fr>::draw());
+  const Proof<E> proof = detail::assemble(prepared, pending, rs);
   const double assembled = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   const bool ok = verify<E>(prepared.vk(), pending.publics, proof);
@@ -262,10 +268,11 @@ Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pen
   template class PreparedKey<E>;                                                                             \
   template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>,      \
                                        std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);           \
-  template struct detail::Randomness<E::Fr>;                                                                 \
-  template Proof<E> detail::assemble(const PreparedKey<E>&, const PendingProof<E>&,                          \
-                                     const detail::Randomness<E::Fr>&);                                      \
-  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
+  template struct Randomness<E::Fr>;                                                                         \
+  template Proof<E> detail::assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&); \
+  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);               \
+  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&,    \
+                                 FinishTimes*);
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bls12_381)
 

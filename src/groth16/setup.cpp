@@ -87,7 +87,7 @@ ToxicWaste<E> ToxicWaste<E>::draw() {
   // (a 2^-254 event) leaves them uniform in [1, r).
   std::vector<Fr> v;
   while (v.size() < 5) {
-    const auto rs = detail::Randomness<Fr>::draw();
+    const auto rs = Randomness<Fr>::draw();
     for (const Fr& x : {rs.r, rs.s})
       if (!x.is_zero()) v.push_back(x);
   }

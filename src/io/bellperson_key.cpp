@@ -14,11 +14,29 @@ namespace {
 using E = Bls12_381;
 std::string str(uint64_t v) { return std::to_string(v); }
 
-// The parameters and the key that views them, owned together.
+// A key and the parameters it views, owned together; parameters may serve
+// several keys (the same points under other densities).
 struct Owned {
-  BellpersonParams<E> params;
+  std::shared_ptr<const BellpersonParams<E>> params;
   groth16::ProvingKey<E> key;
 };
+
+std::shared_ptr<const groth16::ProvingKey<E>> key_of(std::shared_ptr<const BellpersonParams<E>> params,
+                                                     groth16::Density a, groth16::Density b,
+                                                     groth16::CoefList<E> coefs) {
+  auto owned = std::make_shared<Owned>();
+  owned->params = std::move(params);
+  const BellpersonParams<E>& p = *owned->params;
+  groth16::ProvingKey<E>& k = owned->key;
+  k.alpha1 = p.alpha1, k.beta1 = p.beta1, k.delta1 = p.delta1;
+  k.beta2 = p.beta2, k.gamma2 = p.gamma2, k.delta2 = p.delta2;
+  k.ic = p.ic, k.a = p.a, k.b1 = p.b_g1, k.b2 = p.b_g2, k.c = p.l, k.h = p.h;
+  k.coefs = std::move(coefs);
+  k.convention = groth16::Convention::bellman;
+  k.a_density = std::move(a);
+  k.b_density = std::move(b);
+  return {owned, &owned->key};
+}
 
 }  // namespace
 
@@ -70,18 +88,24 @@ std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> pa
   CircuitDensities d = check_circuit(
       {params.ic.size(), params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()}, m,
       name);
-  auto owned = std::make_shared<Owned>();
-  owned->params = std::move(params);
-  const BellpersonParams<E>& p = owned->params;
-  groth16::ProvingKey<E>& k = owned->key;
-  k.alpha1 = p.alpha1, k.beta1 = p.beta1, k.delta1 = p.delta1;
-  k.beta2 = p.beta2, k.gamma2 = p.gamma2, k.delta2 = p.delta2;
-  k.ic = p.ic, k.a = p.a, k.b1 = p.b_g1, k.b2 = p.b_g2, k.c = p.l, k.h = p.h;
-  k.coefs = groth16::coefficient_list(m);
-  k.convention = groth16::Convention::bellman;
-  k.a_density = std::move(d.a);
-  k.b_density = std::move(d.b);
-  return {owned, &owned->key};
+  return key_of(std::make_shared<const BellpersonParams<E>>(std::move(params)), std::move(d.a), std::move(d.b),
+                groth16::coefficient_list(m));
+}
+
+std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(std::shared_ptr<const BellpersonParams<E>> params,
+                                                          groth16::Density a, groth16::Density b,
+                                                          const std::string& name) {
+  const auto fail = [&](const std::string& problem) { throw FormatError(name + ": " + problem); };
+  const BellpersonParams<E>& p = *params;
+  const size_t n_vars = p.ic.size() + p.l.size();
+  for (const auto& [what, d] : {std::pair{"A", &a}, std::pair{"B", &b}})
+    if (d->n_vars != n_vars || d->words.size() != (n_vars + 63) / 64)
+      fail(std::string(what) + "'s density covers " + str(d->n_vars) + " variables; the parameters have " +
+           str(p.ic.size()) + " inputs and " + str(p.l.size()) + " private signals");
+  if (a.count() != p.a.size()) fail("A has " + str(p.a.size()) + " points; the density names " + str(a.count()));
+  for (const auto& [what, size] : {std::pair{"B_G1", p.b_g1.size()}, std::pair{"B_G2", p.b_g2.size()}})
+    if (size != b.count()) fail(std::string(what) + " has " + str(size) + " points; the density names " + str(b.count()));
+  return key_of(std::move(params), std::move(a), std::move(b), {});
 }
 
 groth16::VerifyingKey<E> verifying_key(const BellpersonVk<E>& v) {

@@ -327,10 +327,14 @@ struct Service::Impl {
     const size_t n = inputs.size();
     admit(n, 0);
     std::vector<engine::Synthesize<E>> sources;
+    std::vector<groth16::Randomness<typename E::Fr>> randomness;
     try {
       for (auto& in : inputs) {
         auto source = as_error(
             [&] { return detail::make_source<E>(std::move(in), prepared, key->info.source, options, key->shapes); });
+        if (source.randomness ? randomness.size() != sources.size() : !randomness.empty())
+          throw Error(ErrorKind::invalid_argument, "either every partition of a job gives its r and s or none does");
+        if (source.randomness) randomness.push_back(*source.randomness);
         job->bytes += source.bytes;
         sources.push_back([job, synthesize = std::move(source.synthesize)](auto w, auto a, auto b, auto c) {
           job->started.store(true, std::memory_order_relaxed);
@@ -357,8 +361,9 @@ struct Service::Impl {
     engine::Engine<E>& eng = *existing_engine<E>();
     try {
       // The outcomes arrive through the callback; the future is not needed.
-      (void)eng.submit(prepared, std::move(sources), eo,
-                       [this, job](const engine::PartitionResult<E>& r) { partition_done(*job, r); });
+      (void)eng.submit(
+          prepared, std::move(sources), eo,
+          [this, job](const engine::PartitionResult<E>& r) { partition_done(*job, r); }, std::move(randomness));
     } catch (...) {
       std::lock_guard lock(mu);
       jobs.erase(job->id);
@@ -610,11 +615,11 @@ KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, st
   return as_error([&] { return impl_->load(zkey, id.empty() ? name : std::move(id), "<bytes> " + name, size); });
 }
 
-KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key) {
-  return impl_->add<Bn254>(std::move(id), std::move(key), "<memory>", 0);
+KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key, std::string source) {
+  return impl_->add<Bn254>(std::move(id), std::move(key), std::move(source), 0);
 }
-KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bls12_381> key) {
-  return impl_->add<Bls12_381>(std::move(id), std::move(key), "<memory>", 0);
+KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bls12_381> key, std::string source) {
+  return impl_->add<Bls12_381>(std::move(id), std::move(key), std::move(source), 0);
 }
 
 bool Service::evict(const std::string& id) {

@@ -7,11 +7,13 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <tuple>
 
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/service/native.hpp"
+#include "cuzk/util/parallel.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/cuda/fault_injection.hpp"
 #endif
@@ -30,6 +32,13 @@ void fill(const groth16::PreparedKey<E>& key, const std::vector<typename E::Fr>&
           std::span<typename E::Fr> c, unsigned threads) {
   std::copy(values.begin(), values.end(), w.begin());
   if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
+}
+
+// Whether the key can evaluate a, b, c from a witness: a bellman key read
+// from a parameter file alone has points and no coefficients.
+template <class E>
+bool has_circuit(const groth16::ProvingKey<E>& k) {
+  return k.convention == groth16::Convention::snarkjs || !k.coefs.empty();
 }
 
 bool lies_under(const fs::path& path, const fs::path& dir) {
@@ -69,14 +78,14 @@ engine::Synthesize<E> faulty(const std::string& name) {
 template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
-  if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0};
+  if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
   auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
   io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
   const size_t bytes = witness->size() * sizeof(typename E::Fr);
   auto synthesize = [key, witness, threads = o.threads](auto w, auto a, auto b, auto c) {
     fill(*key, witness->as<E>(), w, a, b, c, threads);
   };
-  return {std::move(synthesize), bytes};
+  return {std::move(synthesize), bytes, {}};
 }
 
 template <class E>
@@ -94,7 +103,7 @@ Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std:
     io::check_witness_shape(witness, key_name, "key", E::id, key->key().n_vars());
     fill(*key, witness.as<E>(), w, a, b, c, threads);
   };
-  return {std::move(synthesize), 0};
+  return {std::move(synthesize), 0, {}};
 }
 
 template <class E>
@@ -129,7 +138,71 @@ Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const 
     visit_native<E>(in.circuit, in.constraints, in.seed,
                     [&](const auto& circuit) { circuit::synthesize_witness(circuit, w, a, b, c); });
   };
-  return {std::move(synthesize), 0};
+  return {std::move(synthesize), 0, {}};
+}
+
+// Values given as Montgomery-form limbs, each checked below the modulus.
+template <class Fr>
+void copy_values(std::span<const uint64_t> limbs, std::span<Fr> out, const char* what, unsigned threads) {
+  parallel_blocks(out.size(), 1 << 16, threads, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint64_t* v = limbs.data() + Fr::N * i;
+      if (!Fr::less_than_modulus(v))
+        throw std::invalid_argument(std::string(what) + " value " + std::to_string(i) + " is not below the modulus");
+      std::memcpy(&out[i], v, sizeof(Fr));
+    }
+  });
+}
+
+template <class Fr>
+size_t count_values(std::span<const uint64_t> limbs, const char* what) {
+  if (limbs.size() % Fr::N)
+    throw Error(ErrorKind::invalid_argument, std::string(what) + " has " + std::to_string(limbs.size()) +
+                                                 " limbs, not a whole number of " + std::to_string(Fr::N) + "-limb values");
+  return limbs.size() / Fr::N;
+}
+
+template <class E>
+Source<E> from_evaluations(const Evaluations& in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                           const ServiceOptions& o) {
+  using Fr = typename E::Fr;
+  const auto& k = key->key();
+  const auto fail = [&](const std::string& problem) { throw Error(ErrorKind::invalid_argument, problem); };
+  const size_t rows = count_values<Fr>(in.a, "a");
+  if (count_values<Fr>(in.b, "b") != rows || count_values<Fr>(in.c, "c") != rows)
+    fail("a, b and c have " + std::to_string(rows) + ", " + std::to_string(in.b.size() / Fr::N) + " and " +
+         std::to_string(in.c.size() / Fr::N) + " values: they must have one per constraint each");
+  if (rows > k.domain_size())
+    fail("a, b and c have " + std::to_string(rows) + " values; " + key_name + "'s domain holds " +
+         std::to_string(k.domain_size()));
+  const size_t n_inputs = count_values<Fr>(in.inputs, "the inputs"), n_aux = count_values<Fr>(in.aux, "the aux");
+  if (n_inputs != k.n_public() + 1 || n_aux != k.n_vars() - n_inputs)
+    fail("the assignment has " + std::to_string(n_inputs) + " inputs and " + std::to_string(n_aux) + " private values; " +
+         key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
+  if (const Fr one = Fr::one(); n_inputs && std::memcmp(in.inputs.data(), &one, sizeof(Fr)) != 0)
+    fail("the first input is not 1 (in Montgomery form)");
+  Source<E> source;
+  if (!in.r.empty() || !in.s.empty()) {
+    if (in.r.size() != Fr::N || in.s.size() != Fr::N) fail("r and s must be one value each");
+    if (!Fr::less_than_modulus(in.r.data()) || !Fr::less_than_modulus(in.s.data()))
+      fail("r or s is not below the modulus");
+    source.randomness.emplace();
+    std::memcpy(&source.randomness->r, in.r.data(), sizeof(Fr));
+    std::memcpy(&source.randomness->s, in.s.data(), sizeof(Fr));
+  }
+  source.synthesize = [in, threads = o.threads](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
+    if (a.empty())
+      throw std::invalid_argument("this service evaluates a, b and c on the GPU (abc gpu); a partition that gives "
+                                  "them needs them taken from the host");
+    const size_t n_inputs = in.inputs.size() / Fr::N, rows = in.a.size() / Fr::N;
+    copy_values(in.inputs, w.first(n_inputs), "input", threads);
+    copy_values(in.aux, w.subspan(n_inputs), "private", threads);
+    for (auto [given, out, what] : {std::tuple{in.a, a, "a"}, std::tuple{in.b, b, "b"}, std::tuple{in.c, c, "c"}}) {
+      copy_values(given, out.first(rows), what, threads);
+      std::fill(out.begin() + (ptrdiff_t)rows, out.end(), Fr::zero());
+    }
+  };
+  return source;
 }
 
 }  // namespace
@@ -140,7 +213,12 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
   return std::visit(
       [&](auto&& in) -> Source<E> {
         using In = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<In, WitnessBytes>) return from_bytes<E>(std::move(in), key, key_name, options);
+        if constexpr (std::is_same_v<In, Evaluations>) return from_evaluations<E>(in, key, key_name, options);
+        else if (!has_circuit(key->key()))
+          throw Error(ErrorKind::invalid_argument,
+                      key_name + " holds no circuit (a parameter file alone): it proves only partitions that give "
+                                 "their a, b and c");
+        else if constexpr (std::is_same_v<In, WitnessBytes>) return from_bytes<E>(std::move(in), key, key_name, options);
         else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
         else return from_native<E>(std::move(in), key, key_name, shapes);
       },

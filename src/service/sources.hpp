@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -27,6 +28,7 @@ template <class E>
 struct Source {
   engine::Synthesize<E> synthesize;
   size_t bytes = 0;  // host bytes it holds until it is done
+  std::optional<groth16::Randomness<typename E::Fr>> randomness;  // r and s the caller chose
 };
 
 // Throws Error: invalid_argument (a malformed witness, the wrong curve or

@@ -76,10 +76,10 @@ Both<E> prove_both(const gpu::DeviceKey<E>& key, gpu::Worker& worker, std::span<
 // For each r, s: the same proof from both, byte for byte, and it verifies.
 template <class E>
 void expect_same_proofs(const groth16::PreparedKey<E>& key, const Both<E>& p,
-                        const groth16::detail::Randomness<typename E::Fr>& drawn) {
+                        const groth16::Randomness<typename E::Fr>& drawn) {
   using Fr = typename E::Fr;
   expect_same_pending(p.gpu, p.cpu);
-  const groth16::detail::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
   for (const auto* rs : {&drawn, &zero}) {
     SCOPED_TRACE(rs == &zero ? "r = s = 0" : "drawn r, s");
     const auto from_gpu = groth16::detail::assemble(key, p.gpu, *rs);
@@ -153,7 +153,7 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts, const st
 
   const auto abc = f.abc(f.w);
   const std::span<const Fr> w(f.w), a(abc.a), b(abc.b), c(abc.c);
-  const auto drawn = groth16::detail::Randomness<Fr>::draw();
+  const auto drawn = groth16::Randomness<Fr>::draw();
   const auto both = prove_both(key, worker, w, a, b, c);
   EXPECT_EQ(both.gpu.publics, std::vector<Fr>(f.w.begin() + 1, f.w.begin() + 1 + facts.n_public));
   expect_same_proofs(f.key, both, drawn);
@@ -230,7 +230,7 @@ void check_native(const Circuit& first, const Circuit& second) {
   const gpu::DeviceKey<E> key(shared, 0);
   gpu::Worker w1(0), w2(0);
   const PinnedInputs<E> in1(first), in2(second);
-  const auto drawn = groth16::detail::Randomness<Fr>::draw();
+  const auto drawn = groth16::Randomness<Fr>::draw();
 
   auto p1 = gpu::prove_start(key, w1, in1.cw(), in1.ca(), in1.cb(), in1.cc());
   auto p2 = gpu::prove_start(key, w2, in2.cw(), in2.ca(), in2.cb(), in2.cc());

@@ -174,7 +174,7 @@ TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {
   auto from_host_key = gpu::prove_start(uploaded, worker, w, a, b, c);
   const auto got = pending.wait(), want = from_host_key.wait();
   expect_same_pending(got, want);
-  const auto rs = groth16::detail::Randomness<Fr>::draw();
+  const auto rs = groth16::Randomness<Fr>::draw();
   const auto proof = groth16::detail::assemble(*made, got, rs);
   EXPECT_TRUE(proof == groth16::detail::assemble(*host, want, rs));
   EXPECT_TRUE(groth16::verify<E>(made->vk(), got.publics, proof));

@@ -87,7 +87,7 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts) {
 
   // Fixed randomness is deterministic, and r = s = 0 is still a valid proof
   // (the randomness hides the witness; it is not what makes the proof valid).
-  const groth16::detail::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
+  const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
   EXPECT_EQ(groth16::detail::assemble(p.key, pending, zero), groth16::detail::assemble(p.key, pending, zero));
   EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, groth16::detail::assemble(p.key, pending, zero)));
 
@@ -149,7 +149,7 @@ TEST(Groth16Prove, WrongLengthsAreRefused) {
 
 // r and s do not outlive their Randomness: its storage is zero once it goes.
 TEST(Groth16Prove, RandomnessIsZeroedWhenItGoes) {
-  using R = groth16::detail::Randomness<ec::Bls12_381::Fr>;
+  using R = groth16::Randomness<ec::Bls12_381::Fr>;
   alignas(R) unsigned char storage[sizeof(R)];
   R* rs = new (storage) R(R::draw());
   ASSERT_FALSE(rs->r.is_zero() || rs->s.is_zero());
@@ -161,7 +161,7 @@ TEST(Groth16Prove, RandomnessIsFreshAndReduced) {
   using Fr = ec::Bls12_381::Fr;  // 255 bits: the top-limb mask matters
   std::vector<Fr> seen;
   for (int i = 0; i < 64; ++i) {
-    const auto rs = groth16::detail::Randomness<Fr>::draw();
+    const auto rs = groth16::Randomness<Fr>::draw();
     EXPECT_NE(rs.r, rs.s);
     for (const Fr& x : {rs.r, rs.s}) {
       uint64_t v[Fr::N];

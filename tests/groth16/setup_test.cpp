@@ -276,7 +276,7 @@ TYPED_TEST(Setup, DevKeysProveAndVerify) {
     key.evaluate_abc(w, a, b, c);
     const auto pending =
         groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-    const auto proof = groth16::detail::assemble(key, pending, groth16::detail::Randomness<Fr>::draw());
+    const auto proof = groth16::detail::assemble(key, pending, groth16::Randomness<Fr>::draw());
     EXPECT_TRUE(groth16::verify<E>(key.vk(), pending.publics, proof));
     EXPECT_NO_THROW(groth16::prove_finish(key, pending));
   }

@@ -8,15 +8,15 @@
 // pool, waiting while the pool's budget is used up: the backpressure that
 // keeps synthesis from running ahead of the provers. A worker hands it to the
 // backend (backend.hpp: the CPU, or GPUs with two workers each), which gives
-// the buffer back as soon as it has read it; a finalizer draws r and s,
-// assembles and verifies, so the worker is free for the next partition. Each
-// stage is a span in the Recorder. A partition that fails (an unsatisfied
-// witness, a proof that does not verify, anything its source throws, host
-// memory running out) fails alone, with its message; the others go on. A job
-// may be cancelled, and may have a deadline (JobOptions). A worker whose
-// device faults (DeviceFault) retires and its partition is synthesized again
-// for the workers left; when none is left, every partition fails, until
-// readmit_workers() after the device's recovery.
+// the buffer back as soon as it has read it; a finalizer draws r and s (or
+// takes the job's), assembles and verifies, so the worker is free for the
+// next partition. Each stage is a span in the Recorder. A partition that
+// fails (an unsatisfied witness, a proof that does not verify, anything its
+// source throws, host memory running out) fails alone, with its message; the
+// others go on. A job may be cancelled, and may have a deadline (JobOptions).
+// A worker whose device faults (DeviceFault) retires and its partition is
+// synthesized again for the workers left; when none is left, every partition
+// fails, until readmit_workers() after the device's recovery.
 #pragma once
 
 #include <algorithm>
@@ -129,9 +129,12 @@ class Engine {
   // std::logic_error after shutdown().
   // on_partition, when set, is called with each partition's result as it is
   // done (from an engine thread; keep it short), before the future is ready.
+  // randomness, when given, holds each partition's r and s (one per
+  // partition, else std::invalid_argument); else they are drawn fresh.
   std::future<std::vector<PartitionResult<E>>> submit(
       groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options = {},
-      std::function<void(const PartitionResult<E>&)> on_partition = {});
+      std::function<void(const PartitionResult<E>&)> on_partition = {},
+      std::vector<groth16::Randomness<Fr>> randomness = {});
 
   // Stops taking work: partitions not yet started fail with "cancelled",
   // those in flight finish, every job's future becomes ready, and every

@@ -129,18 +129,37 @@ struct FinishTimes {
   double assemble = 0, verify = 0;
 };
 
+// Groth16's blinding factors.
+template <class Fr>
+struct Randomness {
+  Fr r, s;
+  // r and s uniform in [0, r) from the operating system's CSPRNG (getrandom),
+  // by rejection sampling, so there is no modular bias.
+  static Randomness draw();
+  // r and s are zeroed (util/secure_zero.hpp) when they go.
+  ~Randomness();
+};
+
 // r and s drawn from the operating system's CSPRNG, the assembly
 // (snarkjs-formats.md §2.6, constant-time in r and s, which are zeroed after
 // use), then verification against key.vk(); a proof that does not verify (an
 // unsatisfied witness, a corrupt key) is a ProofError.
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, FinishTimes* times = nullptr);
+// The same with r and s the caller drew: bellperson draws its own and passes
+// them through supraseal-c2's ABI (capi/supraseal_api.cpp).
+template <class E>
+Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending,
+                      const Randomness<typename E::Fr>& rs, FinishTimes* times = nullptr);
 
 #define CUZK_GROTH16_PROVER_EXTERN(E)                                                                          \
   extern template class PreparedKey<E>;                                                                        \
   extern template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>, \
                                               std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
-  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);
+  extern template struct Randomness<E::Fr>;                                                                    \
+  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);          \
+  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&, \
+                                        FinishTimes*);
 CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
 CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)
 #undef CUZK_GROTH16_PROVER_EXTERN

@@ -36,6 +36,16 @@ std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(BellpersonPara
                                                                   const groth16::ConstraintMatrices<Bls12_381>& m,
                                                                   const std::string& name);
 
+// The key of `params` for a circuit known by its densities alone (what
+// supraseal-c2's callers pass as bitmaps): the points shared with `params`
+// (which may serve several such keys) and no coefficients, so that it proves
+// only partitions whose a, b and c are given (service::Evaluations).
+// FormatError, one line "<name>: ...", when the densities do not fit the
+// parameters (variables against IC and L, counts against A, B_G1, B_G2).
+std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(
+    std::shared_ptr<const BellpersonParams<Bls12_381>> params, groth16::Density a, groth16::Density b,
+    const std::string& name);
+
 // The verifying key, e(α1, β2) computed, as verification_key.json carries it.
 groth16::VerifyingKey<Bls12_381> verifying_key(const BellpersonVk<Bls12_381>& vk);
 

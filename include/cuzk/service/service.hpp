@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -106,7 +107,25 @@ struct NativeWitness {
   uint64_t constraints = 0;  // the size the key was made for (cuzk setup --constraints)
   uint64_t seed = 0;         // the witness
 };
-using PartitionInput = std::variant<WitnessBytes, WitnessFile, NativeWitness>;
+// A partition whose a, b, c and assignment its caller computed, as
+// bellperson's prover hands them to supraseal-c2 (capi/supraseal_api.cpp):
+// values of the key's Fr in Montgomery form, 4 little-endian 64-bit limbs
+// each, as blst and cuzk lay them out. Borrowed, not copied: they are read
+// when the partition is synthesized, so they must outlive the job (await it
+// before freeing them). The only input a key without its circuit's
+// coefficients (a bellperson parameter file alone) can prove; the service
+// must take a, b, c from the host (ServiceOptions::abc not gpu).
+struct Evaluations {
+  // ⟨A_j, w⟩, ⟨B_j, w⟩, ⟨C_j, w⟩ for the constraints j (bellman's input
+  // constraints included), at most the key's domain; the rows past them are 0.
+  std::span<const uint64_t> a, b, c;
+  std::span<const uint64_t> inputs;  // the public inputs, 1 first
+  std::span<const uint64_t> aux;     // the private signals
+  // r and s (4 limbs each) when the caller chooses them: then every partition
+  // of the job must; empty: drawn fresh.
+  std::span<const uint64_t> r, s;
+};
+using PartitionInput = std::variant<WitnessBytes, WitnessFile, NativeWitness, Evaluations>;
 
 using Clock = std::chrono::steady_clock;
 
@@ -238,9 +257,13 @@ class Service {
   std::string describe() const;
   void on_partition(PartitionObserver observer);
 
-  // A key made in memory (a development key of a native circuit), under `id`.
-  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bn254>> key);
-  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bls12_381>> key);
+  // A key made in memory (a development key of a native circuit, a key of a
+  // parameter file read elsewhere), under `id`; `source` names it in
+  // messages and status.
+  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bn254>> key,
+                  std::string source = "<memory>");
+  KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bls12_381>> key,
+                  std::string source = "<memory>");
 
   // Stops admitting (submit answers unavailable) and waits until every
   // admitted job is done; the outcomes stay awaitable.

@@ -1,22 +1,11 @@
-// The prover's assembly with randomness the caller chooses, unverified. Not
-// part of the API: prove_finish is the only way to a proof (fresh r and s,
-// verified); this header is for the groth16 layer's own files and for tests
-// that fix r and s to compare two provers bit for bit.
+// The prover's assembly, unverified. Not part of the API: prove_finish is the
+// only way to a proof (verified); this header is for the groth16 layer's own
+// files and for tests that compare two provers' unverified results.
 #pragma once
 
 #include "cuzk/groth16/prover.hpp"
 
 namespace cuzk::groth16::detail {
-
-template <class Fr>
-struct Randomness {
-  Fr r, s;
-  // r and s uniform in [0, r) from the operating system's CSPRNG (getrandom),
-  // by rejection sampling, so there is no modular bias.
-  static Randomness draw();
-  // r and s are zeroed (util/secure_zero.hpp) when they go.
-  ~Randomness();
-};
 
 // Assembly (snarkjs-formats.md §2.6), constant-time in r and s:
 //   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  B1 = B1' + β1 + s·δ1,
@@ -24,8 +13,7 @@ struct Randomness {
 template <class E>
 Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
 
-#define CUZK_GROTH16_ASSEMBLE_EXTERN(E)   \
-  extern template struct Randomness<E::Fr>; \
+#define CUZK_GROTH16_ASSEMBLE_EXTERN(E) \
   extern template Proof<E> assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&);
 CUZK_GROTH16_ASSEMBLE_EXTERN(ec::Bn254)
 CUZK_GROTH16_ASSEMBLE_EXTERN(ec::Bls12_381)

@@ -1,0 +1,124 @@
+/* supraseal-c2's C ABI, served by cuzk (libcuzk_supraseal): what the Rust
+ * crate supraseal-c2 declares in its `extern "C"` block, so that bellperson
+ * built with its supraseal feature, rust-fil-proofs and Curio link this
+ * library in place of supraseal-c2's and prove through cuzk's service
+ * (resident keys, the pipeline, GPU a/b/c-free proving of given a, b, c).
+ * docs/SUPRASEAL-ABI.md sets out the contract, from the crate's sources;
+ * what this implementation does differently is said at each function.
+ *
+ * Representations (BLS12-381 only, as blst lays them out): an Fr is 4
+ * little-endian 64-bit limbs in Montgomery form (R = 2^256), an Fp 6 limbs
+ * (R = 2^384), an Fp2 c0 then c1, an affine point x then y with the point at
+ * infinity all zero. Density bitmaps are 64-bit words, bit i of the set being
+ * bit i % 64 of word i / 64.
+ *
+ * Every function is safe to call from any thread at any time; proofs against
+ * one SRS may run concurrently. No C++ exception leaves the library. */
+#ifndef CUZK_SUPRASEAL_H
+#define CUZK_SUPRASEAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exported from libcuzk_supraseal.so, whose own symbols are hidden. */
+#define CUZK_SUPRASEAL_API __attribute__((visibility("default")))
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct { uint64_t limbs[4]; } supraseal_fr;
+typedef struct { uint64_t limbs[6]; } supraseal_fp;
+typedef struct { supraseal_fp x, y; } supraseal_g1_affine;
+typedef struct { supraseal_fp x[2], y[2]; } supraseal_g2_affine;
+
+/* bellperson's Proof<Bls12> (#[repr(C)] { a, b, c }): 384 bytes. */
+typedef struct {
+  supraseal_g1_affine a;
+  supraseal_g2_affine b;
+  supraseal_g1_affine c;
+} supraseal_proof;
+
+/* The crate's SRS: one pointer to a reference-counted parameter file. */
+typedef struct { void* ptr; } supraseal_srs;
+
+/* sppark's Error: code 0 is success; message is NULL or from malloc, and the
+ * caller frees it (Rust's Drop calls free). */
+typedef struct {
+  int32_t code;
+  char* message;
+} supraseal_error;
+
+/* One circuit's inputs, as bellperson's prover fills them. */
+typedef struct {
+  const uint64_t* a_aux_density; /* the private variables with a point in A */
+  size_t a_aux_bit_len;          /* = aux_assignment_size */
+  size_t a_aux_popcount;
+  const uint64_t* b_inp_density; /* the inputs with a point in B */
+  size_t b_inp_bit_len;          /* = inp_assignment_size */
+  size_t b_inp_popcount;
+  const uint64_t* b_aux_density; /* the private variables with a point in B */
+  size_t b_aux_bit_len;          /* = aux_assignment_size */
+  size_t b_aux_popcount;
+  /* <A_j, z>, <B_j, z>, <C_j, z> for the constraints j, bellman's input
+   * constraints included, abc_size each (at most the SRS's domain). */
+  const supraseal_fr* a;
+  const supraseal_fr* b;
+  const supraseal_fr* c;
+  size_t abc_size;
+  const supraseal_fr* inp_assignment_data; /* the inputs, 1 first */
+  size_t inp_assignment_size;
+  const supraseal_fr* aux_assignment_data; /* the private variables */
+  size_t aux_assignment_size;
+} supraseal_assignment;
+
+/* Reads and validates a bellperson parameter file (every count, every point
+ * on its curve, subgroup checks as io/bellperson.hpp says) into *ret, which
+ * must hold {NULL}. cache: share one load per path string, at most 4 paths
+ * (supraseal-c2's LRU). Unlike supraseal-c2, no GPU is required (the CPU
+ * backend proves where there is none) and the load ends before the call
+ * returns. Errors: ENOENT and other errno values for the file, EINVAL for
+ * its contents, ENOMEM. */
+CUZK_SUPRASEAL_API supraseal_error create_SRS(supraseal_srs* ret, const char* srs_path, bool cache);
+/* Drops the cache's reference to this SRS's path (callers keep theirs). */
+CUZK_SUPRASEAL_API void evict_SRS(const supraseal_srs* srs);
+/* Drops one reference; the last frees the key, on the GPUs too once no proof
+ * uses it. A handle holding NULL is ignored. The handle is not written (Rust
+ * passes a shared reference and clears it itself). */
+CUZK_SUPRASEAL_API void drop_SRS(const supraseal_srs* srs);
+/* One more reference to the same SRS. */
+CUZK_SUPRASEAL_API supraseal_srs clone_SRS(const supraseal_srs* srs);
+
+/* Proves num_circuits circuits of the SRS's shape with the caller's r and s
+ * (r_s[i], s_s[i]), writing proofs[i]; every proof is verified before it is
+ * written. Returns when all are done; on an error no proof is written.
+ * Curio's fork passes two more arguments (a GPU mutex and a device index):
+ * under the x86-64 and AArch64 calling conventions extra arguments are
+ * ignored safely, and cuzk's engine schedules its GPUs itself. */
+CUZK_SUPRASEAL_API supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], size_t num_circuits,
+                                          const supraseal_fr r_s[], const supraseal_fr s_s[],
+                                          supraseal_proof proofs[], const supraseal_srs* srs);
+
+/* Curio's split phase. start proves like generate_groth16_proofs_c and keeps
+ * the proofs in *pending_out (NULL on an error); when it returns, none of the
+ * inputs is read again (Curio's contract asks that only of a, b, c), so the
+ * caller may free all of them. gpu_mutex (from create_gpu_mutex, or NULL)
+ * and gpu_index (-1: any) are checked and not needed: the engine serialises
+ * its GPUs' kernels and overlaps the calls' transfers itself. finalize writes
+ * the proofs (as many as start was given) and frees the handle; destroy frees
+ * it unread. Each handle is consumed by exactly one of the two. */
+CUZK_SUPRASEAL_API supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment provers[], size_t num_circuits,
+                                                const supraseal_fr r_s[], const supraseal_fr s_s[],
+                                                const supraseal_srs* srs, void* gpu_mutex, int gpu_index,
+                                                void** pending_out);
+CUZK_SUPRASEAL_API supraseal_error finalize_groth16_proof_c(void* pending, supraseal_proof proofs[]);
+CUZK_SUPRASEAL_API void destroy_pending_proof(void* pending);
+CUZK_SUPRASEAL_API void* create_gpu_mutex(void);
+CUZK_SUPRASEAL_API void destroy_gpu_mutex(void* gpu_mutex);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_SUPRASEAL_H */

@@ -1,0 +1,420 @@
+// supraseal-c2's C ABI (include/cuzk/supraseal.h) over one process-wide
+// proving service: an SRS is a bellperson parameter file read once, and for
+// each set of densities its callers pass (one per circuit shape, in practice
+// one per file) a key of the service that shares the file's points; a call
+// is a job of the service with the caller's a, b, c, assignment, r and s as
+// its partitions (service::Evaluations). This file only converts: C
+// arguments to service calls, outcomes and exceptions to the crate's proofs
+// and errors.
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/groth16/density.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/bellperson_key.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/service/errors.hpp"
+#include "cuzk/service/placement.hpp"
+#include "cuzk/service/service.hpp"
+#include "cuzk/supraseal.h"
+
+namespace {
+
+using namespace cuzk;
+using E = ec::Bls12_381;
+using Fr = E::Fr;
+
+static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) == sizeof(ec::Affine<E::G1>) &&
+                  sizeof(supraseal_g2_affine) == sizeof(ec::Affine<E::G2>),
+              "cuzk's Montgomery limbs and affine points are blst's, byte for byte");
+static_assert(sizeof(supraseal_proof) == 384 && sizeof(supraseal_assignment) == 136 && sizeof(supraseal_error) == 16,
+              "the crate's #[repr(C)] layouts");
+
+// A failure with the code the crate's caller sees.
+struct AbiError {
+  int code;
+  std::string message;
+};
+
+supraseal_error error_of(int code, const std::string& message) noexcept {
+  return {code, code ? strdup(message.c_str()) : nullptr};  // NULL when out of memory: the code still tells
+}
+
+int code_of(service::ErrorKind kind) {
+  switch (kind) {
+    case service::ErrorKind::none: return 0;
+    case service::ErrorKind::invalid_argument:
+    case service::ErrorKind::unsatisfied: return EINVAL;
+    case service::ErrorKind::not_found: return ENOENT;
+    case service::ErrorKind::resource_exhausted: return ENOMEM;
+    case service::ErrorKind::cancelled:
+    case service::ErrorKind::deadline_exceeded:
+    case service::ErrorKind::unavailable: return ECANCELED;
+    case service::ErrorKind::internal: break;
+  }
+  return EIO;
+}
+
+// f(); whatever it throws becomes the crate's error, with its message.
+template <class F>
+supraseal_error guarded(F&& f) noexcept {
+  try {
+    f();
+    return {0, nullptr};
+  } catch (const AbiError& e) {
+    return error_of(e.code, e.message);
+  } catch (const std::system_error& e) {
+    return error_of(e.code().category() == std::generic_category() ? e.code().value() : EIO, e.what());
+  } catch (...) {
+    const std::exception_ptr e = std::current_exception();
+    try {
+      return error_of(code_of(service::classify(e)), service::message_of(e));
+    } catch (...) {
+      return {ENOMEM, nullptr};
+    }
+  }
+}
+
+void require(const void* p, const char* what) {
+  if (!p) throw AbiError{EINVAL, std::string("null ") + what};
+}
+
+// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default. The
+// caller computed a, b and c, so they always come from the host.
+service::ServiceOptions options_from_environment() {
+  service::ServiceOptions o;
+  if (const char* name = std::getenv("CUZK_BACKEND")) {
+    const auto backend = service::backend_named(name);
+    if (!backend) throw AbiError{EINVAL, std::string("CUZK_BACKEND=") + name + ": not auto, cpu or cuda"};
+    o.placement.backend = *backend;
+  }
+  o.abc = service::AbcPlace::host;
+  return o;
+}
+
+// Made on first use and never destroyed: the crate's callers never tear the
+// library down, and engines stopped by a static destructor after the CUDA
+// runtime's own teardown would fail at exit. A failed first attempt (a bad
+// CUZK_BACKEND) is retried by the next call. CUZK_BACKEND=cuda without a
+// usable GPU is supraseal-c2's ENODEV.
+service::Service& the_service() {
+  static std::mutex mu;
+  static service::Service* svc = nullptr;
+  std::lock_guard lock(mu);
+  if (svc) return *svc;
+  const service::ServiceOptions options = options_from_environment();
+  try {
+    svc = new service::Service(options);
+  } catch (const service::Error& e) {
+    if (options.placement.backend == service::BackendKind::cuda) throw AbiError{ENODEV, e.what()};
+    throw;
+  }
+  return *svc;
+}
+
+// What an SRS handle points to.
+struct Srs {
+  std::string path;
+  std::atomic<size_t> references{1};
+  std::shared_ptr<const io::BellpersonParams<E>> params;
+  // The service's keys made of these points, one per densities met.
+  struct Shape {
+    groth16::Density a, b;
+    std::string key_id;
+  };
+  std::mutex mu;
+  std::vector<Shape> shapes;
+
+  ~Srs() {
+    for (const Shape& s : shapes) the_service().evict(s.key_id);
+  }
+};
+
+Srs* acquire(Srs* s) {
+  s->references.fetch_add(1, std::memory_order_relaxed);
+  return s;
+}
+
+void release(Srs* s) {
+  if (s && s->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete s;
+}
+
+Srs* load(const char* path) {
+  // supraseal-c2 answers a file it cannot open with open()'s errno.
+  if (struct stat st; ::stat(path, &st) != 0) {
+    const int error = errno;
+    throw AbiError{error, std::string(path) + ": cannot open: " + std::strerror(error)};
+  }
+  auto s = std::make_unique<Srs>();
+  s->path = path;
+  s->params = std::make_shared<const io::BellpersonParams<E>>(io::read_bellperson_params(path));
+  return s.release();
+}
+
+// supraseal-c2's cache: the SRS of each path string, most recent first, at
+// most four.
+struct Cache {
+  std::mutex mu;
+  std::list<std::pair<std::string, Srs*>> entries;  // each holds a reference
+
+  Srs* lookup(const char* path) {
+    std::lock_guard lock(mu);
+    for (auto it = entries.begin(); it != entries.end(); ++it)
+      if (it->first == path) {
+        entries.splice(entries.begin(), entries, it);
+        return acquire(it->second);
+      }
+    Srs* s = load(path);
+    entries.emplace_front(path, acquire(s));
+    if (entries.size() > 4) {
+      release(entries.back().second);
+      entries.pop_back();
+    }
+    return s;
+  }
+
+  void evict(const std::string& path) {
+    Srs* dropped = nullptr;
+    {
+      std::lock_guard lock(mu);
+      for (auto it = entries.begin(); it != entries.end(); ++it)
+        if (it->first == path) {
+          dropped = it->second;
+          entries.erase(it);
+          break;
+        }
+    }
+    release(dropped);
+  }
+};
+
+Cache& cache() {
+  static Cache* c = new Cache;  // never destroyed, as the service
+  return *c;
+}
+
+// A bitmap's first `bits` bits into d from bit `at` on, a word at a time (a
+// Filecoin partition's bitmaps hold 10^8 bits); how many were set. Bits past
+// `bits` in the last word are not the caller's to clear (bitvec leaves them).
+size_t place_bits(const uint64_t* words, size_t bits, groth16::Density& d, size_t at) {
+  size_t set = 0;
+  for (size_t w = 0; 64 * w < bits; ++w) {
+    uint64_t v = words[w];
+    if (const size_t valid = bits - 64 * w; valid < 64) v &= (uint64_t{1} << valid) - 1;
+    set += (size_t)std::popcount(v);
+    const size_t pos = at + 64 * w, shift = pos % 64;
+    d.words[pos / 64] |= v << shift;
+    if (shift && v >> (64 - shift)) d.words[pos / 64 + 1] |= v >> (64 - shift);
+  }
+  return set;
+}
+
+void check_popcount(const char* what, size_t given, size_t counted) {
+  if (given != counted)
+    throw AbiError{EINVAL, std::string(what) + " says " + std::to_string(given) + " bits are set; its bitmap has " +
+                               std::to_string(counted)};
+}
+
+// A circuit's densities over all its variables (inputs, then private ones),
+// every input in A (bellman's input constraints), checked against the sizes
+// the circuit gives.
+std::pair<groth16::Density, groth16::Density> densities_of(const supraseal_assignment& p) {
+  const size_t n_in = p.inp_assignment_size, n_aux = p.aux_assignment_size;
+  if (p.a_aux_bit_len != n_aux || p.b_aux_bit_len != n_aux || p.b_inp_bit_len != n_in)
+    throw AbiError{EINVAL, "the density bitmaps cover " + std::to_string(p.a_aux_bit_len) + " (A aux), " +
+                               std::to_string(p.b_inp_bit_len) + " (B inputs) and " + std::to_string(p.b_aux_bit_len) +
+                               " (B aux) variables; the assignment has " + std::to_string(n_in) + " inputs and " +
+                               std::to_string(n_aux) + " private values"};
+  if (n_aux) require(p.a_aux_density, "a_aux_density"), require(p.b_aux_density, "b_aux_density");
+  if (n_in) require(p.b_inp_density, "b_inp_density");
+  groth16::Density a(n_in + n_aux), b(n_in + n_aux);
+  for (size_t i = 0; i < n_in; ++i) a.set(i);
+  check_popcount("a_aux_popcount", p.a_aux_popcount, place_bits(p.a_aux_density, n_aux, a, n_in));
+  check_popcount("b_inp_popcount", p.b_inp_popcount, place_bits(p.b_inp_density, n_in, b, 0));
+  check_popcount("b_aux_popcount", p.b_aux_popcount, place_bits(p.b_aux_density, n_aux, b, n_in));
+  return {std::move(a), std::move(b)};
+}
+
+// The service's key for these densities, made and loaded the first time
+// they are met.
+std::string key_for(Srs& srs, groth16::Density a, groth16::Density b) {
+  std::lock_guard lock(srs.mu);
+  for (const Srs::Shape& s : srs.shapes)
+    if (s.a == a && s.b == b) return s.key_id;
+  static std::atomic<uint64_t> serial{0};
+  std::string id = "supraseal-" + std::to_string(serial.fetch_add(1));
+  auto key = groth16::PreparedKey<E>::make(io::bellman_key(srs.params, a, b, srs.path));
+  the_service().add_key(id, std::move(key), srs.path);
+  srs.shapes.push_back({std::move(a), std::move(b), id});
+  return id;
+}
+
+std::span<const uint64_t> limbs(const supraseal_fr* p, size_t n, const char* what) {
+  if (n) require(p, what);
+  return {reinterpret_cast<const uint64_t*>(p), n * 4};
+}
+
+Srs& srs_of(const supraseal_srs* h) {
+  require(h, "SRS handle");
+  require(h->ptr, "SRS (the handle holds no parameters)");
+  return *static_cast<Srs*>(h->ptr);
+}
+
+// Every circuit proved; the proofs in circuit order. Circuits of one shape go
+// as one job (each shape is a key); all jobs are awaited before this returns,
+// whatever fails, because their partitions read the caller's memory.
+std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t n, const supraseal_fr r_s[],
+                                   const supraseal_fr s_s[], const supraseal_srs* handle) {
+  Srs& srs = srs_of(handle);
+  if (n == 0) return {};
+  require(provers, "provers"), require(r_s, "r_s"), require(s_s, "s_s");
+  service::Service& svc = the_service();
+  struct Job {
+    std::string key;
+    std::vector<size_t> circuits;
+    std::vector<service::PartitionInput> inputs;
+    service::JobId id = 0;
+    bool submitted = false;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < n; ++i) {
+    const supraseal_assignment& p = provers[i];
+    auto [a, b] = densities_of(p);
+    std::string key = key_for(srs, std::move(a), std::move(b));
+    auto job = std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == key; });
+    if (job == jobs.end()) job = jobs.insert(jobs.end(), Job{std::move(key), {}, {}});
+    job->circuits.push_back(i);
+    job->inputs.push_back(service::Evaluations{
+        limbs(p.a, p.abc_size, "a"), limbs(p.b, p.abc_size, "b"), limbs(p.c, p.abc_size, "c"),
+        limbs(p.inp_assignment_data, p.inp_assignment_size, "inp_assignment_data"),
+        limbs(p.aux_assignment_data, p.aux_assignment_size, "aux_assignment_data"), limbs(&r_s[i], 1, "r"),
+        limbs(&s_s[i], 1, "s")});
+  }
+  std::exception_ptr failure;
+  for (Job& j : jobs) {
+    try {
+      j.id = svc.submit(j.key, std::move(j.inputs), {.label = "supraseal " + srs.path});
+      j.submitted = true;
+    } catch (...) {
+      failure = std::current_exception();
+      break;
+    }
+  }
+  std::vector<supraseal_proof> proofs(n);
+  for (Job& j : jobs) {
+    if (!j.submitted) continue;
+    const service::JobOutcome outcome = *svc.await(j.id);
+    for (size_t k = 0; k < outcome.partitions.size(); ++k) {
+      const service::PartitionOutcome& p = outcome.partitions[k];
+      const size_t circuit = j.circuits[k];
+      if (!p.ok()) {
+        if (!failure)
+          failure = std::make_exception_ptr(
+              AbiError{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
+        continue;
+      }
+      const groth16::Proof<E> proof = io::parse_proof_json<E>(io::json_text(p.proof), "proof");
+      std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
+      std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
+      std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return proofs;
+}
+
+// Curio's pending proof: the proofs start made.
+struct Pending {
+  std::vector<supraseal_proof> proofs;
+};
+
+}  // namespace
+
+extern "C" {
+
+supraseal_error create_SRS(supraseal_srs* ret, const char* srs_path, bool cache_it) {
+  return guarded([&] {
+    require(ret, "ret"), require(srs_path, "srs_path");
+    if (ret->ptr) throw AbiError{EINVAL, "ret already holds an SRS"};
+    ret->ptr = cache_it ? cache().lookup(srs_path) : load(srs_path);
+  });
+}
+
+void evict_SRS(const supraseal_srs* srs) {
+  if (!srs || !srs->ptr) return;
+  try {
+    cache().evict(static_cast<Srs*>(srs->ptr)->path);
+  } catch (...) {
+    // Out of memory copying a path: the cache keeps its reference, which is safe.
+  }
+}
+
+void drop_SRS(const supraseal_srs* srs) {
+  if (srs) release(static_cast<Srs*>(srs->ptr));
+}
+
+supraseal_srs clone_SRS(const supraseal_srs* srs) {
+  if (!srs || !srs->ptr) return {nullptr};
+  return {acquire(static_cast<Srs*>(srs->ptr))};
+}
+
+supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], size_t num_circuits,
+                                          const supraseal_fr r_s[], const supraseal_fr s_s[],
+                                          supraseal_proof proofs[], const supraseal_srs* srs) {
+  return guarded([&] {
+    if (num_circuits) require(proofs, "proofs");
+    const std::vector<supraseal_proof> made = prove(provers, num_circuits, r_s, s_s, srs);
+    std::copy(made.begin(), made.end(), proofs);
+  });
+}
+
+supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment provers[], size_t num_circuits,
+                                                const supraseal_fr r_s[], const supraseal_fr s_s[],
+                                                const supraseal_srs* srs, void* gpu_mutex, int gpu_index,
+                                                void** pending_out) {
+  (void)gpu_mutex;  // any object create_gpu_mutex made, or NULL: see the header
+  return guarded([&] {
+    require(pending_out, "pending_out");
+    *pending_out = nullptr;
+    const size_t gpus = the_service().placement().gpus.size();
+    if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
+      throw AbiError{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
+                                 " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
+    auto pending = std::make_unique<Pending>();
+    pending->proofs = prove(provers, num_circuits, r_s, s_s, srs);
+    *pending_out = pending.release();
+  });
+}
+
+supraseal_error finalize_groth16_proof_c(void* handle, supraseal_proof proofs[]) {
+  return guarded([&] {
+    require(handle, "pending proof");
+    const std::unique_ptr<Pending> pending(static_cast<Pending*>(handle));
+    if (!pending->proofs.empty()) require(proofs, "proofs");
+    std::copy(pending->proofs.begin(), pending->proofs.end(), proofs);
+  });
+}
+
+void destroy_pending_proof(void* handle) { delete static_cast<Pending*>(handle); }
+
+void* create_gpu_mutex(void) { return new (std::nothrow) std::mutex; }
+
+void destroy_gpu_mutex(void* gpu_mutex) { delete static_cast<std::mutex*>(gpu_mutex); }
+
+}  // extern "C"

@@ -1,0 +1,149 @@
+// Partitions whose a, b, c and assignment the caller computed
+// (service::Evaluations, what the supraseal ABI submits), on a key made from a
+// parameter file's points and the circuit's densities alone: proofs that
+// verify, equal to the prover's own for the same r and s; the checks a
+// malformed request meets; and a key without coefficients refusing every
+// other kind of witness.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/witness.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson_key.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/service/service.hpp"
+
+namespace cuzk::service {
+namespace {
+
+using E = ec::Bls12_381;
+using Fr = E::Fr;
+using Chain = circuit::HashChain<E>;
+
+constexpr uint64_t kConstraints = 1 << 10;
+
+std::span<const uint64_t> limbs(std::span<const Fr> v) { return {reinterpret_cast<const uint64_t*>(v.data()), 4 * v.size()}; }
+std::span<const uint64_t> limbs(const Fr& v) { return {reinterpret_cast<const uint64_t*>(&v), 4}; }
+
+struct Fixture {
+  // The key with its circuit, and the same points known by densities only.
+  groth16::SharedKey<E> with_circuit, points_only;
+  size_t rows = 0, n_inputs = 0;
+
+  Fixture() {
+    const auto m = circuit::constraint_matrices(Chain::for_constraints(kConstraints, 0));
+    const auto key = groth16::share(
+        groth16::dev_setup(m, groth16::ToxicWaste<E>::draw(), 0, groth16::Convention::bellman));
+    with_circuit = groth16::PreparedKey<E>::make(key);
+    auto params = std::make_shared<const io::BellpersonParams<E>>(io::to_bellperson(*key));
+    points_only = groth16::PreparedKey<E>::make(io::bellman_key(params, key->a_density, key->b_density, "chain"));
+    n_inputs = m.n_public + 1;
+    rows = m.n_constraints() + n_inputs;
+  }
+};
+
+// A witness of the chain and the Evaluations that view it.
+struct Given {
+  circuit::Assignment<Fr> in;
+  groth16::Randomness<Fr> rs = groth16::Randomness<Fr>::draw();
+
+  explicit Given(uint64_t seed) : in(circuit::synthesize_assignment(Chain::for_constraints(kConstraints, seed))) {}
+  Evaluations evaluations(const Fixture& f, bool with_rs = true) const {
+    const std::span<const Fr> w(in.w);
+    return {limbs(std::span<const Fr>(in.a).first(f.rows)), limbs(std::span<const Fr>(in.b).first(f.rows)),
+            limbs(std::span<const Fr>(in.c).first(f.rows)), limbs(w.first(f.n_inputs)), limbs(w.subspan(f.n_inputs)),
+            with_rs ? limbs(rs.r) : std::span<const uint64_t>{}, with_rs ? limbs(rs.s) : std::span<const uint64_t>{}};
+  }
+};
+
+ServiceOptions cpu() {
+  ServiceOptions o;
+  o.placement.backend = BackendKind::cpu;
+  o.abc = AbcPlace::host;
+  return o;
+}
+
+ErrorKind submit_kind(Service& svc, std::vector<PartitionInput> parts, std::string* message = nullptr) {
+  try {
+    (void)svc.submit("k", std::move(parts));
+  } catch (const Error& e) {
+    if (message) *message = e.what();
+    return e.kind();
+  }
+  return ErrorKind::none;
+}
+
+TEST(Evaluations, ProveWithTheCallersRandomnessWhatTheProverProves) {
+  const Fixture f;
+  Service svc(cpu());
+  svc.add_key("k", f.points_only, "chain.params");
+  const Given g1(1), g2(2);
+  std::vector<PartitionInput> parts{g1.evaluations(f), g2.evaluations(f)};
+  const JobOutcome out = *svc.await(svc.submit("k", std::move(parts)));
+  ASSERT_EQ(out.partitions.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const PartitionOutcome& p = out.partitions[i];
+    ASSERT_TRUE(p.ok()) << p.error;
+    const Given& g = i == 0 ? g1 : g2;
+    // The prover with the circuit, from the witness alone, and the same r and s.
+    std::vector<Fr> a(g.in.a), b(g.in.b), c(g.in.c);
+    const auto pending = groth16::prove_start<E>(*f.with_circuit, g.in.w, a, b, c);
+    const auto expected = groth16::prove_finish(*f.with_circuit, pending, g.rs);
+    EXPECT_EQ(io::json_text(p.proof), io::json_text(io::proof_to_json<E>(expected)));
+    EXPECT_EQ(io::json_text(p.publics), io::json_text(io::public_to_json<E>(std::span<const Fr>(pending.publics))));
+  }
+  // Without r and s they are drawn: a proof that verifies, not the same one.
+  std::vector<PartitionInput> fresh{g1.evaluations(f, false)};
+  const JobOutcome drawn = *svc.await(svc.submit("k", std::move(fresh)));
+  ASSERT_TRUE(drawn.partitions[0].ok()) << drawn.partitions[0].error;
+  EXPECT_NE(io::json_text(drawn.partitions[0].proof), io::json_text(out.partitions[0].proof));
+  EXPECT_TRUE(groth16::verify<E>(f.points_only->vk(), std::span<const Fr>(g1.in.w).subspan(1, f.n_inputs - 1),
+                                 io::parse_proof_json<E>(io::json_text(drawn.partitions[0].proof), "proof")));
+}
+
+TEST(Evaluations, MalformedRequestsAreRefused) {
+  const Fixture f;
+  Service svc(cpu());
+  svc.add_key("k", f.points_only, "chain.params");
+  const Given g(3);
+  std::string message;
+  const auto refused = [&](Evaluations e) { return submit_kind(svc, {e}, &message); };
+
+  Evaluations e = g.evaluations(f);
+  e.c = e.c.first(e.c.size() - 4);
+  EXPECT_EQ(refused(e), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("one per constraint"), std::string::npos) << message;
+  e = g.evaluations(f);
+  e.aux = e.aux.first(e.aux.size() - 4);
+  EXPECT_EQ(refused(e), ErrorKind::invalid_argument);
+  e = g.evaluations(f);
+  e.a = e.a.first(e.a.size() - 1);
+  EXPECT_EQ(refused(e), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("whole number"), std::string::npos) << message;
+  e = g.evaluations(f);
+  e.inputs = e.aux.first(4 * f.n_inputs);  // input 0 is not 1
+  EXPECT_EQ(refused(e), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("not 1"), std::string::npos) << message;
+  // r and s given for one partition of a job and not the other.
+  EXPECT_EQ(submit_kind(svc, {g.evaluations(f), g.evaluations(f, false)}, &message), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("every partition"), std::string::npos) << message;
+  // A value past the modulus fails its partition at synthesis.
+  std::vector<uint64_t> big(g.evaluations(f).b.begin(), g.evaluations(f).b.end());
+  std::memset(big.data() + 4 * 5, 0xff, 32);
+  e = g.evaluations(f);
+  e.b = big;
+  const JobOutcome out = *svc.await(svc.submit("k", {e}));
+  EXPECT_EQ(out.partitions[0].error_kind, ErrorKind::invalid_argument);
+  EXPECT_NE(out.partitions[0].error.find("b value 5 is not below the modulus"), std::string::npos)
+      << out.partitions[0].error;
+  // A key without its circuit proves nothing else.
+  EXPECT_EQ(submit_kind(svc, {NativeWitness{"hash-chain", kConstraints, 1}}, &message), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("holds no circuit"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace cuzk::service
