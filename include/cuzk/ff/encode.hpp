@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <random>
 #include <span>
@@ -31,18 +32,26 @@ void to_bytes_be(const F& a, std::span<uint8_t, F::bytes> out) {
   std::reverse(out.begin(), out.end());
 }
 
+// The decoders read whole 64-bit words (a parameter file holds 10^8 points
+// to decode): the limbs are little-endian words on the little-endian hosts
+// cuzk runs on (a .zkey's points are used in place on that assumption).
+static_assert(std::endian::native == std::endian::little, "cuzk's limbs are little-endian words");
+
 template <class F>
 bool from_bytes_le(std::span<const uint8_t, F::bytes> in, F& out) {
-  uint64_t v[F::N] = {};
-  for (size_t i = 0; i < F::bytes; ++i) v[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
+  uint64_t v[F::N];
+  std::memcpy(v, in.data(), F::bytes);
   return F::from_canonical(v, out);
 }
 
 template <class F>
 bool from_bytes_be(std::span<const uint8_t, F::bytes> in, F& out) {
-  uint8_t le[F::bytes];
-  std::reverse_copy(in.begin(), in.end(), le);
-  return from_bytes_le<F>(std::span<const uint8_t, F::bytes>(le, F::bytes), out);
+  uint64_t v[F::N];
+  for (size_t i = 0; i < F::N; ++i) {
+    std::memcpy(&v[i], in.data() + 8 * (F::N - 1 - i), 8);
+    v[i] = __builtin_bswap64(v[i]);
+  }
+  return F::from_canonical(v, out);
 }
 
 template <class F>
