@@ -27,9 +27,9 @@ template <class C>
 nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, const Placement& where) {
   using E = typename C::Curve;
   const auto t0 = std::chrono::steady_clock::now();
-  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size());
   const groth16::Convention convention =
       parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
+  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size(), convention);
   const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention);
   const double setup_s = seconds_since(t0);
   const auto shape = circuit::shape_of(circuit);
@@ -83,10 +83,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
 }  // namespace
 
 int bench_prove(const BenchOptions& o) {
-  // bellman's convention proves on the CPU, which auto then means.
-  RunOptions run = o.run;
-  if (parse_format(o.format) == Format::bellperson && run.backend == Backend::automatic) run.backend = Backend::cpu;
-  const Placement where = resolve_placement(run);
+  const Placement where = resolve_placement(o.run);
   check_repeat(o.repeat);
   check_json_outputs({o.json});
   const auto j = visit_native(o.native, [&](const auto& circuit) { return bench_circuit(circuit, o, where); });

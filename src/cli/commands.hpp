@@ -63,7 +63,7 @@ struct SetupOptions {
 
 struct BenchOptions {
   NativeCircuit native;
-  std::string format = "snarkjs";  // the key's convention: snarkjs, or bellperson (bellman's; cpu only)
+  std::string format = "snarkjs";  // the key's convention: snarkjs, or bellperson (bellman's; BLS12-381)
   RunOptions run;
   std::string setup_on = "auto";  // where the development key is made: auto, host or gpu (dev_key.hpp)
   int repeat = 1;

@@ -22,11 +22,13 @@ namespace cuzk::cli {
 // Whether the key is made on the GPU: --setup-on gpu (cuda only), or auto
 // with the cuda backend on `gpus_for_auto` GPUs or fewer (bench prove uses the
 // first GPU and passes any count; bench pipeline spreads over its GPUs and
-// passes 1).
-inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto) {
+// passes 1). The GPU setup makes keys in snarkjs's convention: auto makes
+// bellman's on the host.
+inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto,
+                         groth16::Convention convention = groth16::Convention::snarkjs) {
   const bool cuda = where.backend == Backend::cuda;
   if (setup_on == "gpu" && !cuda) throw std::invalid_argument("--setup-on gpu needs the cuda backend");
-  if (setup_on == "host" || !cuda) return false;
+  if (setup_on == "host" || !cuda || (setup_on == "auto" && convention != groth16::Convention::snarkjs)) return false;
   return setup_on == "gpu" || where.gpus.size() <= gpus_for_auto;
 }
 
@@ -36,8 +38,8 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
                                                    groth16::Convention convention = groth16::Convention::snarkjs) {
   using E = typename C::Curve;
   if (on_gpu && convention != groth16::Convention::snarkjs)
-    throw std::invalid_argument("a key in bellman's convention is made and proved on the host: --setup-on host "
-                                "--backend cpu");
+    throw std::invalid_argument("the GPU setup makes keys in snarkjs's convention only: make one in bellman's with "
+                                "--setup-on host");
   const auto toxic = groth16::ToxicWaste<E>::draw();
   // The matrices live only as long as the setup: at 2^27 they are tens of GB.
   auto dev = [&] {

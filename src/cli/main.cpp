@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
       "prove", "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>. The proof is verified "
                "before it is written; on failure neither file exists afterwards (an older one is removed first).\n"
                "  cuzk prove <key.params> <witness.wtns> <proof> <public.json> --r1cs <circuit.r1cs> [--format "
-               "bellperson]: with a bellperson parameter file (BLS12-381, bellman's convention, CPU), which holds no "
+               "bellperson]: with a bellperson parameter file (BLS12-381, bellman's convention), which holds no "
                "constraints, the circuit comes from --r1cs, or from --circuit C --constraints N for a native example");
   prove->add_option("zkey", zkey, "snarkjs Groth16 proving key (.zkey), or a bellperson parameter file with --r1cs")
       ->required();
@@ -288,13 +288,14 @@ int main(int argc, char** argv) {
   add_native_options(bench_prove, bench_opts.native, true);
   add_seed_option(bench_prove, bench_opts.native, kWitnessSeedHelp);
   add_proving_options(bench_prove, bench_opts.run);
-  add_setup_on_option(bench_prove, bench_opts.setup_on, "gpu with the cuda backend, else host");
+  add_setup_on_option(bench_prove, bench_opts.setup_on, "gpu with the cuda backend for --format snarkjs, else host");
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
   bench_prove->add_option("--format", bench_opts.format,
                           "The key's convention: snarkjs, or bellperson (bellman's, as a bellperson parameter file "
-                          "holds: h in coefficient form, A and B over their dense variables; BLS12-381, cpu)")
+                          "holds: h in coefficient form, A and B over their dense variables; BLS12-381; the key "
+                          "is made on the host)")
       ->check(CLI::IsMember({"snarkjs", "bellperson"}))
       ->capture_default_str();
   bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });

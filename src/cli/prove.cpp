@@ -8,7 +8,7 @@
 // The key may also be a bellperson parameter file (told by content), which
 // holds points only: --r1cs, or --circuit and --constraints for a native
 // example, then give the circuit, whose coefficients and densities complete
-// the key (io/bellperson_key.hpp), and the key proves on the CPU. --format
+// the key (io/bellperson_key.hpp); it proves on either backend. --format
 // bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
 #include <filesystem>
@@ -69,10 +69,8 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   }
 #endif
   Stopwatch clock;
-  // One partition: one GPU, the first. A bellman-convention key proves on
-  // the CPU, which auto then means.
+  // One partition: one GPU, the first.
   RunOptions run = opts.run;
-  if (params && run.backend == Backend::automatic) run.backend = Backend::cpu;
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
     run.gpus = std::to_string(where.gpus.front());
   service::Service svc(service_options(run, EngineFlags{}, false));

@@ -1,16 +1,18 @@
 // The Groth16 prover on the GPU (prover_cuda.hpp). One proof's timeline on a
 // Worker:
 //   copy stream   w ──► a, b, c                     (key chunks, when streamed)
-//   stream            └► w classified, MSM A, B1, B2 (G2), C ──► (a, b, c
-//                        ready, or computed from the rows) NTTs, h ──► MSM H
+//   stream            └► (bellman: A's and B's dense scalars gathered) w
+//                        classified, MSM A, B1, B2 (G2), C ──► (a, b, c ready,
+//                        or computed from the rows) NTTs, h ──► MSM H
 // The uploads of a, b and c hide behind the four witness MSMs. The host waits
-// once, for w's classification, which all four share.
+// once, for the classification of the witness scalars, which all four share.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
+#include "cuzk/cuda/map.cuh"
 #include "cuzk/groth16/detail/abc_row.hpp"
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/msm/pippenger_cuda.hpp"
@@ -44,6 +46,29 @@ struct DeviceRows {
   DeviceBuffer<typename PreparedKey<E>::Entry> entries;
 };
 
+// Where the witness MSMs (A, B1, B2 and C) find their scalars: in one device
+// vector, classified once for all four. Under snarkjs's convention that is w
+// itself, which A and B take whole and C past the publics. Under bellman's,
+// A and B have points for their dense variables only (keys.hpp), whose values
+// a kernel gathers from w into the front of the vector: [A's | B's | w].
+struct WitnessLayout {
+  struct Range {
+    size_t begin, end;
+  };
+  size_t gathered;  // values in front of w
+  size_t n_vars;
+  Range a, b, c;  // the scalars of A, of B1 and B2, of C
+  size_t size() const { return gathered + n_vars; }
+};
+
+template <class E>
+WitnessLayout witness_layout(const ProvingKey<E>& k) {
+  const size_t n_vars = k.n_vars(), c_begin = k.n_public() + 1;
+  if (k.convention == Convention::snarkjs) return {0, n_vars, {0, n_vars}, {0, n_vars}, {c_begin, n_vars}};
+  const size_t in_a = k.a_density.count(), gathered = in_a + k.b_density.count();
+  return {gathered, n_vars, {0, in_a}, {in_a, gathered}, {gathered + c_begin, gathered + n_vars}};
+}
+
 template <class E>
 struct DeviceKey<E>::Resident {
   using G1 = typename E::G1;
@@ -52,11 +77,30 @@ struct DeviceKey<E>::Resident {
   Bases<G2> b2;
   poly::cuda::DeviceDomain<typename E::Fr> domain;
   DeviceRows<E> rows[2];
+  WitnessLayout witness;
+  DeviceBuffer<uint32_t> dense_vars;  // bellman: the variables (indices in w) of A's points, then of B's
 
-  explicit Resident(const PreparedKey<E>& p) : domain(p.domain()) {}
+  explicit Resident(const PreparedKey<E>& p) : domain(p.domain()), witness(witness_layout(p.key())) {}
 };
 
 namespace {
+
+// The rows go up when asked for and the key has coefficients: a key read
+// from a bellperson parameter file alone has none, and proves from a, b, c
+// that the host computes (its circuit's synthesis).
+template <class E>
+bool uploads_rows(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
+  return options.matrices && !k.coefs.empty();
+}
+
+// What Resident::dense_vars holds: empty under snarkjs's convention.
+template <class E>
+std::vector<uint32_t> dense_variables(const ProvingKey<E>& k) {
+  std::vector<uint32_t> vars;
+  if (k.convention == Convention::bellman)
+    for (const Density* d : {&k.a_density, &k.b_density}) d->for_each([&](size_t i) { vars.push_back((uint32_t)i); });
+  return vars;
+}
 
 template <class T>
 void upload_all(DeviceBuffer<T>& d, std::span<const T> h, ::cuzk::cuda::StagedUpload& up) {
@@ -93,9 +137,9 @@ template <class E>
 size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options) {
   const ProvingKey<E>& k = prepared.key();
   // The domain's tables: twiddles both ways for half the domain, coset powers.
-  size_t need = 2 * k.domain_size() * sizeof(typename E::Fr);
+  size_t need = 2 * k.domain_size() * sizeof(typename E::Fr) + witness_layout(k).gathered * sizeof(uint32_t);
   if (!options.streamed && !k.on_gpu) need += point_bytes(k);
-  if (options.matrices)
+  if (uploads_rows(k, options))
     for (int m = 0; m < 2; ++m) {
       const auto r = prepared.rows(m);
       need += r.start.size_bytes() + r.entries.size_bytes();
@@ -108,12 +152,10 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     : prepared_(std::move(handle)), device_(device), options_(options) {
   if (!prepared_) throw std::invalid_argument("DeviceKey: no prepared key");
   if (options_.streamed && options_.stream_chunk == 0) throw std::invalid_argument("stream_chunk must be at least 1");
-  if (prepared_->key().convention != Convention::snarkjs)
-    throw std::invalid_argument(std::string("the cuda prover takes keys in snarkjs's convention only; this key is in ") +
-                                convention_name(prepared_->key().convention) + "'s: prove it with --backend cpu");
   DeviceScope on(device);
   const PreparedKey<E>& prepared = *prepared_;
   const ProvingKey<E>& k = prepared.key();
+  options_.matrices = uploads_rows(k, options_);
   if (k.on_gpu && (k.on_gpu->device != device || options_.streamed))
     throw ::cuzk::cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
                               " and lives there only: it cannot be " +
@@ -143,6 +185,7 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
       upload_all(r.rows[m].start, rows.start, up);
       upload_all(r.rows[m].entries, rows.entries, up);
     }
+  upload_all(r.dense_vars, std::span<const uint32_t>(dense_variables(k)), up);
   up.finish();
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -163,7 +206,7 @@ size_t DeviceKey<E>::bytes() const {
   size_t total = (r.a.uploaded.size() + r.b1.uploaded.size() + r.c.uploaded.size() + r.h.uploaded.size()) *
                      sizeof(ec::Affine<typename E::G1>) +
                  r.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
-                 2 * r.domain.size() * sizeof(typename E::Fr);
+                 2 * r.domain.size() * sizeof(typename E::Fr) + r.dense_vars.size() * sizeof(uint32_t);
   for (const auto& m : r.rows)
     total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
   return total;
@@ -173,7 +216,9 @@ template <class E>
 struct DeviceInputs<E>::State {
   const DeviceKey<E>* key = nullptr;
   const Worker* worker = nullptr;
-  Arena::Block w, abc;  // w: n_vars values; abc: a, b, c of domain_size each
+  // scalars: the witness MSMs' (WitnessLayout), w uploaded at `gathered`;
+  // abc: a, b, c of domain_size each.
+  Arena::Block scalars, abc;
   std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
   size_t bytes = 0;
   bool has_abc = false;
@@ -227,7 +272,8 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   if (has_abc)
     for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), n);
   else if (!key.has_matrices())
-    throw std::invalid_argument("no a/b/c given, and the key on the GPU has no matrices to compute them from");
+    throw std::invalid_argument(
+        "no a/b/c given, and the key on the GPU has no rows to compute them from (not asked for, or no coefficients)");
   if (worker.device() != key.device())
     throw std::invalid_argument("the worker is on GPU " + std::to_string(worker.device()) + " but the key on GPU " +
                                 std::to_string(key.device()));
@@ -238,7 +284,8 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   st->worker = &worker;
   st->has_abc = has_abc;
   st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
-  st->w = worker.arena().take(w.size_bytes());
+  const WitnessLayout& layout = key.resident().witness;
+  st->scalars = worker.arena().take(layout.size() * sizeof(Fr));
   st->abc = worker.arena().take(3 * n * sizeof(Fr));
   // The blocks may have served the previous proof on this worker, whose
   // kernels on the main stream may still read them: copy after those.
@@ -246,7 +293,7 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   main_so_far.record(worker.stream());
   main_so_far.wait_in(copy);
   st->start.record(copy);
-  upload_async(st->w.template as<Fr>(), w, copy);
+  upload_async(st->scalars.template as<Fr>() + layout.gathered, w, copy);
   st->w_ready.record(copy);
   st->bytes = w.size_bytes();
   if (has_abc) {
@@ -270,6 +317,32 @@ __global__ void abc_kernel(const uint32_t* a_start, const Entry* a_entries, cons
 }
 
 namespace {
+
+// w[var], for launch_map over a list of variables: bellman's A and B scalars.
+template <class Fr>
+struct ValueOf {
+  const Fr* w;
+  __device__ Fr operator()(uint32_t var) const { return w[var]; }
+};
+
+// The quotient h (prover.cpp's prove_start) in a, from a, b, c on the domain:
+// each taken to the coset g·⟨ω⟩, where Z is the constant gⁿ − 1, and h =
+// a·b − c there, the evaluations that snarkjs's H points take. bellman's H
+// points are powers of τ: h is divided by Z in the same kernel and brought
+// back to coefficients.
+template <class Fr>
+void quotient(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention, Fr* a, Fr* b, Fr* c,
+              cudaStream_t stream) {
+  for (Fr* v : {a, b, c}) poly::cuda::coset_evaluations(domain, v, stream);
+  const uint64_t n = domain.size();
+  if (convention == Convention::snarkjs) {
+    poly::cuda::quotient_pointwise(a, b, c, n, stream);
+  } else {
+    const Fr z_inv = (domain.host().coset_shift().pow(&n, 1) - Fr::one()).inverse();
+    poly::cuda::quotient_pointwise(a, b, c, n, stream, z_inv);
+    poly::cuda::coset_intt(domain, a, stream);
+  }
+}
 
 // One MSM of the proof, over scalars [begin, end) of k: a single device MSM
 // over resident bases, or for a streamed key one per chunk of bases (starting
@@ -388,18 +461,21 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   const ProvingKey<E>& pk = key.prepared().key();
   DeviceScope on(key.device());
   const auto& resident = key.resident();
-  const size_t n = pk.domain_size(), n_vars = pk.n_vars(), c_begin = pk.n_public() + 1;
+  const WitnessLayout& layout = resident.witness;
+  const size_t n = pk.domain_size(), n_vars = pk.n_vars();
   const cudaStream_t main = worker.stream();
 
   auto st = std::make_unique<typename PendingGpuProof<E>::State>(main);
   auto& in = *inputs.state_;
-  const Fr* d_w = in.w.template as<Fr>();
+  Fr* d_scalars = in.scalars.template as<Fr>();
+  const Fr* d_w = d_scalars + layout.gathered;
   Fr* d_a = in.abc.template as<Fr>();
   Fr* d_b = d_a + n;
   Fr* d_c = d_b + n;
   st->publics = std::move(in.publics);
   st->start.record(main);
   in.w_ready.wait_in(main);
+  ::cuzk::cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
 
   Staging* staging = nullptr;
   const size_t chunk = key.options().stream_chunk;
@@ -414,21 +490,23 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     staging = &*st->staging;
   }
   {
-    // The witness classified once for A, B1, B2 (all of w) and C (w past the
-    // publics), at the bounds of their ranges and of a streamed key's chunks:
-    // prove_start's one wait, for w's upload and the work queued before it.
-    std::vector<size_t> bounds{c_begin};
-    if (staging)
-      for (size_t from : {size_t(0), c_begin})
-        for (size_t b = from + chunk; b < n_vars; b += chunk) bounds.push_back(b);
-    const msm::cuda::Classified<Fr> w(d_w, n_vars, bounds, main, worker.arena());
-    st->a.emplace(enqueue_msm<G1>(resident.a, w, 0, n_vars, worker, staging, chunk));
+    // The witness scalars classified once for A, B1, B2 and C, at the bounds
+    // of their ranges and of a streamed key's chunks: prove_start's one wait,
+    // for w's upload and the work queued before it.
+    std::vector<size_t> bounds;
+    for (const auto& r : {layout.a, layout.b, layout.c}) {
+      bounds.insert(bounds.end(), {r.begin, r.end});
+      if (staging)
+        for (size_t b = r.begin + chunk; b < r.end; b += chunk) bounds.push_back(b);
+    }
+    const msm::cuda::Classified<Fr> k(d_scalars, layout.size(), bounds, main, worker.arena());
+    st->a.emplace(enqueue_msm<G1>(resident.a, k, layout.a.begin, layout.a.end, worker, staging, chunk));
     st->a_done.record(main);
-    st->b1.emplace(enqueue_msm<G1>(resident.b1, w, 0, n_vars, worker, staging, chunk));
+    st->b1.emplace(enqueue_msm<G1>(resident.b1, k, layout.b.begin, layout.b.end, worker, staging, chunk));
     st->b1_done.record(main);
-    st->b2.emplace(enqueue_msm<G2>(resident.b2, w, 0, n_vars, worker, staging, chunk));
+    st->b2.emplace(enqueue_msm<G2>(resident.b2, k, layout.b.begin, layout.b.end, worker, staging, chunk));
     st->b2_done.record(main);
-    st->c.emplace(enqueue_msm<G1>(resident.c, w, c_begin, n_vars, worker, staging, chunk));
+    st->c.emplace(enqueue_msm<G1>(resident.c, k, layout.c.begin, layout.c.end, worker, staging, chunk));
     st->c_done.record(main);
   }
 
@@ -445,13 +523,14 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     CUZK_CUDA_CHECK_LAUNCH();
   }
   st->abc_ready.record(main);
-  for (Fr* v : {d_a, d_b, d_c}) poly::cuda::coset_evaluations(resident.domain, v, main);
-  poly::cuda::quotient_pointwise(d_a, d_b, d_c, n, main);
+  quotient(resident.domain, pk.convention, d_a, d_b, d_c, main);
   st->ntt_done.record(main);
   // h is random: all of it through the buckets, with no classification to
-  // wait for.
+  // wait for. bellman's H has no point for h's top coefficient, which is zero
+  // (deg h ≤ n − 2).
   const auto h = msm::cuda::Classified<Fr>::all(d_a, n);
-  st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, n, worker, staging, chunk));
+  const size_t h_terms = pk.convention == Convention::bellman ? n - 1 : n;
+  st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging, chunk));
   st->work.finish();
   st->inputs.emplace(std::move(inputs));
   return PendingGpuProof<E>(std::move(st));

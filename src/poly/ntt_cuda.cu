@@ -483,25 +483,33 @@ void coset_evaluations(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
 }
 
 namespace {
-template <class Fr>
+template <class Fr, bool Scaled>
 struct QuotientOp {
-  __device__ Fr operator()(const Fr& a, const Fr& b, const Fr& c) const { return a * b - c; }
+  Fr factor;
+  __device__ Fr operator()(const Fr& a, const Fr& b, const Fr& c) const {
+    const Fr h = a * b - c;
+    return Scaled ? h * factor : h;
+  }
 };
 }  // namespace
 
 template <class Fr>
-void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t stream) {
-  ::cuzk::cuda::launch_map(stream, a, n, QuotientOp<Fr>{}, static_cast<const Fr*>(a), b, c);
+void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t stream, const Fr& factor) {
+  using ::cuzk::cuda::launch_map;
+  if (factor == Fr::one())
+    launch_map(stream, a, n, QuotientOp<Fr, false>{factor}, static_cast<const Fr*>(a), b, c);
+  else
+    launch_map(stream, a, n, QuotientOp<Fr, true>{factor}, static_cast<const Fr*>(a), b, c);
 }
 
-#define CUZK_NTT_CUDA_INSTANTIATE(Fr)                                              \
-  template class DeviceDomain<Fr>;                                                 \
-  template void ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t, Fr*);          \
-  template void intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);              \
-  template void coset_ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);         \
-  template void coset_intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);        \
-  template void coset_evaluations<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t); \
-  template void quotient_pointwise<Fr>(Fr*, const Fr*, const Fr*, size_t, cudaStream_t);
+#define CUZK_NTT_CUDA_INSTANTIATE(Fr)                                                               \
+  template class DeviceDomain<Fr>;                                                                  \
+  template void ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t, Fr*);                           \
+  template void intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                               \
+  template void coset_ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                          \
+  template void coset_intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                         \
+  template void coset_evaluations<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                  \
+  template void quotient_pointwise<Fr>(Fr*, const Fr*, const Fr*, size_t, cudaStream_t, const Fr&);
 CUZK_NTT_CUDA_INSTANTIATE(ff::bn254::Fr)
 CUZK_NTT_CUDA_INSTANTIATE(ff::bls12_381::Fr)
 

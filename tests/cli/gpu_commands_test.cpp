@@ -1,7 +1,8 @@
 // The engine's commands on the GPU: prove-batch with a/b/c from the host and
 // from the key's rows on the GPU gives proofs that cuzk verify accepts, and
 // bench pipeline --compare runs its three variants with no pinned allocation
-// after the warm-up.
+// after the warm-up. bellperson parameter files (bellman's convention) prove
+// on the GPU too, through prove and bench prove.
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -93,6 +94,28 @@ TEST(GpuCommands, BenchPipelineStreamsAKeyThatDoesNotFit) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("3 partitions proved and verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 key upload, 1 of them streamed"), std::string::npos) << r.out;
+}
+
+TEST(GpuCommands, BellpersonParamsProveOnTheGpu) {
+  TempDir dir;
+  const std::vector<std::string> circuit{"--circuit", "partition", "--curve", "bls12_381", "--constraints", "4096"};
+  const auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), circuit.begin(), circuit.end());
+    return cuzk(args);
+  };
+  ASSERT_EQ(with({"setup", "--format", "bellperson", dir / "k.params"}).exit_code, 0);
+  ASSERT_EQ(with({"witness", dir / "w.wtns"}).exit_code, 0);
+  const ProcessResult proved = cuzk({"prove", dir / "k.params", dir / "w.wtns", dir / "proof.bin", dir / "public.json",
+                                     "--circuit", "partition", "--constraints", "4096", "--format", "bellperson",
+                                     "--backend", "cuda"});
+  ASSERT_EQ(proved.exit_code, 0) << proved.err;
+  EXPECT_NE(proved.out.find("verified) with the cuda backend"), std::string::npos) << proved.out;
+
+  const ProcessResult bench = with({"bench", "prove", "--format", "bellperson", "--backend", "cuda"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_NE(bench.out.find("bellman's convention"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("backend cuda"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("setup on the host"), std::string::npos) << bench.out;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The device NTTs against the host ones (poly/ntt.hpp), bit for bit, on both
 // curves' Fr: every log size from 1 to 24, then 25 and 26, each on fresh random
-// input; and the quotient's pointwise step against a host loop.
+// input, and on bellman's roots and coset (BLS12-381) up to 2^20; and the
+// quotient's pointwise step against a host loop.
 //
 // Per size the host computes y = ntt(x) and z = coset_ntt(x, g) for random x
 // (g = the domain's coset shift). Both are bijections of x, so y and z are
@@ -36,9 +37,10 @@ struct DeviceNtt : ::testing::Test {};
 TYPED_TEST_SUITE(DeviceNtt, ScalarFields, ScalarFieldNames);
 
 template <class Fr>
-void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream) {
+void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream,
+                    poly::Roots roots = poly::Roots::snarkjs) {
   SCOPED_TRACE("log size " + std::to_string(k));
-  const poly::Domain<Fr> host(k);
+  const poly::Domain<Fr> host(k, roots);
   const poly::cuda::DeviceDomain<Fr> dev(host);
   ASSERT_EQ(dev.log_size(), k);
   ASSERT_EQ(dev.size(), host.size());
@@ -85,6 +87,15 @@ TYPED_TEST(DeviceNtt, LogSizes25And26) {
   for (unsigned k : {25u, 26u}) check_log_size<typename TypeParam::Fr>(k, rng(), stream);
 }
 
+// bellman's ω = 7^((r-1)/n) and coset 7·⟨ω⟩, which the tables follow from
+// the host domain.
+TEST(DeviceNttBellman, EveryLogSizeFrom1To20) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  for (unsigned k = 1; k <= 20; ++k) check_log_size<ff::bls12_381::Fr>(k, rng(), stream, poly::Roots::bellman);
+}
+
 // Two domains alive at once, their transforms interleaved on one stream and
 // chained on the device without a host round trip in between.
 TYPED_TEST(DeviceNtt, DomainsInterleaveOnOneStream) {
@@ -113,7 +124,8 @@ TYPED_TEST(DeviceNtt, DomainsInterleaveOnOneStream) {
   EXPECT_TRUE(same_values(got13, want13)) << "coset_ntt(intt(x)) on 2^13";
 }
 
-// h[i] = a[i]·b[i] − c[i] in a; b and c untouched. 0, 1 and −1 planted.
+// h[i] = (a[i]·b[i] − c[i])·factor in a, for factor 1 (snarkjs's) and a
+// random one (bellman's 1/Z(g)); b and c untouched. 0, 1 and −1 planted.
 TYPED_TEST(DeviceNtt, QuotientPointwiseMatchesHostLoop) {
   SEED_TRACE();
   using Fr = typename TypeParam::Fr;
@@ -129,21 +141,24 @@ TYPED_TEST(DeviceNtt, QuotientPointwiseMatchesHostLoop) {
       b[i] = edge[(i / 291) % 3];
       c[i] = edge[(i / 873) % 3];
     }
-    std::vector<Fr> want(n);
-    for (size_t i = 0; i < n; ++i) want[i] = a[i] * b[i] - c[i];
+    for (const Fr factor : {Fr::one(), ff::random_elements<Fr>(1, rng())[0]}) {
+      SCOPED_TRACE(factor == Fr::one() ? "factor 1" : "random factor");
+      std::vector<Fr> want(n);
+      for (size_t i = 0; i < n; ++i) want[i] = (a[i] * b[i] - c[i]) * factor;
 
-    cuda::DeviceBuffer<Fr> da(n), db(n), dc(n);
-    da.upload(std::span<const Fr>(a), stream);
-    db.upload(std::span<const Fr>(b), stream);
-    dc.upload(std::span<const Fr>(c), stream);
-    poly::cuda::quotient_pointwise<Fr>(da.data(), db.data(), dc.data(), n, stream);
-    std::vector<Fr> got(n), b_after(n), c_after(n);
-    da.download(std::span<Fr>(got), stream);
-    db.download(std::span<Fr>(b_after), stream);
-    dc.download(std::span<Fr>(c_after), stream);
-    EXPECT_TRUE(same_values(got, want)) << "h";
-    EXPECT_TRUE(same_values(b_after, b)) << "b changed";
-    EXPECT_TRUE(same_values(c_after, c)) << "c changed";
+      cuda::DeviceBuffer<Fr> da(n), db(n), dc(n);
+      da.upload(std::span<const Fr>(a), stream);
+      db.upload(std::span<const Fr>(b), stream);
+      dc.upload(std::span<const Fr>(c), stream);
+      poly::cuda::quotient_pointwise<Fr>(da.data(), db.data(), dc.data(), n, stream, factor);
+      std::vector<Fr> got(n), b_after(n), c_after(n);
+      da.download(std::span<Fr>(got), stream);
+      db.download(std::span<Fr>(b_after), stream);
+      dc.download(std::span<Fr>(c_after), stream);
+      EXPECT_TRUE(same_values(got, want)) << "h";
+      EXPECT_TRUE(same_values(b_after, b)) << "b changed";
+      EXPECT_TRUE(same_values(c_after, c)) << "c changed";
+    }
   }
 }
 

@@ -3,7 +3,11 @@
 // bytes, and they verify. On the circom/snarkjs fixtures of both curves and on
 // native circuits (HashChain, Partition) up to 2^20 constraints; two workers
 // in flight on one key; a worker reused; bad witnesses and lengths refused;
-// witnesses of every shape (all zeros, all ones, no significant scalar).
+// witnesses of every shape (all zeros, all ones, no significant scalar). Keys
+// in bellman's convention (BLS12-381, the one curve it has) on a circuit whose
+// A and B leave many variables out, at domains of 2^10 to 2^14: resident and
+// streamed, a, b, c from the host and from the key's rows, and a key without
+// coefficients.
 //
 // With CUZK_GPU_PROOF_DIR set, each fixture's GPU proof is also written there
 // as <curve>/<circuit>/{proof,public,verification_key}.json, for
@@ -27,6 +31,7 @@
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/circuit/examples/partition.hpp"
 #include "cuzk/circuit/matrices.hpp"
+#include "cuzk/circuit/seeded.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/groth16/detail/assemble.hpp"
@@ -218,13 +223,20 @@ struct PinnedInputs {
   std::span<const Fr> cc() const { return c.span(); }
 };
 
+// A development key for the shape of `circuit` in `convention`, prepared.
+template <class Circuit, class E = typename Circuit::Curve>
+groth16::SharedKey<E> native_key(const Circuit& circuit, groth16::Convention convention) {
+  return groth16::PreparedKey<E>::make(groth16::share(
+      groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw(), 0, convention)));
+}
+
 // Two witnesses of one circuit shape: both in flight at once on two workers
 // (waited in reverse order), then the second again on the first worker.
 template <class E, class Circuit>
-void check_native(const Circuit& first, const Circuit& second) {
+void check_native(const Circuit& first, const Circuit& second,
+                  groth16::Convention convention = groth16::Convention::snarkjs) {
   using Fr = typename E::Fr;
-  const auto shared = groth16::PreparedKey<E>::make(
-      groth16::share(groth16::dev_setup(circuit::constraint_matrices(first), groth16::ToxicWaste<E>::draw())));
+  const auto shared = native_key(first, convention);
   const auto& prepared = *shared;
   ASSERT_EQ(prepared.key().domain_size(), circuit::domain_size_for(circuit::shape_of(first)));
   const gpu::DeviceKey<E> key(shared, 0);
@@ -287,19 +299,17 @@ TYPED_TEST(NativeGpuProof, Partition) {
   check_native_sizes<TypeParam, circuit::Partition>();
 }
 
-// The witness MSMs share one classification of w: for witnesses of every
-// shape (not all of them satisfying the circuit: only the MSM results are
-// compared, with a, b, c evaluated from each), on a resident key and on keys
-// streamed in chunks that do not divide the MSMs' lengths, the GPU's MSM
+// The witness MSMs share one classification of their scalars: for witnesses
+// of every shape (not all of them satisfying the circuit: only the MSM results
+// are compared, with a, b, c evaluated from each), on a resident key and on
+// keys streamed in chunks that do not divide the MSMs' lengths, the GPU's MSM
 // results are the CPU's.
-TYPED_TEST(NativeGpuProof, WitnessShapesMatchCpu) {
-  SEED_TRACE();
-  using E = TypeParam;
+template <class Circuit>
+void check_witness_shapes(const Circuit& circuit, groth16::Convention convention) {
+  using E = typename Circuit::Curve;
   using Fr = typename E::Fr;
   auto rng = test_rng();
-  const auto circuit = circuit::Partition<E>::for_constraints(1 << 10, rng() >> 1);
-  const auto shared = groth16::PreparedKey<E>::make(
-      groth16::share(groth16::dev_setup(circuit::constraint_matrices(circuit), groth16::ToxicWaste<E>::draw())));
+  const auto shared = native_key(circuit, convention);
   const auto& prepared = *shared;
   const PinnedInputs<E> real(circuit);
   const size_t n_vars = real.w.size(), n = real.a.size();
@@ -328,6 +338,13 @@ TYPED_TEST(NativeGpuProof, WitnessShapesMatchCpu) {
   }
 }
 
+TYPED_TEST(NativeGpuProof, WitnessShapesMatchCpu) {
+  SEED_TRACE();
+  using E = TypeParam;
+  check_witness_shapes(circuit::Partition<E>::for_constraints(1 << 10, test_rng()() >> 1),
+                       groth16::Convention::snarkjs);
+}
+
 TEST(NativeGpuProofLarge, PartitionBn254At2To20) {
   SEED_TRACE();
   using E = ec::Bn254;
@@ -335,6 +352,152 @@ TEST(NativeGpuProofLarge, PartitionBn254At2To20) {
   const uint64_t s = rng() >> 1;
   check_native<E>(circuit::Partition<E>::for_constraints(1 << 20, s),
                   circuit::Partition<E>::for_constraints(1 << 20, s + 1));
+}
+
+// ---------------------------------------------------------------------------
+// Keys in bellman's convention
+
+// A circuit of exactly `constraints` constraints whose A and B leave many
+// variables out, as bellperson's circuits do: of the publics x_0 ... x_3 only
+// x_0 has B entries, and each step of four constraints
+//   a·b = y           b in B only, y in C only here
+//   (y + x_j)·1 = z   x_1 ... x_3 in A only, z in C only
+//   t·(1 − t) = 0     a bit, in A and B
+//   y·x_0 = u         u in C only
+// so that B's density is about a third of the variables and A's half; a is
+// zero every fifth step and t mostly zero, for zeros and ones among the
+// scalars.
+template <class E>
+struct Lopsided {
+  using Curve = E;
+  using Fr = typename E::Fr;
+  uint64_t constraints = 1;
+  uint64_t seed = 0;
+
+  template <class CS>
+  void synthesize(CS& cs) const {
+    using circuit::Variable;
+    const auto value = [this](uint64_t stream, uint64_t i) { return circuit::seeded_element<Fr>(seed + stream, i); };
+    Variable x[4]{}, y{};
+    for (uint64_t j = 0; j < 4; ++j) x[j] = cs.alloc_input("x", [=](const auto&) { return value(0, j); });
+    for (uint64_t i = 0; i < constraints; ++i) {
+      const uint64_t step = i / 4;
+      if (i % 4 == 0) {
+        const Variable a = cs.alloc("a", [=](const auto&) { return step % 5 == 0 ? Fr::zero() : value(1, step); });
+        const Variable b = cs.alloc("b", [=](const auto&) { return value(2, step); });
+        y = cs.alloc("y", [=](const auto& v) { return v[a] * v[b]; });
+        cs.enforce("a*b=y", a, b, y);
+      } else if (i % 4 == 1) {
+        const Variable xj = x[1 + step % 3];
+        const Variable z = cs.alloc("z", [=](const auto& v) { return v[y] + v[xj]; });
+        cs.enforce("(y+x)*1=z", [&](auto lc) { return lc + y + xj; }, Variable::one(), z);
+      } else if (i % 4 == 2) {
+        const Variable t = cs.alloc("t", [=](const auto&) { return step % 3 == 0 ? Fr::one() : Fr::zero(); });
+        cs.enforce("t*(1-t)=0", t, [&](auto lc) { return lc + Variable::one() - t; }, circuit::zero_lc);
+      } else {
+        const Variable u = cs.alloc("u", [=](const auto& v) { return v[y] * v[x[0]]; });
+        cs.enforce("y*x0=u", y, x[0], u);
+      }
+    }
+  }
+};
+
+using Bls = ec::Bls12_381;
+
+// Constraint counts whose domains are 2^10 (every row used: 1019 constraints
+// and 5 public rows), 2^12 (a count that is no power of two) and 2^14 (full
+// again).
+constexpr uint64_t kBellmanSizes[] = {1019, 3000, (uint64_t(1) << 14) - 5};
+
+TEST(BellmanGpuProof, KeysLeaveVariablesOut) {
+  const auto key = native_key(Lopsided<Bls>{kBellmanSizes[0]}, groth16::Convention::bellman);
+  const auto& k = key->key();
+  EXPECT_EQ(k.domain_size(), size_t(1) << 10);
+  EXPECT_LT(k.a.size() * 3, k.n_vars() * 2) << "A's density should leave variables out";
+  EXPECT_LT(k.b1.size() * 2, k.n_vars()) << "B's density should leave variables out";
+  EXPECT_TRUE(k.b_density.has(1) && !k.b_density.has(2)) << "x_0 has B entries, x_1 none";
+}
+
+// Two witnesses on two workers in flight, and a worker reused, at each size.
+TEST(BellmanGpuProof, MatchesCpu) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  for (uint64_t n : kBellmanSizes) {
+    SCOPED_TRACE(std::to_string(n) + " constraints");
+    const uint64_t s = rng() >> 1;
+    check_native<Bls>(Lopsided<Bls>{n, s}, Lopsided<Bls>{n, s + 1}, groth16::Convention::bellman);
+  }
+}
+
+TEST(BellmanGpuProof, PartitionMatchesCpu) {
+  SEED_TRACE();
+  const uint64_t s = test_rng()() >> 1;
+  check_native<Bls>(circuit::Partition<Bls>::for_constraints(1 << 12, s),
+                    circuit::Partition<Bls>::for_constraints(1 << 12, s + 1), groth16::Convention::bellman);
+}
+
+TEST(BellmanGpuProof, WitnessShapesMatchCpu) {
+  SEED_TRACE();
+  check_witness_shapes(Lopsided<Bls>{kBellmanSizes[0], test_rng()() >> 1}, groth16::Convention::bellman);
+}
+
+// a, b, c from the host and from the key's rows, on resident and streamed
+// keys: the same proof as the CPU's, which verifies.
+TEST(BellmanGpuProof, AbcFromHostAndRows) {
+  SEED_TRACE();
+  using Fr = Bls::Fr;
+  auto rng = test_rng();
+  for (uint64_t n : {kBellmanSizes[0], kBellmanSizes[1]}) {
+    SCOPED_TRACE(std::to_string(n) + " constraints");
+    const Lopsided<Bls> circuit{n, rng() >> 1};
+    const auto shared = native_key(circuit, groth16::Convention::bellman);
+    const PinnedInputs<Bls> in(circuit);
+    const auto cpu = cpu_start(*shared, in.cw(), in.ca(), in.cb(), in.cc());
+    const auto drawn = groth16::detail::Randomness<Fr>::draw();
+    const std::span<const Fr> none;
+    using O = gpu::DeviceKeyOptions;
+    for (const O o : {O{false, 0, true}, O{true, 1000, true}, O{true, 4093, false}}) {
+      SCOPED_TRACE(o.streamed ? "streamed in chunks of " + std::to_string(o.stream_chunk) : "resident");
+      const gpu::DeviceKey<Bls> key(shared, 0, o);
+      ASSERT_EQ(key.has_matrices(), o.matrices);
+      gpu::Worker worker(0);
+      {
+        SCOPED_TRACE("a, b, c from the host");
+        auto p = gpu::prove_start(key, worker, in.cw(), in.ca(), in.cb(), in.cc());
+        expect_same_proofs(*shared, {p.wait(), cpu}, drawn);
+      }
+      if (o.matrices) {
+        SCOPED_TRACE("a, b, c from the rows");
+        auto p = gpu::prove_start(key, worker, in.cw(), none, none, none);
+        expect_same_proofs(*shared, {p.wait(), cpu}, drawn);
+      }
+    }
+  }
+}
+
+// A key without coefficients, as a bellperson parameter file alone gives:
+// asked for rows, it has none, and proves from a, b, c the host gives.
+TEST(BellmanGpuProof, KeyWithoutCoefficientsTakesAbcFromHost) {
+  SEED_TRACE();
+  using Fr = Bls::Fr;
+  const Lopsided<Bls> circuit{kBellmanSizes[0], test_rng()() >> 1};
+  const auto full = groth16::share(groth16::dev_setup(circuit::constraint_matrices(circuit),
+                                                      groth16::ToxicWaste<Bls>::draw(), 0, groth16::Convention::bellman));
+  // The copy shares ownership of the points its spans view.
+  const auto owner = std::make_shared<std::pair<std::shared_ptr<const groth16::ProvingKey<Bls>>,
+                                                groth16::ProvingKey<Bls>>>(full, *full);
+  owner->second.coefs.clear();
+  const auto shared = groth16::PreparedKey<Bls>::make({owner, &owner->second});
+  const PinnedInputs<Bls> in(circuit);
+  const gpu::DeviceKey<Bls> key(shared, 0, {.matrices = true});
+  EXPECT_FALSE(key.has_matrices());
+  EXPECT_EQ(key.bytes(), gpu::DeviceKey<Bls>::bytes_needed(*shared, {}));
+  gpu::Worker worker(0);
+  const std::span<const Fr> none;
+  EXPECT_THROW(gpu::prove_start(key, worker, in.cw(), none, none, none), std::invalid_argument);
+  auto p = gpu::prove_start(key, worker, in.cw(), in.ca(), in.cb(), in.cc());
+  expect_same_proofs(*shared, {p.wait(), cpu_start(*shared, in.cw(), in.ca(), in.cb(), in.cc())},
+                     groth16::detail::Randomness<Fr>::draw());
 }
 
 }  // namespace

@@ -34,13 +34,23 @@ struct Density {
   }
   friend bool operator==(const Density&, const Density&) = default;
 
+  // f(i) for each variable i < n_vars that has a point, in order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (size_t j = 0; j < words.size(); ++j)
+      for (uint64_t bits = words[j]; bits; bits &= bits - 1) {
+        const size_t i = j * 64 + (size_t)std::countr_zero(bits);
+        if (i >= n_vars) return;
+        f(i);
+      }
+  }
+
   // The values of the variables that have a point, in order: what an MSM over
   // the dense points takes. `out` must hold count() values.
   template <class Fr>
   void gather(std::span<const Fr> w, std::span<Fr> out) const {
     size_t k = 0;
-    for (size_t i = 0; i < n_vars; ++i)
-      if (has(i)) out[k++] = w[i];
+    for_each([&](size_t i) { out[k++] = w[i]; });
   }
 };
 

@@ -1,22 +1,26 @@
-// The Groth16 prover on a GPU: the same two halves as prover.hpp, and for the
-// same r and s the very same proof, bit for bit.
+// The Groth16 prover on a GPU: the same two halves as prover.hpp, for keys in
+// either convention (keys.hpp), and for the same r and s the very same proof,
+// bit for bit.
 //
 //   DeviceKey      a proving key on one GPU: its points (A, B1, B2, C, H)
 //                  resident, or streamed from page-locked host memory in
 //                  double-buffered chunks when the GPU cannot hold them; the
-//                  domain's twiddles; optionally the A and B rows, so that a,
-//                  b and c are computed on the GPU and only the witness
-//                  crosses PCIe;
+//                  domain's twiddles; under bellman's convention the lists of
+//                  A's and B's dense variables; optionally the A and B rows,
+//                  so that a, b and c are computed on the GPU and only the
+//                  witness crosses PCIe;
 //   Worker         a stream, a copy stream and the scratch memory (an arena)
 //                  one proof at a time runs in; an engine keeps several per GPU;
 //   upload_inputs  enqueues the copies of w (and a, b, c) on the copy stream;
 //   prove_start    enqueues the quotient h (or first a, b, c from the rows),
 //                  3 inverse and 3 coset NTTs fused with the coset shift, the
-//                  pointwise product, and the five MSMs; it waits once, for
-//                  the classification of w (its significant scalars and
-//                  ones, shared by the witness MSMs A, B1, B2 and C), and
-//                  returns with the rest queued (H, over random scalars,
-//                  classifies nothing);
+//                  pointwise product (bellman: divided by Z, then a coset
+//                  inverse NTT back to coefficients), and the five MSMs
+//                  (bellman: A's and B's scalars gathered from w first); it
+//                  waits once, for the classification of the witness scalars
+//                  (their significant ones and ones, shared by the witness
+//                  MSMs A, B1, B2 and C), and returns with the rest queued
+//                  (H, over random scalars, classifies nothing);
 //   prove_finish   waits for them, then does the CPU backend's prove_finish:
 //                  randomness, constant-time assembly, verification.
 //
@@ -48,6 +52,8 @@ struct DeviceKeyOptions {
   bool streamed = false;
   size_t stream_chunk = size_t(1) << 22;
   // Upload the A and B rows, so that prove_start can compute a, b, c itself.
+  // Ignored for a key without coefficients (a bellperson parameter file
+  // alone), whose a, b, c come from the host.
   bool matrices = false;
 };
 
@@ -70,14 +76,16 @@ class DeviceKey {
   int device() const { return device_; }
   const DeviceKeyOptions& options() const { return options_; }
   bool streamed() const { return options_.streamed; }
+  // Whether the rows are on the GPU: asked for, and the key has coefficients.
   bool has_matrices() const { return options_.matrices; }
   // Device memory this DeviceKey holds, in bytes (points a GPU setup made
   // belong to their ProvingKey and are not counted: they outlive it).
   size_t bytes() const;
 
   // Device bytes a key would hold: its points (unless streamed, or made on
-  // the GPU, where they belong to the key), the domain's tables and the rows
-  // (if asked for). What a cache budgets by.
+  // the GPU, where they belong to the key), the domain's tables, the dense
+  // variables' lists (bellman) and the rows (if asked for and the key has
+  // them). What a cache budgets by.
   static size_t bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options);
 
   struct Resident;  // device buffers, defined in the .cu

@@ -26,7 +26,8 @@
 
 namespace cuzk::poly::cuda {
 
-// A domain's tables resident on the current device: every twiddle ω^j and
+// A domain's tables resident on the current device, of the host domain's ω
+// and coset shift g (so of either convention's roots): every twiddle ω^j and
 // ω^-j for j < n/2, and the coset powers g^i/n in two levels. About 32·n bytes
 // (512 MiB at 2^24). Made once per domain and reused by every proof.
 template <class Fr>
@@ -51,7 +52,8 @@ class DeviceDomain {
 
 // In place on d_values (domain.size() elements in device memory), natural order
 // in and out, as the host functions in ntt.hpp. The coset functions use the
-// domain's coset shift (snarkjs's), which is the only coset the prover needs.
+// domain's coset shift (Domain::coset_shift: snarkjs's or bellman's, as the
+// domain's roots), which is the only coset the prover needs.
 //
 // ntt() given a scratch of domain.size() elements in device memory (not
 // touched after it returns) does its bit reversal inside its first pass,
@@ -73,8 +75,11 @@ void coset_intt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t strea
 template <class Fr>
 void coset_evaluations(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
 
-// h[i] = a[i]·b[i] − c[i] in place in a.
+// h[i] = (a[i]·b[i] − c[i])·factor in place in a: bellman's prover divides
+// by Z on the coset here (factor 1/Z(g)), snarkjs's H points absorb it
+// (factor 1, no multiplication).
 template <class Fr>
-void quotient_pointwise(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t stream);
+void quotient_pointwise(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t stream,
+                        const Fr& factor = Fr::one());
 
 }  // namespace cuzk::poly::cuda
