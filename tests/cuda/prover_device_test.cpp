@@ -453,7 +453,7 @@ TEST(BellmanGpuProof, AbcFromHostAndRows) {
     const auto shared = native_key(circuit, groth16::Convention::bellman);
     const PinnedInputs<Bls> in(circuit);
     const auto cpu = cpu_start(*shared, in.cw(), in.ca(), in.cb(), in.cc());
-    const auto drawn = groth16::detail::Randomness<Fr>::draw();
+    const auto drawn = groth16::Randomness<Fr>::draw();
     const std::span<const Fr> none;
     using O = gpu::DeviceKeyOptions;
     for (const O o : {O{false, 0, true}, O{true, 1000, true}, O{true, 4093, false}}) {
@@ -497,7 +497,7 @@ TEST(BellmanGpuProof, KeyWithoutCoefficientsTakesAbcFromHost) {
   EXPECT_THROW(gpu::prove_start(key, worker, in.cw(), none, none, none), std::invalid_argument);
   auto p = gpu::prove_start(key, worker, in.cw(), in.ca(), in.cb(), in.cc());
   expect_same_proofs(*shared, {p.wait(), cpu_start(*shared, in.cw(), in.ca(), in.cb(), in.cc())},
-                     groth16::detail::Randomness<Fr>::draw());
+                     groth16::Randomness<Fr>::draw());
 }
 
 }  // namespace
