@@ -67,8 +67,10 @@
 #            bellperson parameter file (setup --format bellperson, on the
 #            host), supraseal_bench on it (create_SRS's load rate, then
 #            CUZK_SUPRASEAL_CALLS calls, default 3, of CUZK_SUPRASEAL_CIRCUITS
-#            circuits, default 4, through the ABI), then bench prove of the
-#            same circuit in bellman's convention on the GPU, to compare
+#            circuits, default 4, through the ABI, CUZK_TIMING's "lock held"
+#            lines summarised: the GPU time of each partition), then (unless
+#            CUZK_SUPRASEAL_COMPARE=0) bench prove of the same circuit in
+#            bellman's convention on the GPU, to compare
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -264,11 +266,14 @@ if [[ $mode == supraseal ]]; then
   sample_memory
   run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
     --constraints $((1 << sk)) "$sdir/k.params" &&
-    run "supraseal-bench-$sk" "$build/bench/supraseal_bench" "$sdir/k.params" $((1 << sk)) \
-      "${CUZK_SUPRASEAL_CIRCUITS:-4}" "${CUZK_SUPRASEAL_CALLS:-3}"
+    run "supraseal-bench-$sk" env CUZK_TIMING=1 "$build/bench/supraseal_bench" "$sdir/k.params" $((1 << sk)) \
+      "${CUZK_SUPRASEAL_CIRCUITS:-4}" "${CUZK_SUPRASEAL_CALLS:-3}" &&
+    summary+=("ABI: GPU held $(grep 'lock held' "$OUT/supraseal-bench-$sk.log" | awk '{ print $(NF - 1) }' | sort -n |
+      awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
   rm -rf "$sdir"
-  run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
-    --circuit partition --constraints $((1 << sk)) --setup-on host --repeat 3 --json "$OUT/prove-bellman-$sk.json"
+  [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&
+    run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
+      --circuit partition --constraints $((1 << sk)) --setup-on host --repeat 3 --json "$OUT/prove-bellman-$sk.json"
   memory_peaks
 fi
 if [[ $mode == throughput ]]; then

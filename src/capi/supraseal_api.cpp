@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
@@ -105,6 +106,7 @@ service::ServiceOptions options_from_environment() {
     o.placement.backend = *backend;
   }
   o.abc = service::AbcPlace::host;
+  o.record_timing_lines = engine::Recorder::timing_requested();  // CUZK_TIMING=1: every stage on stderr
   return o;
 }
 

@@ -96,7 +96,7 @@ class Reader {
   // A big-endian u32 count and that many points, checked in parallel. `in_vk`:
   // ic, part of the verifying key, may hold infinity and is checked whole.
   template <class C>
-  std::vector<ec::Affine<C>> points(const std::string& what, bool in_vk) {
+  BulkVector<ec::Affine<C>> points(const std::string& what, bool in_vk) {
     const uint64_t at = pos_;
     const auto c = take(4, what + " count");
     const uint32_t n = big_endian(c.data());
@@ -104,7 +104,7 @@ class Reader {
     if (uint64_t{n} * size > remaining())  // at most 2^32 x 192: no overflow in 64 bits
       fail(at, claims(what, n, size, remaining()));
     const uint64_t start = pos_;
-    std::vector<ec::Affine<C>> out(n);
+    BulkVector<ec::Affine<C>> out(n);  // left unwritten: the decoding threads touch its pages first
     auto decode = [&](size_t i) {
       return zc::decode<C>(bytes_.subspan(start + i * size, size), out[i], /*check_subgroup=*/false);
     };
@@ -133,7 +133,8 @@ class Reader {
     p.gamma2 = point<G2>("gamma_g2");
     p.delta1 = point<G1>("delta_g1");
     p.delta2 = point<G2>("delta_g2");
-    p.ic = points<G1>("ic", true);
+    const auto ic = points<G1>("ic", true);
+    p.ic.assign(ic.begin(), ic.end());
   }
 
   Params run() {
@@ -169,7 +170,7 @@ class Writer {
   }
 
   template <class C>
-  void points(const char* what, const std::vector<ec::Affine<C>>& v, bool allow_infinity) {
+  void points(const char* what, std::span<const ec::Affine<C>> v, bool allow_infinity) {
     if (v.size() > std::numeric_limits<uint32_t>::max())
       refuse(std::string(what) + " has " + str(v.size()) + " points, more than a u32 count can say");
     if (!allow_infinity) {
@@ -311,12 +312,12 @@ void write_bellperson_params(const std::filesystem::path& path, const Bellperson
   w.point(params.gamma2);
   w.point(params.delta1);
   w.point(params.delta2);
-  w.points("ic", params.ic, true);
-  w.points("h", params.h, false);
-  w.points("l", params.l, false);
-  w.points("a", params.a, false);
-  w.points("b_g1", params.b_g1, false);
-  w.points("b_g2", params.b_g2, false);
+  w.points<G1>("ic", params.ic, true);
+  w.points<G1>("h", params.h, false);
+  w.points<G1>("l", params.l, false);
+  w.points<G1>("a", params.a, false);
+  w.points<G1>("b_g1", params.b_g1, false);
+  w.points<G2>("b_g2", params.b_g2, false);
   w.commit();
 }
 

@@ -13,6 +13,7 @@
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/bn254.hpp"
+#include "cuzk/util/bulk_vector.hpp"
 
 namespace cuzk::io {
 
@@ -55,15 +56,6 @@ void fill_chunks(size_t size, size_t chunk, unsigned threads, Fill fill) {
 // to[0, n) = from[0, n), in pieces on every core.
 void copy_on_every_core(uint8_t* to, const uint8_t* from, size_t n) {
   fill_chunks(n, kCopyChunk, 0, [&](size_t begin, size_t length) { std::memcpy(to + begin, from + begin, length); });
-}
-
-// Anonymous read-write pages for `size` bytes, as aligned as a file mapping;
-// huge pages where the kernel allows (a key's sections are up to gigabytes).
-void* anonymous_pages(size_t size) {
-  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  ::madvise(p, size, MADV_HUGEPAGE);
-  return p;
 }
 
 // Closes the file on every way out of open.
@@ -152,7 +144,7 @@ void BinFile::check_size() const {
 
 // A key is tens of gigabytes read once and then scanned by MSMs.
 uint8_t* BinFile::allocate() {
-  void* p = anonymous_pages(size_);
+  void* p = huge_pages(size_);  // as aligned as a file mapping
   if (!p) fail("cannot allocate " + byte_count(size_) + ": " + std::strerror(errno));
   data_ = static_cast<const uint8_t*>(p);
   return static_cast<uint8_t*>(p);
@@ -161,7 +153,7 @@ uint8_t* BinFile::allocate() {
 std::span<const uint8_t> BinFile::aligned_section(uint32_t id) {
   const auto bytes = section(id);
   if (bytes.empty() || reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0) return bytes;
-  auto* to = static_cast<uint8_t*>(anonymous_pages(bytes.size()));
+  auto* to = static_cast<uint8_t*>(huge_pages(bytes.size()));
   if (!to)
     fail("cannot allocate " + byte_count(bytes.size()) + " for an aligned copy of section " + std::to_string(id) +
          ": " + std::strerror(errno));
@@ -240,9 +232,9 @@ BinFile& BinFile::operator=(BinFile&& o) noexcept {
 BinFile::~BinFile() { release(); }
 
 void BinFile::release() noexcept {
-  if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+  if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);  // a file mapping, or huge_pages
   data_ = nullptr;
-  for (const Pages& p : aligned_copies_) ::munmap(p.data, p.size);
+  for (const Pages& p : aligned_copies_) release_huge_pages(p.data, p.size);
   aligned_copies_.clear();
 }
 

@@ -15,7 +15,7 @@
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/groth16/density.hpp"
-#include "cuzk/util/default_init.hpp"
+#include "cuzk/util/bulk_vector.hpp"
 
 namespace cuzk::groth16 {
 
@@ -35,10 +35,10 @@ struct Coef {
   typename E::Fr value;
 };
 
-// A key's coefficients, not zeroed when resized (util/default_init.hpp): a key
-// reader fills them on every core, which then touch their pages first.
+// A key's coefficients (util/bulk_vector.hpp): a key reader fills them on
+// every core.
 template <class E>
-using CoefList = std::vector<Coef<E>, DefaultInitAllocator<Coef<E>>>;
+using CoefList = BulkVector<Coef<E>>;
 
 // The prover a key was made for. Both share the assembly of (πA, πB, πC) and
 // the verifier; they differ in the domain's roots (poly/domain.hpp), in what H

@@ -21,6 +21,7 @@
 
 #include "cuzk/ec/point.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/bulk_vector.hpp"
 
 namespace cuzk::io {
 
@@ -45,9 +46,9 @@ struct BellpersonParams : BellpersonVk<E> {
   using typename BellpersonVk<E>::G1;
   using typename BellpersonVk<E>::G2;
 
-  // The proving key's queries.
-  std::vector<G1> h, l, a, b_g1;
-  std::vector<G2> b_g2;
+  // The proving key's queries: up to 10^8 points each (util/bulk_vector.hpp).
+  BulkVector<G1> h, l, a, b_g1;
+  BulkVector<G2> b_g2;
 
   bool operator==(const BellpersonParams&) const = default;
 };
