@@ -33,14 +33,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Bits [from, from + n) of d as a bitmap of its own.
-std::vector<uint64_t> bitmap(const groth16::Density& d, size_t from, size_t n) {
-  std::vector<uint64_t> words((n + 63) / 64, 0);
-  for (size_t i = 0; i < n; ++i)
-    if (d.has(from + i)) words[i / 64] |= uint64_t{1} << (i % 64);
-  return words;
-}
-
 void ok(const supraseal_error& e, const char* what) {
   if (e.code == 0) return;
   std::fprintf(stderr, "supraseal_bench: %s: error %d: %s\n", what, e.code, e.message ? e.message : "");
@@ -63,7 +55,7 @@ int main(int argc, char** argv) {
                                           [](const auto& c) { return circuit::constraint_matrices(c); });
   const groth16::Density a = groth16::column_density(m, 0), b = groth16::column_density(m, 1);
   const size_t n_in = m.n_public + 1, n_aux = m.n_vars - n_in, abc_size = m.n_constraints() + n_in;
-  const auto a_aux = bitmap(a, n_in, n_aux), b_inp = bitmap(b, 0, n_in), b_aux = bitmap(b, n_in, n_aux);
+  const auto a_aux = a.bitmap(n_in, n_aux), b_inp = b.bitmap(0, n_in), b_aux = b.bitmap(n_in, n_aux);
   std::vector<circuit::Assignment<Fr>> witnesses;
   std::vector<groth16::Randomness<Fr>> randomness;
   for (size_t k = 0; k < circuits; ++k) {

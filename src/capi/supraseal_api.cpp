@@ -8,7 +8,6 @@
 // and errors.
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -211,22 +210,6 @@ Cache& cache() {
   return *c;
 }
 
-// A bitmap's first `bits` bits into d from bit `at` on, a word at a time (a
-// Filecoin partition's bitmaps hold 10^8 bits); how many were set. Bits past
-// `bits` in the last word are not the caller's to clear (bitvec leaves them).
-size_t place_bits(const uint64_t* words, size_t bits, groth16::Density& d, size_t at) {
-  size_t set = 0;
-  for (size_t w = 0; 64 * w < bits; ++w) {
-    uint64_t v = words[w];
-    if (const size_t valid = bits - 64 * w; valid < 64) v &= (uint64_t{1} << valid) - 1;
-    set += (size_t)std::popcount(v);
-    const size_t pos = at + 64 * w, shift = pos % 64;
-    d.words[pos / 64] |= v << shift;
-    if (shift && v >> (64 - shift)) d.words[pos / 64 + 1] |= v >> (64 - shift);
-  }
-  return set;
-}
-
 void check_popcount(const char* what, size_t given, size_t counted) {
   if (given != counted)
     throw AbiError{EINVAL, std::string(what) + " says " + std::to_string(given) + " bits are set; its bitmap has " +
@@ -247,9 +230,9 @@ std::pair<groth16::Density, groth16::Density> densities_of(const supraseal_assig
   if (n_in) require(p.b_inp_density, "b_inp_density");
   groth16::Density a(n_in + n_aux), b(n_in + n_aux);
   for (size_t i = 0; i < n_in; ++i) a.set(i);
-  check_popcount("a_aux_popcount", p.a_aux_popcount, place_bits(p.a_aux_density, n_aux, a, n_in));
-  check_popcount("b_inp_popcount", p.b_inp_popcount, place_bits(p.b_inp_density, n_in, b, 0));
-  check_popcount("b_aux_popcount", p.b_aux_popcount, place_bits(p.b_aux_density, n_aux, b, n_in));
+  check_popcount("a_aux_popcount", p.a_aux_popcount, a.set_from_bitmap(p.a_aux_density, n_aux, n_in));
+  check_popcount("b_inp_popcount", p.b_inp_popcount, b.set_from_bitmap(p.b_inp_density, n_in, 0));
+  check_popcount("b_aux_popcount", p.b_aux_popcount, b.set_from_bitmap(p.b_aux_density, n_aux, n_in));
   return {std::move(a), std::move(b)};
 }
 

@@ -84,14 +84,6 @@ struct Scatter {
 
 void write(std::ofstream& out, const void* p, size_t bytes) { out.write(static_cast<const char*>(p), (std::streamsize)bytes); }
 
-// Bits [from, from + n) of d as words of their own.
-std::vector<uint64_t> bitmap(const groth16::Density& d, size_t from, size_t n) {
-  std::vector<uint64_t> words((n + 63) / 64, 0);
-  for (size_t i = 0; i < n; ++i)
-    if (d.has(from + i)) words[i / 64] |= uint64_t{1} << (i % 64);
-  return words;
-}
-
 int run(const std::filesystem::path& dir, uint64_t constraints, uint64_t publics, uint64_t circuits, uint64_t seed) {
   std::filesystem::create_directories(dir);
   const auto m = circuit::constraint_matrices(Scatter{constraints, publics, seed});
@@ -106,7 +98,7 @@ int run(const std::filesystem::path& dir, uint64_t constraints, uint64_t publics
   for (uint64_t v : {n_in, n_aux, abc_size, circuits}) write(out, &v, 8);
   for (auto [d, from, n] : {std::tuple{&key->a_density, n_in, n_aux}, std::tuple{&key->b_density, uint64_t{0}, n_in},
                             std::tuple{&key->b_density, n_in, n_aux}}) {
-    const auto words = bitmap(*d, from, n);
+    const auto words = d->bitmap(from, n);
     write(out, words.data(), 8 * words.size());
   }
   for (uint64_t k = 0; k < circuits; ++k) {

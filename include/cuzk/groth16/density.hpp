@@ -45,6 +45,31 @@ struct Density {
       }
   }
 
+  // Variables [from, from + n) as a bitmap of their own, bit i in word i / 64:
+  // how supraseal-c2's callers pass a density (inputs and private variables
+  // apart).
+  std::vector<uint64_t> bitmap(size_t from, size_t n) const {
+    std::vector<uint64_t> out((n + 63) / 64, 0);
+    for (size_t i = 0; i < n; ++i)
+      if (has(from + i)) out[i / 64] |= uint64_t{1} << (i % 64);
+    return out;
+  }
+  // The inverse: the first `bits` bits of such a bitmap set from variable `at`
+  // on, a word at a time (a Filecoin partition's hold 10^8 bits; the bits past
+  // `bits` in the last word are ignored, bitvec leaves them); how many were set.
+  size_t set_from_bitmap(const uint64_t* bitmap_words, size_t bits, size_t at) {
+    size_t set = 0;
+    for (size_t w = 0; 64 * w < bits; ++w) {
+      uint64_t v = bitmap_words[w];
+      if (const size_t valid = bits - 64 * w; valid < 64) v &= (uint64_t{1} << valid) - 1;
+      set += (size_t)std::popcount(v);
+      const size_t pos = at + 64 * w, shift = pos % 64;
+      words[pos / 64] |= v << shift;
+      if (shift && v >> (64 - shift)) words[pos / 64 + 1] |= v >> (64 - shift);
+    }
+    return set;
+  }
+
   // The values of the variables that have a point, in order: what an MSM over
   // the dense points takes. `out` must hold count() values.
   template <class Fr>
