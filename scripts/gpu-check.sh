@@ -89,7 +89,8 @@ build=build-gpu
 status=0
 summary=()
 
-{ nvidia-smi; nvcc --version; nproc; } > "$OUT/machine.txt" 2>&1
+{ nvidia-smi; nvcc --version; nproc; lscpu; } > "$OUT/machine.txt" 2>&1
+summary+=("host: $(nproc) threads, $(lscpu | sed -n "s/^Model name: *//p"), AVX-512 IFMA $(grep -qw avx512ifma /proc/cpuinfo && echo yes || echo no)")
 # cuzkd's libraries (gRPC, protobuf, prometheus-cpp, toml11, spdlog), which
 # the GPU machine lacks: the Debian packages scripts/device-deps.sh downloaded
 # into .deps/ (the caller carries it), unpacked into a prefix outside the tree.

@@ -85,149 +85,58 @@ inline const bool kHaveMulxAdx = [] {
   return ((ebx >> 8) & 1) && ((ebx >> 19) & 1);
 }();
 
-// The 4-limb CIOS loop below with MULX and two carry chains (ADOX for the low
-// halves of the products, ADCX for the high halves), fully unrolled: the
-// running sum lives in a ring of five registers that turns by one limb per
-// round, as the reduction shifts it. Same result and bound (t < 2p) as the
-// portable loop, whose u128 carries GCC 12 keeps in one chain: that loop took
-// 47-62 ns a dependent product against 37-45 ns for this one on the 2-core
-// EPYC (docs/PERFORMANCE.md, "Host arithmetic").
+// The CIOS loop below with MULX and two carry chains (ADOX for the low halves
+// of the products, ADCX for the high halves), fully unrolled for 4 limbs
+// (BN254) and 6 (BLS12-381's Fq): the running sum lives in a ring of N + 1
+// registers that turns by one limb per round, as the reduction shifts it. Same
+// result and bound (t < 2p) as the portable loop, whose u128 carries GCC 12
+// keeps in one chain: 4 limbs took 47-62 ns a dependent product there against
+// 37-45 ns here on the 2-core EPYC (docs/PERFORMANCE.md, "Host arithmetic").
 // The modulus and -p^-1 mod 2^64 are read from their static storage (one
 // RIP-relative operand each), which leaves registers for the ring even in a
-// build without optimization.
+// build without optimization (6 limbs: 7 ring, lo, hi, z, a, b and rdx).
+//
+// The rounds are spelled by macros over the ring's register names; a round
+// of N limbs adds a * b[i] to the ring (N - 1 steps and the top limb, which
+// lands in the free register), then m * p (N steps), which clears its lowest.
+#define CUZK_MULX_STEP(src, lo_to, hi_to) \
+  "mulxq " src ", %[lo], %[hi]\n\t"       \
+  "adoxq %[lo], %[" lo_to "]\n\t"         \
+  "adcxq %[hi], %[" hi_to "]\n\t"
+#define CUZK_MULX_TOP(src, lo_to, top) \
+  "mulxq " src ", %[lo], %[" top "]\n\t" \
+  "adoxq %[lo], %[" lo_to "]\n\t"        \
+  "adcxq %[z], %[" top "]\n\t"           \
+  "adoxq %[z], %[" top "]\n\t"
+#define CUZK_MULX_ROW(offset) "movq " offset "(%[b]), %%rdx\n\txorl %k[z], %k[z]\n\t"
+#define CUZK_MULX_M(low) "movq %[" low "], %%rdx\n\timulq %[inv], %%rdx\n\txorl %k[z], %k[z]\n\t"
+#define CUZK_MULX_END(top) "adoxq %[z], %[" top "]\n\t"
+
+#define CUZK_MULX4_ROUND(offset, t0, t1, t2, t3, t4)                                                          \
+  CUZK_MULX_ROW(offset)                                                                                       \
+  CUZK_MULX_STEP("0(%[a])", t0, t1) CUZK_MULX_STEP("8(%[a])", t1, t2) CUZK_MULX_STEP("16(%[a])", t2, t3)      \
+  CUZK_MULX_TOP("24(%[a])", t3, t4)                                                                           \
+  CUZK_MULX_M(t0) CUZK_MULX_STEP("%[p0]", t0, t1) CUZK_MULX_STEP("%[p1]", t1, t2) CUZK_MULX_STEP("%[p2]", t2, t3) \
+  CUZK_MULX_STEP("%[p3]", t3, t4) CUZK_MULX_END(t4)
+
+#define CUZK_MULX6_ROUND(offset, t0, t1, t2, t3, t4, t5, t6)                                                  \
+  CUZK_MULX_ROW(offset)                                                                                       \
+  CUZK_MULX_STEP("0(%[a])", t0, t1) CUZK_MULX_STEP("8(%[a])", t1, t2) CUZK_MULX_STEP("16(%[a])", t2, t3)      \
+  CUZK_MULX_STEP("24(%[a])", t3, t4) CUZK_MULX_STEP("32(%[a])", t4, t5) CUZK_MULX_TOP("40(%[a])", t5, t6)     \
+  CUZK_MULX_M(t0) CUZK_MULX_STEP("%[p0]", t0, t1) CUZK_MULX_STEP("%[p1]", t1, t2) CUZK_MULX_STEP("%[p2]", t2, t3) \
+  CUZK_MULX_STEP("%[p3]", t3, t4) CUZK_MULX_STEP("%[p4]", t4, t5) CUZK_MULX_STEP("%[p5]", t5, t6) CUZK_MULX_END(t6)
+
 template <class P>
 CUZK_HOST_INLINE void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
   static constexpr uint64_t inv = P::inv;
   using p = modulus<P, 4>;
   uint64_t t0, t1, t2, t3, t4, lo, hi, z;
   asm("xorl %k[z], %k[z]\n\t"
-      "movq %[z], %[t0]\n\t"
-      "movq %[z], %[t1]\n\t"
-      "movq %[z], %[t2]\n\t"
-      "movq %[z], %[t3]\n\t"  // the xor also cleared CF and OF: round 0 starts here
-      "movq 0(%[b]), %%rdx\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[hi], %[t1]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[hi], %[t2]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq 24(%[a]), %[lo], %[t4]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[z], %[t4]\n\t"
-      "adoxq %[z], %[t4]\n\t"
-      "movq %[t0], %%rdx\n\t"
-      "imulq %[inv], %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq %[p0], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[hi], %[t1]\n\t"
-      "mulxq %[p1], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[hi], %[t2]\n\t"
-      "mulxq %[p2], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq %[p3], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "adoxq %[z], %[t4]\n\t"
-      "movq 8(%[b]), %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[hi], %[t2]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq 24(%[a]), %[lo], %[t0]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[z], %[t0]\n\t"
-      "adoxq %[z], %[t0]\n\t"
-      "movq %[t1], %%rdx\n\t"
-      "imulq %[inv], %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq %[p0], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[hi], %[t2]\n\t"
-      "mulxq %[p1], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq %[p2], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq %[p3], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[hi], %[t0]\n\t"
-      "adoxq %[z], %[t0]\n\t"
-      "movq 16(%[b]), %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[hi], %[t0]\n\t"
-      "mulxq 24(%[a]), %[lo], %[t1]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[z], %[t1]\n\t"
-      "adoxq %[z], %[t1]\n\t"
-      "movq %[t2], %%rdx\n\t"
-      "imulq %[inv], %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq %[p0], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t2]\n\t"
-      "adcxq %[hi], %[t3]\n\t"
-      "mulxq %[p1], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq %[p2], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[hi], %[t0]\n\t"
-      "mulxq %[p3], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[hi], %[t1]\n\t"
-      "adoxq %[z], %[t1]\n\t"
-      "movq 24(%[b]), %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[hi], %[t0]\n\t"
-      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[hi], %[t1]\n\t"
-      "mulxq 24(%[a]), %[lo], %[t2]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[z], %[t2]\n\t"
-      "adoxq %[z], %[t2]\n\t"
-      "movq %[t3], %%rdx\n\t"
-      "imulq %[inv], %%rdx\n\t"
-      "xorl %k[z], %k[z]\n\t"
-      "mulxq %[p0], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t3]\n\t"
-      "adcxq %[hi], %[t4]\n\t"
-      "mulxq %[p1], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t4]\n\t"
-      "adcxq %[hi], %[t0]\n\t"
-      "mulxq %[p2], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t0]\n\t"
-      "adcxq %[hi], %[t1]\n\t"
-      "mulxq %[p3], %[lo], %[hi]\n\t"
-      "adoxq %[lo], %[t1]\n\t"
-      "adcxq %[hi], %[t2]\n\t"
-      "adoxq %[z], %[t2]\n\t"
+      "movq %[z], %[t0]\n\tmovq %[z], %[t1]\n\tmovq %[z], %[t2]\n\tmovq %[z], %[t3]\n\t"
+      CUZK_MULX4_ROUND("0", "t0", "t1", "t2", "t3", "t4")
+      CUZK_MULX4_ROUND("8", "t1", "t2", "t3", "t4", "t0")
+      CUZK_MULX4_ROUND("16", "t2", "t3", "t4", "t0", "t1")
+      CUZK_MULX4_ROUND("24", "t3", "t4", "t0", "t1", "t2")
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo),
         [hi] "=&r"(hi), [z] "=&r"(z)
       : [a] "r"(a), [b] "r"(b), [p0] "m"(p::v.l[0]), [p1] "m"(p::v.l[1]), [p2] "m"(p::v.l[2]),
@@ -235,9 +144,39 @@ CUZK_HOST_INLINE void mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64
       : "rdx", "cc", "memory");  // "memory": the asm reads a[] and b[]
   r[0] = t4, r[1] = t0, r[2] = t1, r[3] = t2;  // the ring turned four times
 }
+
+template <class P>
+CUZK_HOST_INLINE void mul6_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]) {
+  static constexpr uint64_t inv = P::inv;
+  using p = modulus<P, 6>;
+  uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, z;
+  asm("xorl %k[z], %k[z]\n\t"
+      "movq %[z], %[t0]\n\tmovq %[z], %[t1]\n\tmovq %[z], %[t2]\n\t"
+      "movq %[z], %[t3]\n\tmovq %[z], %[t4]\n\tmovq %[z], %[t5]\n\t"
+      CUZK_MULX6_ROUND("0", "t0", "t1", "t2", "t3", "t4", "t5", "t6")
+      CUZK_MULX6_ROUND("8", "t1", "t2", "t3", "t4", "t5", "t6", "t0")
+      CUZK_MULX6_ROUND("16", "t2", "t3", "t4", "t5", "t6", "t0", "t1")
+      CUZK_MULX6_ROUND("24", "t3", "t4", "t5", "t6", "t0", "t1", "t2")
+      CUZK_MULX6_ROUND("32", "t4", "t5", "t6", "t0", "t1", "t2", "t3")
+      CUZK_MULX6_ROUND("40", "t5", "t6", "t0", "t1", "t2", "t3", "t4")
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+      : [a] "r"(a), [b] "r"(b), [p0] "m"(p::v.l[0]), [p1] "m"(p::v.l[1]), [p2] "m"(p::v.l[2]),
+        [p3] "m"(p::v.l[3]), [p4] "m"(p::v.l[4]), [p5] "m"(p::v.l[5]), [inv] "m"(inv)
+      : "rdx", "cc", "memory");
+  r[0] = t6, r[1] = t0, r[2] = t1, r[3] = t2, r[4] = t3, r[5] = t4;  // the ring turned six times
+}
+
+#undef CUZK_MULX6_ROUND
+#undef CUZK_MULX4_ROUND
+#undef CUZK_MULX_END
+#undef CUZK_MULX_M
+#undef CUZK_MULX_ROW
+#undef CUZK_MULX_TOP
+#undef CUZK_MULX_STEP
 #endif
 
-// CIOS with u128 carries: every field size, and 4 limbs without MULX/ADX.
+// CIOS with u128 carries: every field size, and 4 or 6 limbs without MULX/ADX.
 template <class P, size_t N = P::n64>
 inline void mul_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
   constexpr auto& p = modulus<P>::v.l;
@@ -264,10 +203,11 @@ inline void mul_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]
 template <class P, size_t N = P::n64>
 CUZK_HOST_INLINE void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 #if defined(__x86_64__)
-  if constexpr (N == 4) {
+  if constexpr (N == 4 || N == 6) {
     if (kHaveMulxAdx) {
-      uint64_t t[4];
-      mul4_mulx<P>(t, a, b);
+      uint64_t t[N];
+      if constexpr (N == 4) mul4_mulx<P>(t, a, b);
+      else mul6_mulx<P>(t, a, b);
       reduce_once<P>(r, t);  // t < 2p
       return;
     }
