@@ -10,6 +10,7 @@
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ff/inverse_vartime.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "affine_batch_ifma.hpp"
 
 namespace cuzk::msm {
 
@@ -129,6 +130,17 @@ class AffineBuckets {
   // y3 = λ (x_b − x3) − y_b; the batch's denominators are inverted together.
   void flush() {
     if (batch_.empty()) return;
+#if CUZK_HAVE_MONT52X8
+    if constexpr (detail::kHasLanes<F>) {
+      static_assert(kBatch <= detail::kMaxBatch);
+      if (ff::mont52x8::use_ifma()) {
+        detail::add_batch_ifma<C>(batch_.data(), batch_.size(), sums_.data());
+        for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
+        batch_.clear();
+        return;
+      }
+    }
+#endif
     F acc = F::one();
     for (size_t i = 0; i < batch_.size(); ++i) {
       prefix_[i] = acc;

@@ -7,6 +7,7 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/random_points.hpp"
+#include "cuzk/ff/detail/mont52x8.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 #include "seed.hpp"
 
@@ -121,6 +122,35 @@ TYPED_TEST(HostMsm, FullBatchesOfAffineAdditions) {
     if (i % 7 != 0) witness[i] = (i % 3 == 0) ? Fr::zero() : Fr::one();
   this->expect_matches(p, witness, "mix of 0, 1 and full scalars, 2^13 + 5");
 }
+
+#if CUZK_HAVE_MONT52X8
+// The batches of affine additions eight at a time with AVX-512 IFMA against
+// the scalar ones, every group (G2's coordinates are Fp2 lanes), at a size
+// whose batches fill: random scalars and a witness's mix.
+TYPED_TEST(HostMsm, IfmaBatchesMatchTheScalarOnes) {
+  if (!ff::mont52x8::have_ifma()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA";
+  SEED_TRACE();
+  using C = typename TestFixture::C;
+  using Fr = typename TestFixture::Fr;
+  const size_t n = (size_t(1) << 13) + 5;
+  const auto p = this->points(n);
+  auto k = this->scalars(n);
+  struct Restore {
+    ~Restore() { ff::mont52x8::set_ifma(true); }
+  } restore;
+  for (int shape = 0; shape < 2; ++shape) {
+    if (shape == 1)
+      for (size_t i = 0; i < n; ++i)
+        if (i % 7 != 0) k[i] = (i % 3 == 0) ? Fr::zero() : Fr::one();
+    ASSERT_TRUE(ff::mont52x8::set_ifma(true));
+    const auto with = msm::msm<C>(p, k, 2);
+    ff::mont52x8::set_ifma(false);
+    const auto without = msm::msm<C>(p, k, 2);
+    EXPECT_TRUE(with == without) << (shape == 0 ? "random scalars" : "witness mix");
+    EXPECT_FALSE(with.is_inf());
+  }
+}
+#endif
 
 TYPED_TEST(HostMsm, EmptyAndMismatched) {
   using C = typename TestFixture::C;
