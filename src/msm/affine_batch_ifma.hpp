@@ -20,7 +20,6 @@
 #include "cuzk/ec/point.hpp"
 #include "cuzk/ff/detail/mont52x8.hpp"
 #include "cuzk/ff/inverse_vartime.hpp"
-#include "cuzk/ff/tower.hpp"
 
 #if CUZK_HAVE_MONT52X8
 
@@ -28,43 +27,13 @@ namespace cuzk::msm::detail {
 
 namespace v8 = ff::mont52x8;
 
-// Eight elements of a field in IFMA registers, for the fields that have them
-// (the base fields and their quadratic extensions: G1's and G2's coordinates).
-template <class F>
-struct Lanes {};
-template <class P>
-struct Lanes<ff::Fp<P>> {
-  using V = v8::Vec<P>;
-  CUZK_IFMA static V load(const uint64_t* const* a) { return v8::load<P>(a); }
-  CUZK_IFMA static void store(uint64_t* const* a, const V& v) { v8::store<P>(a, v); }
-};
-template <class B>
-struct Lanes<ff::Fp2<B>> {
-  using V = v8::Vec2<typename B::params>;
-  CUZK_IFMA static V load(const uint64_t* const* a) { return v8::load2<typename B::params>(a); }
-  CUZK_IFMA static void store(uint64_t* const* a, const V& v) { v8::store2<typename B::params>(a, v); }
-};
-
-template <class F>
-inline constexpr bool kHasLanes = requires { typename Lanes<F>::V; };
-
-// The words of a coordinate (Fp's limbs; Fp2's c0 then c1).
-template <class F>
-uint64_t* words(F& f) {
-  return reinterpret_cast<uint64_t*>(&f);
-}
-template <class F>
-const uint64_t* words(const F& f) {
-  return reinterpret_cast<const uint64_t*>(&f);
-}
-
 // sums[batch[k].bucket] += batch[k].point for k < count <= kMaxBatch.
 inline constexpr size_t kMaxBatch = 256;
 template <class C, class Entry>
 [[gnu::target("avx512f,avx512ifma")]] void add_batch_ifma(const Entry* batch, size_t count, ec::Affine<C>* sums) {
   using F = typename C::F;
   using A = ec::Affine<C>;
-  using L = Lanes<F>;
+  using L = v8::Lanes<F>;
   using V = typename L::V;
   constexpr size_t kMaxSlots = kMaxBatch / 8;
   const size_t slots = (count + 7) / 8;
@@ -82,15 +51,15 @@ template <class C, class Entry>
     } else {
       *b = A::infinity();
     }
-    bx[k / 8][k % 8] = words(b->x), by[k / 8][k % 8] = words(b->y);
-    px[k / 8][k % 8] = words(p->x), py[k / 8][k % 8] = words(p->y);
+    bx[k / 8][k % 8] = v8::words(b->x), by[k / 8][k % 8] = v8::words(b->y);
+    px[k / 8][k % 8] = v8::words(p->x), py[k / 8][k % 8] = v8::words(p->y);
   }
 
   // Forward: each lane's running product of the denominators x_p - x_b.
   const F one = F::one();
   F lane_words[8];
   uint64_t* lane[8];
-  for (int l = 0; l < 8; ++l) lane_words[l] = one, lane[l] = words(lane_words[l]);
+  for (int l = 0; l < 8; ++l) lane_words[l] = one, lane[l] = v8::words(lane_words[l]);
   V acc = L::load(lane);
   V xb[kMaxSlots], xp[kMaxSlots], before[kMaxSlots];
   for (size_t s = 0; s < slots; ++s) {

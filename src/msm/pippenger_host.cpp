@@ -11,6 +11,7 @@
 #include "cuzk/ff/inverse_vartime.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "affine_batch_ifma.hpp"
+#include "xyzz_ifma.hpp"
 
 namespace cuzk::msm {
 
@@ -111,6 +112,11 @@ class AffineBuckets {
   // running sum from the top.
   Xyzz weighted_sum(size_t begin, size_t count) {
     flush();
+#if CUZK_HAVE_MONT52X8
+    if constexpr (ff::mont52x8::kHasLanes<F>)
+      if (ff::mont52x8::use_ifma() && count >= 64 && count % 8 == 0 && std::has_single_bit(count / 8))
+        return detail::weighted_sum_ifma<C>(sums_.data(), overflow_.data(), begin, count);
+#endif
     Xyzz running = Xyzz::infinity(), sum = Xyzz::infinity();
     for (size_t j = begin + count; j-- > begin;) {
       running = running.add(overflow_[j]).add(sums_[j]);
@@ -131,7 +137,7 @@ class AffineBuckets {
   void flush() {
     if (batch_.empty()) return;
 #if CUZK_HAVE_MONT52X8
-    if constexpr (detail::kHasLanes<F>) {
+    if constexpr (ff::mont52x8::kHasLanes<F>) {
       static_assert(kBatch <= detail::kMaxBatch);
       if (ff::mont52x8::use_ifma()) {
         detail::add_batch_ifma<C>(batch_.data(), batch_.size(), sums_.data());
@@ -171,6 +177,19 @@ class AffineBuckets {
   std::vector<F> prefix_;
 };
 
+// sum_j points[index[j]]: the terms whose scalar is 1.
+template <class C>
+ec::Xyzz<C> sum_indexed(const ec::Affine<C>* points, const std::vector<uint32_t>& index) {
+#if CUZK_HAVE_MONT52X8
+  if constexpr (ff::mont52x8::kHasLanes<typename C::F>)
+    if (ff::mont52x8::use_ifma() && index.size() >= 64)
+      return detail::sum_indexed_ifma<C>(points, index.data(), index.size());
+#endif
+  ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+  for (uint32_t i : index) sum = sum.add(points[i]);
+  return sum;
+}
+
 }  // namespace
 
 template <class C>
@@ -197,16 +216,20 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
   // reach it through the reference: on their threads the thread_local's own
   // name would be their own, empty, copy.
   thread_local std::vector<std::vector<Term>> kept_terms;
+  thread_local std::vector<std::vector<uint32_t>> kept_ones;
   std::vector<std::vector<Term>>& terms = kept_terms;
+  std::vector<std::vector<uint32_t>>& one_index = kept_ones;
   terms.resize(chunks);
+  one_index.resize(chunks);
   for (auto& t : terms) t.clear();
+  for (auto& o : one_index) o.clear();
   std::vector<Xyzz> ones(chunks, Xyzz::infinity());
   parallel_tasks(chunks, threads, [&](size_t ch) {
     const size_t b = ch * chunk_size, e = std::min(n, b + chunk_size);
     for (size_t i = b; i < e; ++i) {
       if (scalars[i].is_zero() || bases[i].is_inf()) continue;
       if (scalars[i].is_one()) {
-        ones[ch] = ones[ch].add(bases[i]);
+        one_index[ch].push_back((uint32_t)i);
         continue;
       }
       Term t{(uint32_t)i, {}};
@@ -215,6 +238,7 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
       std::copy(k, k + N, t.k);
       terms[ch].push_back(t);
     }
+    ones[ch] = sum_indexed<C>(bases.data(), one_index[ch]);
   });
 
   // 2. Buckets. A window's terms go into one set of buckets or into `sets`

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/ff/detail/mont52x8.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::poly {
@@ -46,35 +47,80 @@ unsigned resolve_threads(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// In-place DIF of size m = 2^log_m on `width` interleaved sequences: element i of
-// sequence c is x[i·width + c]. Natural order in, bit-reversed order out. All
-// sequences share each twiddle, which is why the column pass keeps several
-// columns side by side. tw is the Domain's stage table (tw[h + j] = ω_{2h}^j).
+// One DIF stage of half-size h (butterflies between elements h·width apart)
+// over the m·width elements of dif's layout.
 template <class Fr>
-void dif(Fr* x, unsigned log_m, size_t width, const Fr* tw) {
-  const size_t m = size_t{1} << log_m;
-  for (size_t h = m / 2; h >= 1; h /= 2) {
-    for (size_t s = 0; s < m; s += 2 * h) {
-      Fr* lo = x + s * width;
-      Fr* hi = lo + h * width;
-      // j = 0: the twiddle is 1.
+void dif_stage(Fr* x, size_t m, size_t h, size_t width, const Fr* tw) {
+  for (size_t s = 0; s < m; s += 2 * h) {
+    Fr* lo = x + s * width;
+    Fr* hi = lo + h * width;
+    // j = 0: the twiddle is 1.
+    for (size_t c = 0; c < width; ++c) {
+      const Fr u = lo[c], v = hi[c];
+      lo[c] = u + v;
+      hi[c] = u - v;
+    }
+    for (size_t j = 1; j < h; ++j) {
+      const Fr w = tw[h + j];
+      Fr* a = lo + j * width;
+      Fr* b = hi + j * width;
       for (size_t c = 0; c < width; ++c) {
-        const Fr u = lo[c], v = hi[c];
-        lo[c] = u + v;
-        hi[c] = u - v;
-      }
-      for (size_t j = 1; j < h; ++j) {
-        const Fr w = tw[h + j];
-        Fr* a = lo + j * width;
-        Fr* b = hi + j * width;
-        for (size_t c = 0; c < width; ++c) {
-          const Fr u = a[c], v = b[c];
-          a[c] = u + v;
-          b[c] = (u - v) * w;
-        }
+        const Fr u = a[c], v = b[c];
+        a[c] = u + v;
+        b[c] = (u - v) * w;
       }
     }
   }
+}
+
+#if CUZK_HAVE_MONT52X8
+// The stages whose blocks hold at least eight butterflies, eight at a time
+// with AVX-512 IFMA (ff/detail/mont52x8.hpp); the small ones stay scalar.
+// Each lane takes its own twiddle tw[h + j], so one loop serves the column
+// pass (width > 1: lanes of a row share j) and the row pass (width 1).
+template <class Fr>
+[[gnu::target("avx512f,avx512ifma")]] void dif_ifma(Fr* x, unsigned log_m, size_t width, const Fr* tw) {
+  namespace v8 = ff::mont52x8;
+  using L = v8::Lanes<Fr>;
+  const size_t m = size_t{1} << log_m;
+  for (size_t h = m / 2; h >= 1; h /= 2) {
+    if (h * width < 8) {
+      dif_stage(x, m, h, width, tw);
+      continue;
+    }
+    for (size_t s = 0; s < m; s += 2 * h) {
+      Fr* lo = x + s * width;
+      Fr* hi = lo + h * width;
+      for (size_t q = 0; q < h * width; q += 8) {  // j = 0 too: tw[h] = 1
+        uint64_t *a[8], *b[8];
+        const uint64_t* w[8];
+        for (int l = 0; l < 8; ++l) {
+          a[l] = v8::words(lo[q + l]);
+          b[l] = v8::words(hi[q + l]);
+          w[l] = v8::words(tw[h + (q + l) / width]);
+        }
+        const auto u = L::load(a), v = L::load(b);
+        L::store(a, v8::add(u, v));
+        L::store(b, v8::mul(v8::sub(u, v), L::load(w)));
+      }
+    }
+  }
+}
+#endif
+
+// In-place DIF of size m = 2^log_m on `width` interleaved sequences: element i of
+// sequence c is x[i·width + c]. Natural order in, bit-reversed order out. All
+// sequences share each twiddle, which is why the column pass keeps several
+// columns side by side. tw is the Domain's stage table (tw[h + j] = ω_{2h}^j,
+// so tw[h] = 1).
+template <class Fr>
+void dif(Fr* x, unsigned log_m, size_t width, const Fr* tw) {
+#if CUZK_HAVE_MONT52X8
+  if constexpr (ff::mont52x8::kHasLanes<Fr>)
+    if (ff::mont52x8::use_ifma()) return dif_ifma(x, log_m, width, tw);
+#endif
+  const size_t m = size_t{1} << log_m;
+  for (size_t h = m / 2; h >= 1; h /= 2) dif_stage(x, m, h, width, tw);
 }
 
 // x[i] <-> x[rev_k(i)]. Writing i = (A, M, B) with A, B of tile_log bits, the

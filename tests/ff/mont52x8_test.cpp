@@ -1,6 +1,6 @@
 // The eight-lane IFMA field arithmetic (mont52x8.hpp) against the 64-bit
 // Montgomery arithmetic of Fp (itself checked against GMP in fp_gmp_test), on
-// both base fields: products, sums and differences of random and edge values
+// both base fields and both scalar fields: products, sums and differences of random and edge values
 // (0, 1, p - 1, R mod p), and long chains of them, whose intermediate values
 // lie anywhere in [0, 2p) (the lazy range), stored and compared lane by lane.
 // Skipped on a CPU without AVX-512 IFMA, where nothing calls this code.
@@ -84,7 +84,9 @@ CUZK_TEST_IFMA void chain8(F* x, F* y, const unsigned* ops, int steps) {
 
 template <class F>
 class Mont52x8 : public ::testing::Test {};
-using Fields = ::testing::Types<bn254::Fq, bls12_381::Fq>;
+// The base fields (G1, G2) and the scalar fields (NTT); BLS12-381's Fr has
+// 4r > 2^256, so it keeps its values below r rather than 2r.
+using Fields = ::testing::Types<bn254::Fq, bls12_381::Fq, bn254::Fr, bls12_381::Fr>;
 TYPED_TEST_SUITE(Mont52x8, Fields);
 
 // Every pair of 64 values (edges first), eight pairs at a time.

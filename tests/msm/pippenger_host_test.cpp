@@ -124,30 +124,40 @@ TYPED_TEST(HostMsm, FullBatchesOfAffineAdditions) {
 }
 
 #if CUZK_HAVE_MONT52X8
-// The batches of affine additions eight at a time with AVX-512 IFMA against
-// the scalar ones, every group (G2's coordinates are Fp2 lanes), at a size
-// whose batches fill: random scalars and a witness's mix.
-TYPED_TEST(HostMsm, IfmaBatchesMatchTheScalarOnes) {
+// The IFMA paths (batches of affine additions, XYZZ running sums and the sum
+// of the ones, eight lanes at a time) against the scalar ones, every group
+// (G2's coordinates are Fp2 lanes), at a size whose batches fill: random
+// scalars, a witness's mix, and ones over bases that repeat and cancel (lanes
+// that meet P = Q, P = -Q and infinity, which the scalar additions redo).
+TYPED_TEST(HostMsm, IfmaPathsMatchTheScalarOnes) {
   if (!ff::mont52x8::have_ifma()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA";
   SEED_TRACE();
   using C = typename TestFixture::C;
   using Fr = typename TestFixture::Fr;
+  using A = typename TestFixture::A;
   const size_t n = (size_t(1) << 13) + 5;
-  const auto p = this->points(n);
-  auto k = this->scalars(n);
+  const auto random_points = this->points(n);
+  const auto random_scalars = this->scalars(n);
   struct Restore {
     ~Restore() { ff::mont52x8::set_ifma(true); }
   } restore;
-  for (int shape = 0; shape < 2; ++shape) {
+  for (int shape = 0; shape < 3; ++shape) {
+    auto p = random_points;
+    auto k = random_scalars;
     if (shape == 1)
       for (size_t i = 0; i < n; ++i)
         if (i % 7 != 0) k[i] = (i % 3 == 0) ? Fr::zero() : Fr::one();
+    if (shape == 2)
+      for (size_t i = 0; i < n; ++i) {
+        k[i] = Fr::one();
+        p[i] = i % 5 == 0 ? -random_points[0] : (i % 3 == 0 ? A::infinity() : random_points[i % 4]);
+      }
     ASSERT_TRUE(ff::mont52x8::set_ifma(true));
     const auto with = msm::msm<C>(p, k, 2);
     ff::mont52x8::set_ifma(false);
     const auto without = msm::msm<C>(p, k, 2);
-    EXPECT_TRUE(with == without) << (shape == 0 ? "random scalars" : "witness mix");
-    EXPECT_FALSE(with.is_inf());
+    EXPECT_TRUE(with == without) << "shape " << shape;
+    EXPECT_FALSE(with.is_inf()) << "shape " << shape;
   }
 }
 #endif

@@ -11,7 +11,7 @@
 //
 // Values stay in [0, 2p) between operations ("lazy" reduction: with 4p < R a
 // Montgomery product of two such values is again below 2p) and are brought
-// to [0, p) only when stored. Limb sums are held in 64-bit lanes without
+// to [0, p) only when stored; a field with 4p >= R keeps them in [0, p). Limb sums are held in 64-bit lanes without
 // carrying until a result is needed: each lane takes a few dozen 52-bit terms
 // before it could overflow, far more than one product adds.
 //
@@ -31,7 +31,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "cuzk/ff/detail/mont64.hpp"
+#include "cuzk/ff/fp.hpp"
+#include "cuzk/ff/tower.hpp"
 
 #define CUZK_IFMA [[gnu::always_inline, gnu::target("avx512f,avx512ifma")]] inline
 
@@ -93,8 +94,10 @@ struct Consts {
   static constexpr auto p = split(words(1));
   static constexpr auto p2 = split(words(2));
   static constexpr uint64_t inv = P::inv & kMask52;  // P::inv is -p^-1 mod 2^64
-  static_assert(4 * (unsigned __int128)P::modulus(N - 1) < ((unsigned __int128)1 << 64),
-                "lazy reduction needs 4p < R");
+  // Values stay below `bound`: 2p where 4p < R (every base field, BN254's Fr),
+  // else p (BLS12-381's Fr, 4r > 2^256), which costs products a subtraction.
+  static constexpr bool lazy = 4 * (unsigned __int128)P::modulus(N - 1) < ((unsigned __int128)1 << 64);
+  static constexpr auto bound = lazy ? p2 : p;
 };
 
 template <class P>
@@ -164,7 +167,7 @@ CUZK_IFMA void store(uint64_t* const* dst, Vec<P> a) {
   }
 }
 
-// a·b/R for a, b in [0, 2p): in [0, 2p) again.
+// a·b/R for a, b below the bound: below it again.
 template <class P>
 CUZK_IFMA Vec<P> mul(const Vec<P>& a, const Vec<P>& b) {
   using K = Consts<P>;
@@ -202,17 +205,18 @@ CUZK_IFMA Vec<P> mul(const Vec<P>& a, const Vec<P>& b) {
   for (size_t j = 0; j < L; ++j)
     r.l[j] = _mm512_and_si512(
         _mm512_or_si512(shr(t[j], K::last_bits), shl(t[j + 1], 52 - K::last_bits)), mask52());
+  if constexpr (!K::lazy) subtract_if_not_less(r.l, K::p);  // < 2p before
   return r;
 }
 
-// a + b and a - b for a, b in [0, 2p): in [0, 2p).
+// a + b and a - b for a, b below the bound: below it again.
 template <class P>
 CUZK_IFMA Vec<P> add(const Vec<P>& a, const Vec<P>& b) {
   using K = Consts<P>;
   Vec<P> r;
   for (size_t j = 0; j < K::L; ++j) r.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
   carry_signed(r.l);
-  subtract_if_not_less(r.l, K::p2);
+  subtract_if_not_less(r.l, K::bound);
   return r;
 }
 template <class P>
@@ -220,10 +224,19 @@ CUZK_IFMA Vec<P> sub(const Vec<P>& a, const Vec<P>& b) {
   using K = Consts<P>;
   Vec<P> r;
   for (size_t j = 0; j < K::L; ++j)
-    r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], _mm512_set1_epi64((long long)K::p2[j])), b.l[j]);
-  carry_signed(r.l);  // a + 2p - b in (0, 4p)
-  subtract_if_not_less(r.l, K::p2);
+    r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], _mm512_set1_epi64((long long)K::bound[j])), b.l[j]);
+  carry_signed(r.l);  // a + bound - b in (0, 2 bound)
+  subtract_if_not_less(r.l, K::bound);
   return r;
+}
+
+// The lanes whose value is 0 mod p (0 or, unreduced, p).
+template <class P>
+CUZK_IFMA __mmask8 zero_mask(Vec<P> a) {
+  subtract_if_not_less(a.l, Consts<P>::p);
+  __m512i any = _mm512_setzero_si512();
+  for (const __m512i& x : a.l) any = _mm512_or_si512(any, x);
+  return _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512());
 }
 
 // Fp2 = Fp[u]/(u^2 + 1), the tower's first step (tower.hpp), eight at a time:
@@ -260,6 +273,40 @@ CUZK_IFMA Vec2<P> add(const Vec2<P>& a, const Vec2<P>& b) {
 template <class P>
 CUZK_IFMA Vec2<P> sub(const Vec2<P>& a, const Vec2<P>& b) {
   return {sub(a.c0, b.c0), sub(a.c1, b.c1)};
+}
+template <class P>
+CUZK_IFMA __mmask8 zero_mask(const Vec2<P>& a) {
+  return zero_mask(a.c0) & zero_mask(a.c1);
+}
+
+// Eight elements of a field in IFMA registers, for the fields that have them
+// (prime fields and their quadratic extensions): Lanes<F>::V, load, store.
+template <class F>
+struct Lanes {};
+template <class P>
+struct Lanes<Fp<P>> {
+  using V = Vec<P>;
+  CUZK_IFMA static V load(const uint64_t* const* a) { return mont52x8::load<P>(a); }
+  CUZK_IFMA static void store(uint64_t* const* a, const V& v) { mont52x8::store<P>(a, v); }
+};
+template <class B>
+struct Lanes<Fp2<B>> {
+  using V = Vec2<typename B::params>;
+  CUZK_IFMA static V load(const uint64_t* const* a) { return load2<typename B::params>(a); }
+  CUZK_IFMA static void store(uint64_t* const* a, const V& v) { store2<typename B::params>(a, v); }
+};
+
+template <class F>
+inline constexpr bool kHasLanes = requires { typename Lanes<F>::V; };
+
+// The words of an element (Fp's limbs; Fp2's c0 then c1), as load and store take them.
+template <class F>
+uint64_t* words(F& f) {
+  return reinterpret_cast<uint64_t*>(&f);
+}
+template <class F>
+const uint64_t* words(const F& f) {
+  return reinterpret_cast<const uint64_t*>(&f);
 }
 
 }  // namespace cuzk::ff::mont52x8
