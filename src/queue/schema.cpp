@@ -1,0 +1,128 @@
+#include "cuzk/queue/schema.hpp"
+
+#include <array>
+#include <string>
+
+namespace cuzk::queue {
+
+namespace {
+
+// Each migration is a list of statements run in one transaction. Only what
+// YugabyteDB's YSQL also supports: no LOCK TABLE, no advisory locks, no
+// deferrable constraints, no generated columns (docs/QUEUE.md lists the checks).
+constexpr const char* kV1[] = {
+    R"sql(CREATE TABLE cuzk_keys (
+  id            TEXT PRIMARY KEY,
+  curve         TEXT NOT NULL CHECK (curve IN ('bn128', 'bls12381')),
+  location      TEXT NOT NULL,
+  content_hash  TEXT NOT NULL,
+  registered_at TIMESTAMPTZ NOT NULL DEFAULT now()))sql",
+    R"sql(CREATE TABLE cuzk_jobs (
+  id           BIGSERIAL PRIMARY KEY,
+  key_id       TEXT NOT NULL REFERENCES cuzk_keys (id),
+  priority     INT NOT NULL DEFAULT 0,
+  deadline     TIMESTAMPTZ,
+  state        TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed')),
+  partitions   INT NOT NULL CHECK (partitions > 0),
+  requester    TEXT NOT NULL DEFAULT '',
+  label        TEXT NOT NULL DEFAULT '',
+  submitted_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  started_at   TIMESTAMPTZ,
+  done_at      TIMESTAMPTZ))sql",
+    R"sql(CREATE TABLE cuzk_partitions (
+  job_id        BIGINT NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
+  part          INT NOT NULL,
+  key_id        TEXT NOT NULL,
+  priority      INT NOT NULL,
+  deadline      TIMESTAMPTZ,
+  witness       BYTEA,
+  witness_url   TEXT,
+  state         TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'claimed', 'done', 'failed')),
+  attempts      INT NOT NULL DEFAULT 0,
+  claimed_by    TEXT,
+  claimed_at    TIMESTAMPTZ,
+  lease_expires TIMESTAMPTZ,
+  proof         TEXT,
+  publics       TEXT,
+  times         JSONB,
+  proved_by     TEXT,
+  error         TEXT,
+  errors        JSONB NOT NULL DEFAULT '[]',
+  done_at       TIMESTAMPTZ,
+  PRIMARY KEY (job_id, part),
+  CHECK ((witness IS NULL) <> (witness_url IS NULL)),
+  CHECK ((state = 'done') = (proof IS NOT NULL)),
+  CHECK ((state = 'claimed') = (lease_expires IS NOT NULL))))sql",
+    // What claim() scans: the queued partitions in the order they are taken.
+    "CREATE INDEX cuzk_partitions_queued ON cuzk_partitions (priority DESC, deadline, job_id, part) "
+    "WHERE state = 'queued'",
+    // What the lease sweep scans.
+    "CREATE INDEX cuzk_partitions_leases ON cuzk_partitions (lease_expires) WHERE state = 'claimed'",
+};
+
+struct Migration {
+  const char* const* statements;
+  size_t count;
+};
+template <size_t N>
+constexpr Migration migration(const char* const (&s)[N]) {
+  return {s, N};
+}
+constexpr std::array kMigrations = {migration(kV1)};
+
+// The version row, made once: concurrent first starts race on CREATE TABLE,
+// and the loser of that race sees a unique violation or "already exists".
+void ensure_version_table(Pg& db) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      db.exec(
+          "CREATE TABLE IF NOT EXISTS cuzk_schema (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, "
+          "migrated_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+      db.exec("INSERT INTO cuzk_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING");
+      return;
+    } catch (const PgError& e) {
+      if (attempt == 3 || (e.sqlstate() != "23505" && e.sqlstate() != "42P07")) throw;
+    }
+  }
+}
+
+int current_version(Pg& db, bool lock) {
+  const PgResult r = db.exec(std::string("SELECT version FROM cuzk_schema WHERE id = 1") + (lock ? " FOR UPDATE" : ""));
+  return r.rows() ? (int)r.integer(0, 0) : 0;
+}
+
+}  // namespace
+
+int schema_version() { return (int)kMigrations.size(); }
+
+int migrate(Pg& db) {
+  ensure_version_table(db);
+  return db.transaction([&] {
+    const int before = current_version(db, true);
+    if (before > schema_version())
+      throw std::runtime_error("the queue's schema is version " + std::to_string(before) + ", newer than this cuzk's " +
+                               std::to_string(schema_version()) + ": upgrade cuzk");
+    for (int v = before; v < schema_version(); ++v) {
+      const Migration& m = kMigrations[(size_t)v];
+      for (size_t i = 0; i < m.count; ++i) db.exec(m.statements[i]);
+    }
+    db.exec("UPDATE cuzk_schema SET version = $1, migrated_at = now() WHERE id = 1",
+            {PgParam::text(std::to_string(schema_version()))});
+    return before;
+  });
+}
+
+void require_schema(Pg& db) {
+  int version = 0;
+  try {
+    version = current_version(db, false);
+  } catch (const PgError& e) {
+    if (e.sqlstate() != "42P01") throw;  // undefined_table: never migrated
+  }
+  if (version == schema_version()) return;
+  throw std::runtime_error("the queue's schema is version " + std::to_string(version) + ", this cuzk's is " +
+                           std::to_string(schema_version()) +
+                           (version < schema_version() ? ": run `cuzk db migrate` (or cuzkd --migrate)" : ": upgrade cuzk"));
+}
+
+}  // namespace cuzk::queue
