@@ -9,6 +9,9 @@
 #include <string>
 
 #include "commands.hpp"
+#if defined(CUZK_HAVE_QUEUE)
+#include "queue_commands.hpp"
+#endif
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
 #include "client.hpp"
 #endif
@@ -368,6 +371,9 @@ int main(int argc, char** argv) {
   selfcheck->add_option("--device-inputs", device_n, "Random inputs per device operation")->check(CLI::Range(1, 1 << 26));
   selfcheck->callback([&] { run = [&] { return run_selfcheck(opts.backend, seed, device_n); }; });
 
+#if defined(CUZK_HAVE_QUEUE)
+  cli::add_queue_commands(app, run);  // cuzk db
+#endif
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
   cli::add_client_commands(app, run);  // cuzk client, and --daemon on prove and prove-batch
 #endif

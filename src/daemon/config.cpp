@@ -214,6 +214,18 @@ Config parse_value(const toml::value& root, const std::string& origin) {
     c.tcp.tls_cert = cert, c.tcp.tls_key = key, c.tcp.tls_client_ca = ca;
     t.finish();
   }
+  if (auto* v = top.table("queue")) {
+    Table t(*v, origin, "queue.");
+    t.read("url", c.queue.url);
+    t.read("host", c.queue.host);
+    t.read("lease_s", c.queue.lease_s);
+    t.read_uint("in_flight", c.queue.in_flight, 65536);
+    unsigned attempts = (unsigned)c.queue.max_attempts;
+    t.read_uint("max_attempts", attempts, 100);
+    c.queue.max_attempts = (int)attempts;
+    t.read("migrate", c.queue.migrate);
+    t.finish();
+  }
   if (auto* v = top.table("service")) {
     Table t(*v, origin, "service.");
     read_service(t, c.service);
@@ -355,6 +367,13 @@ void check_config(const Config& c) {
     throw ConfigError("tcp: TLS files are set but tcp.address is not");
   }
   if (!c.metrics.empty()) split_host_port(c.metrics, "metrics");
+  if (!c.queue.url.empty()) {
+#if !defined(CUZK_HAVE_QUEUE)
+    throw ConfigError("queue.url: this cuzkd was built without the job queue (libpq-dev, CUZK_QUEUE)");
+#endif
+    if (!(c.queue.lease_s >= 1 && c.queue.lease_s <= 86400)) throw ConfigError("queue.lease_s: must be from 1 to 86400");
+    if (c.queue.max_attempts < 1) throw ConfigError("queue.max_attempts: must be at least 1");
+  }
   if (spdlog::level::from_str(c.log_level) == spdlog::level::off && c.log_level != "off")
     throw ConfigError("log_level: '" + c.log_level + "' is not one of trace, debug, info, warn, error, critical, off");
   if (c.max_message_bytes < 1024 || c.max_message_bytes > size_t(INT32_MAX))

@@ -37,6 +37,16 @@ struct TcpConfig {
   bool tls() const { return !tls_cert.empty(); }
 };
 
+// [queue]: cuzkd as a worker of a PostgreSQL job queue (queue_worker.hpp).
+struct QueueConfig {
+  std::string url;         // postgres://... or "host=... dbname=..."; empty: no queue
+  std::string host;        // this worker's name in claimed_by (empty: hostname:pid)
+  double lease_s = 30;     // a claim lapses this long after its last renewal
+  unsigned in_flight = 0;  // partitions held at once (0: 2 per proving worker, at least 2)
+  int max_attempts = 3;    // claims of a partition before it fails with its reasons
+  bool migrate = true;     // apply the schema's missing migrations at start
+};
+
 struct Config {
   // "unix:///path/to/socket"; empty: no Unix socket (then TCP must be set).
   std::string listen = "unix:///run/cuzk/cuzkd.sock";
@@ -58,6 +68,7 @@ struct Config {
   // has faulted and no reset brought one back, so that the service manager
   // starts a fresh process (whose self-check decides whether the GPUs serve).
   bool exit_when_gpus_lost = true;
+  QueueConfig queue;
   // ServiceOptions::witness_dirs comes from the top-level witness_dirs.
   service::ServiceOptions service;
 };

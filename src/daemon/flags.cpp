@@ -93,6 +93,16 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, double v) { c.shutdown_grace_s = v; }, (double*)nullptr)
       ->check(CLI::NonNegativeNumber);
 
+  // [queue]
+  add("--queue", "Claim work from this PostgreSQL job queue, postgres://... [queue.url]",
+      [](Config& c, const S& v) { c.queue.url = v; }, (S*)nullptr);
+  add("--queue-host", "This worker's name in the queue (default hostname:pid) [queue.host]",
+      [](Config& c, const S& v) { c.queue.host = v; }, (S*)nullptr);
+  add("--queue-lease", "Seconds a claim lasts without renewal [queue.lease_s]",
+      [](Config& c, double v) { c.queue.lease_s = v; }, (double*)nullptr);
+  add("--queue-in-flight", "Partitions held at once, 0: 2 per proving worker [queue.in_flight]",
+      [](Config& c, unsigned v) { c.queue.in_flight = v; }, (unsigned*)nullptr);
+
   // [service]
   add("--backend", "auto, cpu or cuda [service.backend]",
       [](Config& c, const S& v) { c.service.placement.backend = parse_backend(v); }, (S*)nullptr);

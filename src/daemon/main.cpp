@@ -30,6 +30,9 @@
 #include "metrics.hpp"
 #include "server.hpp"
 #include "signals.hpp"
+#if defined(CUZK_HAVE_QUEUE)
+#include "queue_worker.hpp"
+#endif
 
 namespace {
 
@@ -151,11 +154,23 @@ int serve(const Config& config, const Flags& flags) {
   ConfiguredKeys keys(*service);
   ProverService rpc(*service);
   Listener listener;
+#if defined(CUZK_HAVE_QUEUE)
+  std::unique_ptr<QueueWorker> worker;
+#endif
   try {
     if (config.selfcheck) self_check(*service);
     keys.load_all(config.keys);
+#if defined(CUZK_HAVE_QUEUE)
+    if (!config.queue.url.empty()) {
+      worker = std::make_unique<QueueWorker>(*service, config.queue);
+      metrics.watch_queue(&worker->counters(), worker->config().host);
+    }
+#endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
     listener = listen(config, rpc);
+#if defined(CUZK_HAVE_QUEUE)
+    if (worker) worker->start();
+#endif
   } catch (const std::exception& e) {
     return fail(e.what());
   }
@@ -180,6 +195,9 @@ int serve(const Config& config, const Flags& flags) {
   }
   gpu_watch = {};
   metrics.set_draining();
+#if defined(CUZK_HAVE_QUEUE)
+  if (worker) worker->stop();  // no new claims; what has not started goes back to the queue
+#endif
   service->drain();
   // Results not yet collected get the grace period to be awaited, and RPCs
   // under way until its end to finish; then the server closes.

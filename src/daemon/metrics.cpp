@@ -181,10 +181,41 @@ void Metrics::observe(const std::string& key, ec::Curve curve, const service::Pa
   }
 }
 
+namespace {
+
+// The queue worker's view: what it claimed and wrote, and the fleet's queue
+// depth at its last sweep. Summed over hosts, they give the fleet's figures.
+void add_queue(Families& f, const QueueCounters& q, const std::string& host) {
+  const Labels l{{"host", host}};
+  const auto count = [&](const char* name, const char* help, const std::atomic<uint64_t>& v) {
+    f.counter(name, help, double(v.load()), l);
+  };
+  count("cuzk_queue_claims_total", "Partitions claimed from the queue", q.claims);
+  count("cuzk_queue_reclaims_total", "Claims of partitions whose earlier lease had lapsed", q.reclaims);
+  count("cuzk_queue_affinity_claims_total", "Claims of partitions whose key this host held", q.affinity_hits);
+  count("cuzk_queue_proofs_written_total", "Proofs written back (this host's throughput)", q.written);
+  count("cuzk_queue_duplicates_total", "Proofs discarded: another host had written the partition first", q.duplicates);
+  count("cuzk_queue_failures_total", "Partitions failed or put back for another attempt", q.failed);
+  count("cuzk_queue_released_total", "Claims given back at shutdown", q.released);
+  count("cuzk_queue_lease_expiries_total", "Lapsed leases this host's sweeps put back", q.lease_expiries);
+  count("cuzk_queue_reconnects_total", "Connections to the database made again after a loss", q.reconnects);
+  f.counter("cuzk_queue_claim_seconds_total", "Time spent in claim statements", double(q.claim_micros.load()) / 1e6, l);
+  count("cuzk_queue_claim_calls_total", "Claim statements run", q.claim_calls);
+  if (q.depth >= 0) f.gauge("cuzk_queue_depth", "Partitions queued in the database (every key)", double(q.depth.load()), l);
+}
+
+}  // namespace
+
+void Metrics::watch_queue(const QueueCounters* counters, std::string host) {
+  queue_host_ = std::move(host);
+  queue_ = counters;
+}
+
 std::string Metrics::scrape() const {
   Families live;
   add_status(live, service_.status());
   add_counters(live, service_.counters());
+  if (queue_) add_queue(live, *queue_, queue_host_);
   std::vector<MetricFamily> all = registry_->Collect();
   for (auto& f : live.take()) all.push_back(std::move(f));
   return prometheus::TextSerializer().Serialize(all);

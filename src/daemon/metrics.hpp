@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cuzk/service/service.hpp"
+#include "queue_counters.hpp"
 
 class CivetServer;
 
@@ -46,6 +47,9 @@ class Metrics {
   // The body of /metrics.
   std::string scrape() const;
 
+  // The queue worker's counters, exported from now on under host=`host`.
+  void watch_queue(const QueueCounters* counters, std::string host);
+
   // One finished partition (called from an engine thread).
   void observe(const std::string& key, ec::Curve curve, const service::PartitionOutcome& outcome);
 
@@ -57,6 +61,8 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* proofs_;
   prometheus::Family<prometheus::Counter>* failures_;
   std::atomic<bool> draining_{false};
+  const QueueCounters* queue_ = nullptr;
+  std::string queue_host_;
   std::unique_ptr<Handler> metrics_handler_, health_handler_;
   std::unique_ptr<CivetServer> http_;
 };

@@ -1,5 +1,9 @@
 #include "cuzk/queue/queue.hpp"
 
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "cuzk/queue/schema.hpp"
@@ -30,6 +34,26 @@ std::string text_array(const std::vector<std::string>& items) {
 std::string seconds(std::chrono::seconds s) { return num(s.count()); }
 
 }  // namespace
+
+std::string sha256_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read " + path);
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || !EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr)) throw std::runtime_error("SHA-256: no context");
+  std::vector<char> buf(size_t(4) << 20);
+  while (in) {
+    in.read(buf.data(), (std::streamsize)buf.size());
+    if (in.gcount() > 0) EVP_DigestUpdate(ctx.get(), buf.data(), (size_t)in.gcount());
+  }
+  if (in.bad()) throw std::runtime_error("reading " + path + " failed");
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned len = 0;
+  EVP_DigestFinal_ex(ctx.get(), md, &len);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned i = 0; i < len; ++i) (hex += kHex[md[i] >> 4]) += kHex[md[i] & 15];
+  return hex;
+}
 
 Queue::Queue(std::string conninfo, QueueOptions options) : options_(options), db_(std::move(conninfo)) {
   require_schema(db_);
@@ -237,6 +261,8 @@ std::optional<JobRecord> Queue::job(int64_t id) {
                               p.text(i, 5), p.text(i, 6), (int)p.integer(i, 7)});
   return out;
 }
+
+int64_t Queue::queued() { return db_.exec("SELECT count(*) FROM cuzk_partitions WHERE state = 'queued'").integer(0, 0); }
 
 std::optional<JobRecord> Queue::await(int64_t id, std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;

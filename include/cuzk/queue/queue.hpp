@@ -73,6 +73,9 @@ struct Sweep {
   size_t requeued = 0, failed = 0;  // lapsed leases put back, or failed after max_attempts; deadlines passed
 };
 
+// Hex SHA-256 of a file's contents: a key's content_hash.
+std::string sha256_file(const std::string& path);
+
 class Queue {
  public:
   // Connects; the schema must be this build's (schema.hpp).
@@ -107,6 +110,8 @@ class Queue {
   size_t release(const std::string& host);
 
   std::optional<JobRecord> job(int64_t id);
+  // Partitions waiting to be claimed, over every key (the queue's depth).
+  int64_t queued();
   // Waits until the job has finished or the timeout passes (LISTEN, or polling).
   std::optional<JobRecord> await(int64_t id, std::chrono::milliseconds timeout);
   // Waits for new work (a NOTIFY on submit, or the poll interval).

@@ -1,0 +1,272 @@
+#include "queue_worker.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <condition_variable>
+
+#include "cuzk/queue/schema.hpp"
+
+namespace cuzk::daemon {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string default_host() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return std::string(name) + ":" + std::to_string(::getpid());
+}
+
+// Failures that another attempt (elsewhere) may not repeat: a fault, a drain,
+// memory. A bad witness, a missing key or an unsatisfied circuit fail at once.
+bool worth_retrying(service::ErrorKind k) {
+  using service::ErrorKind;
+  return k == ErrorKind::internal || k == ErrorKind::unavailable || k == ErrorKind::resource_exhausted ||
+         k == ErrorKind::cancelled;
+}
+
+std::string times_json(const service::StageTimes& t) {
+  nlohmann::ordered_json j{{"queue", t.queue}, {"synthesis", t.synthesis}, {"prove", t.prove},
+                           {"finish", t.finish}, {"total", t.total}};
+  return j.dump();
+}
+
+// Sleeps `d` unless stop is requested first.
+void nap(std::stop_token stop, std::chrono::milliseconds d) {
+  std::mutex m;
+  std::condition_variable_any cv;
+  std::unique_lock lock(m);
+  cv.wait_for(lock, stop, d, [] { return false; });
+}
+
+}  // namespace
+
+QueueWorker::QueueWorker(service::Service& service, QueueConfig config) : service_(service), config_(std::move(config)) {
+  if (config_.host.empty()) config_.host = default_host();
+  options_.lease = std::chrono::seconds((int64_t)std::ceil(config_.lease_s));
+  options_.max_attempts = config_.max_attempts;
+  const auto& p = service_.placement();
+  const unsigned workers = p.backend == service::BackendKind::cuda
+                               ? service_.options().workers_per_gpu * (unsigned)p.gpus.size()
+                               : service_.options().cpu_workers;
+  capacity_ = config_.in_flight ? config_.in_flight : std::max(2u, 2 * workers);
+}
+
+QueueWorker::~QueueWorker() {
+  if (claimer_.joinable()) stop();
+}
+
+void QueueWorker::start() {
+  queue::Pg db(config_.url);
+  if (config_.migrate) {
+    const int before = queue::migrate(db);
+    if (before != queue::schema_version())
+      spdlog::info("queue: schema migrated from version {} to {}", before, queue::schema_version());
+  }
+  queue::require_schema(db);
+  claimer_ = std::jthread([this](std::stop_token s) { claim_loop(s); });
+  results_ = std::jthread([this](std::stop_token s) { result_loop(s); });
+  leases_ = std::jthread([this](std::stop_token s) { lease_loop(s); });
+  spdlog::info("queue: worker {} claiming up to {} partitions at once, leases of {} s", config_.host, capacity_,
+               options_.lease.count());
+}
+
+template <class F>
+void QueueWorker::with_reconnect(std::unique_ptr<queue::Queue>& q, std::stop_token stop, const char* what, F&& f) {
+  for (auto backoff = 100ms;; backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s)) {
+    try {
+      if (!q) q = std::make_unique<queue::Queue>(config_.url, options_);
+      f(*q);
+      return;
+    } catch (const queue::PgError& e) {
+      // Anything but a lost connection is the caller's; so is a lost one once
+      // stopping, so that a database down at shutdown cannot hold it up.
+      if (!e.connection_lost() || stop.stop_requested()) throw;
+      if (q) spdlog::warn("queue: {}: {}; reconnecting", what, e.what());
+      q.reset();
+      ++counters_.reconnects;
+      nap(stop, backoff);
+    }
+  }
+}
+
+void QueueWorker::claim_loop(std::stop_token stop) {
+  std::unique_ptr<queue::Queue> q;
+  auto last_sweep = std::chrono::steady_clock::now() - 1h;
+  while (!stop.stop_requested()) {
+    try {
+      with_reconnect(q, stop, "claim", [&](queue::Queue& queue) {
+        if (std::chrono::steady_clock::now() - last_sweep > 1s) {
+          const queue::Sweep s = queue.sweep();
+          counters_.lease_expiries += s.requeued;
+          counters_.depth = queue.queued();
+          last_sweep = std::chrono::steady_clock::now();
+        }
+        claim_once(queue);
+      });
+    } catch (const std::exception& e) {
+      spdlog::error("queue: claim: {}", e.what());
+      nap(stop, 1s);
+    }
+  }
+}
+
+void QueueWorker::claim_once(queue::Queue& q) {
+  size_t held;
+  std::vector<std::string> resident;
+  {
+    std::lock_guard lock(mu_);
+    held = held_.size();
+    for (const auto& [id, hash] : loaded_) resident.push_back(id);
+  }
+  if (held >= capacity_) {
+    std::this_thread::sleep_for(2ms);  // the results thread frees room
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<queue::Claim> claims = q.claim(config_.host, capacity_ - held, resident);
+  counters_.claim_micros +=
+      (uint64_t)std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+  ++counters_.claim_calls;
+  if (claims.empty()) {
+    q.wait_for_work(500ms);
+    return;
+  }
+  for (const queue::Claim& c : claims) {
+    ++counters_.claims;
+    if (c.attempt > 1) ++counters_.reclaims;
+    if (c.key_was_resident) ++counters_.affinity_hits;
+    const std::string name = "job " + std::to_string(c.job_id) + " partition " + std::to_string(c.part);
+    try {
+      const std::string key = ensure_key(q, c.key_id);
+      std::vector<service::PartitionInput> input;
+      if (!c.witness_url.empty())
+        input.emplace_back(service::WitnessFile{c.witness_url.substr(std::string_view("file://").size())});
+      else
+        input.emplace_back(service::WitnessBytes{std::vector<uint8_t>(c.witness.begin(), c.witness.end()), name});
+      const service::JobId job = service_.submit(key, std::move(input), {});
+      std::lock_guard lock(mu_);
+      held_.push_back({c, job});
+    } catch (const std::exception& e) {
+      const std::exception_ptr ep = std::current_exception();
+      const service::ErrorKind kind = service::classify(ep);
+      spdlog::warn("queue: {}: {}", name, service::message_of(ep));
+      q.fail(c, config_.host, service::message_of(ep), worth_retrying(kind));
+      ++counters_.failed;
+    }
+  }
+}
+
+std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) {
+  {
+    std::lock_guard lock(mu_);
+    if (loaded_.count(key_id)) return key_id;
+  }
+  const std::optional<queue::KeyRecord> rec = q.key(key_id);
+  if (!rec) throw service::Error(service::ErrorKind::not_found, "the queue has no key " + key_id);
+  // The file must be the key the submitter registered: a key replaced on the
+  // shared storage would make proofs that do not verify against its vk.
+  const std::string hash = queue::sha256_file(rec->location);
+  if (hash != rec->content_hash)
+    throw service::Error(service::ErrorKind::invalid_argument,
+                         "key " + key_id + " at " + rec->location + " has SHA-256 " + hash + ", the queue records " +
+                             rec->content_hash);
+  const service::KeyInfo info = service_.load_key(rec->location, key_id);
+  if (ec::curve_name(info.curve) != rec->curve)
+    throw service::Error(service::ErrorKind::invalid_argument,
+                         "key " + key_id + " is a " + ec::curve_name(info.curve) + " key, the queue records " + rec->curve);
+  spdlog::info("queue: loaded key {} from {}", key_id, rec->location);
+  std::lock_guard lock(mu_);
+  loaded_[key_id] = hash;
+  return key_id;
+}
+
+void QueueWorker::result_loop(std::stop_token stop) {
+  std::unique_ptr<queue::Queue> q;
+  for (;;) {
+    std::optional<Held> next;
+    {
+      std::lock_guard lock(mu_);
+      if (!held_.empty()) next = held_.front();
+    }
+    if (!next) {
+      if (stop.stop_requested()) return;
+      std::this_thread::sleep_for(2ms);
+      continue;
+    }
+    std::optional<service::JobOutcome> outcome;
+    try {
+      outcome = service_.await(next->job, std::chrono::milliseconds(20));
+    } catch (const std::exception& e) {
+      spdlog::error("queue: awaiting job {} partition {}: {}", next->claim.job_id, next->claim.part, e.what());
+      outcome = service::JobOutcome{};  // lost: its lease lapses and another host proves it
+    }
+    if (!outcome) continue;
+    {
+      std::lock_guard lock(mu_);
+      held_.pop_front();
+    }
+    if (outcome->partitions.empty()) continue;
+    try {
+      with_reconnect(q, stop, "result", [&](queue::Queue& queue) { write_back(queue, *next, outcome->partitions[0]); });
+    } catch (const std::exception& e) {
+      spdlog::error("queue: writing job {} partition {}: {} (its lease lapses; another host proves it)",
+                    next->claim.job_id, next->claim.part, e.what());
+    }
+  }
+}
+
+void QueueWorker::write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o) {
+  if (o.ok()) {
+    if (q.complete(h.claim, config_.host, o.proof.dump(1), o.publics.dump(1), times_json(o.times)))
+      ++counters_.written;
+    else
+      ++counters_.duplicates;  // another host wrote it first (our lease had lapsed)
+    return;
+  }
+  if (o.error_kind == service::ErrorKind::cancelled && stopping_) return;  // released by stop()
+  q.fail(h.claim, config_.host, o.error, worth_retrying(o.error_kind));
+  ++counters_.failed;
+}
+
+void QueueWorker::lease_loop(std::stop_token stop) {
+  std::unique_ptr<queue::Queue> q;
+  const auto every = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease) / 3;
+  while (!stop.stop_requested()) {
+    try {
+      with_reconnect(q, stop, "renew", [&](queue::Queue& queue) { queue.renew(config_.host); });
+    } catch (const std::exception& e) {
+      spdlog::error("queue: renewing leases: {}", e.what());
+    }
+    nap(stop, every);
+  }
+}
+
+size_t QueueWorker::stop() {
+  stopping_ = true;
+  claimer_.request_stop();
+  claimer_.join();
+  {
+    std::lock_guard lock(mu_);
+    for (const Held& h : held_) service_.cancel(h.job);
+  }
+  results_.request_stop();
+  results_.join();  // writes what finished; what was cancelled is left claimed
+  leases_.request_stop();
+  leases_.join();
+  size_t released = 0;
+  try {
+    queue::Queue q(config_.url, options_);
+    released = q.release(config_.host);
+  } catch (const std::exception& e) {
+    spdlog::error("queue: releasing this host's claims: {} (their leases lapse instead)", e.what());
+  }
+  counters_.released += released;
+  spdlog::info("queue: worker {} stopped; {} partitions given back to the queue", config_.host, released);
+  return released;
+}
+
+}  // namespace cuzk::daemon
