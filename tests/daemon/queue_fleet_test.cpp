@@ -1,0 +1,178 @@
+// Several cuzkd processes (CPU backend) sharing one PostgreSQL job queue, as
+// hosts of a fleet would: every partition proved exactly once or failed with
+// its reason, every proof verified; a worker killed with SIGKILL mid-run
+// whose partitions are re-claimed after their lease; the database restarted
+// under load. The server is a real one (tests/queue/postgres_server.hpp).
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <atomic>
+#include <map>
+#include <regex>
+#include <thread>
+
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/queue/queue.hpp"
+#include "cuzk/queue/schema.hpp"
+#include "daemon_support.hpp"
+#include "postgres_server.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using queue::PgParam;
+
+const char* const kQueueCurves[] = {"bn128", "bls12381"};
+
+class QueueFleet : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!PostgresServer::available(&why)) GTEST_SKIP() << why;
+    pg = std::make_unique<PostgresServer>();
+    queue::Pg db(pg->conninfo());
+    queue::migrate(db);
+    q = std::make_unique<queue::Queue>(pg->conninfo());
+    for (const char* curve : kQueueCurves) {
+      const fs::path zkey = fixture(curve, "linear", "circuit.zkey");
+      q->put_key({std::string("linear-") + curve, curve, zkey.string(), queue::sha256_file(zkey.string())});
+    }
+  }
+  // A worker named `host`; extra flags after the defaults.
+  std::unique_ptr<Daemon> worker(const std::string& host, std::vector<std::string> extra = {}) {
+    fs::create_directories(dir.path() / host);
+    std::vector<std::string> args{"--selfcheck", "false", "--queue", pg->conninfo(), "--queue-host", host,
+                                  "--key-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(), "--log-level", "info"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<Daemon>(dir.path() / host, "", args);
+  }
+  // Jobs of `per_job` partitions each, alternating curves, from `clients` threads.
+  std::vector<int64_t> submit(size_t jobs, size_t per_job, size_t clients = 3) {
+    std::vector<int64_t> ids(jobs);
+    std::vector<std::thread> t;
+    for (size_t c = 0; c < clients; ++c)
+      t.emplace_back([&, c] {
+        queue::Queue mine(pg->conninfo());
+        for (size_t j = c; j < jobs; j += clients) {
+          const char* curve = kQueueCurves[j % 2];
+          const auto w = read_bytes(fixture(curve, "linear", "witness.wtns"));
+          queue::JobRequest r;
+          r.key_id = std::string("linear-") + curve;
+          r.requester = "client-" + std::to_string(c);
+          r.partitions.assign(per_job, {std::string(w.begin(), w.end()), ""});
+          ids[j] = mine.submit(r);
+        }
+      });
+    for (auto& x : t) x.join();
+    return ids;
+  }
+  // Every job done, every proof verified against its fixture's vk and publics.
+  void expect_all_proved(const std::vector<int64_t>& ids, std::chrono::seconds timeout) {
+    size_t proofs = 0;
+    for (int64_t id : ids) {
+      const auto j = q->await(id, timeout);
+      ASSERT_TRUE(j && j->state == "done") << "job " << id << ": " << (j ? j->state : "missing");
+      const std::string curve = j->key_id.substr(std::string("linear-").size());
+      for (const auto& p : j->partitions) {
+        ASSERT_EQ(p.state, "done");
+        expect_verified(curve, p.proof, p.publics);
+        ++proofs;
+      }
+    }
+    EXPECT_GT(proofs, 0u);
+  }
+  void expect_verified(const std::string& curve, const std::string& proof, const std::string& publics) {
+    const fs::path vk = fixture(curve, "linear", "vk.json");
+    const auto check = [&]<class E>() {
+      static std::map<std::string, groth16::VerifyingKey<E>> keys;
+      auto it = keys.find(curve);
+      if (it == keys.end()) it = keys.emplace(curve, io::read_vk_json<E>(vk)).first;
+      const auto pr = io::parse_proof_json<E>(proof, "proof");
+      const auto pub = io::parse_public_json<E>(publics, "publics");
+      EXPECT_TRUE(groth16::verify<E>(it->second, pub, pr));
+    };
+    if (curve == "bn128")
+      check.template operator()<ec::Bn254>();
+    else
+      check.template operator()<ec::Bls12_381>();
+  }
+  int64_t count(const std::string& where) {
+    return q->db().exec("SELECT count(*) FROM cuzk_partitions WHERE " + where).integer(0, 0);
+  }
+
+  TempDir dir;
+  std::unique_ptr<PostgresServer> pg;
+  std::unique_ptr<queue::Queue> q;
+};
+
+// 2,000 partitions over keys of both curves from 3 clients, 3 workers.
+TEST_F(QueueFleet, ThreeWorkersProveEveryPartitionOnce) {
+  std::vector<std::unique_ptr<Daemon>> workers;
+  for (int w = 0; w < 3; ++w) workers.push_back(worker("host-" + std::to_string(w)));
+  const auto ids = submit(100, 20);
+  expect_all_proved(ids, std::chrono::seconds(600));
+  EXPECT_EQ(count("state = 'done'"), 2000);
+  EXPECT_EQ(count("attempts <> 1"), 0) << "nothing lapsed or failed, so nothing was proved twice";
+  EXPECT_EQ(q->db().exec("SELECT count(DISTINCT proved_by) FROM cuzk_partitions").integer(0, 0), 3)
+      << "every worker took part";
+  // Key affinity: the fraction of claims whose key the claimer already held.
+  double claims = 0, affine = 0;
+  for (auto& w : workers) {
+    const std::string m = http_get(w->metrics_port(), "/metrics").body;
+    const auto read = [&](const char* name) {
+      std::smatch s;
+      return std::regex_search(m, s, std::regex(std::string(name) + R"(\{[^}]*\} ([0-9.e+]+))")) ? std::stod(s[1]) : -1.0;
+    };
+    claims += read("cuzk_queue_claims_total");
+    affine += read("cuzk_queue_affinity_claims_total");
+  }
+  EXPECT_EQ(claims, 2000);
+  std::printf("key affinity: %.0f of %.0f claims (%.1f%%) found their key loaded\n", affine, claims, 100 * affine / claims);
+  EXPECT_GT(affine / claims, 0.9) << "each worker loads each key once, so nearly all claims find it";
+}
+
+TEST_F(QueueFleet, AKilledWorkersPartitionsAreReclaimedAfterTheLease) {
+  auto a = worker("doomed", {"--queue-lease", "2", "--cpu-workers", "1", "--queue-in-flight", "8"});
+  const auto ids = submit(20, 10, 1);
+  ASSERT_TRUE(eventually([&] { return count("proved_by = 'doomed'") >= 5; }, 60s));
+  a->signal(SIGKILL);
+  a->wait_exit(10s);
+  const int64_t held = count("state = 'claimed' AND claimed_by = 'doomed'");
+  EXPECT_GT(held, 0) << "the worker died holding claims";
+  auto b = worker("survivor", {"--queue-lease", "2"});
+  expect_all_proved(ids, std::chrono::seconds(300));
+  EXPECT_EQ(count("state = 'done'"), 200);
+  EXPECT_EQ(count("attempts = 2 AND proved_by = 'survivor'"), held) << "what the dead worker held, re-claimed once";
+  EXPECT_EQ(count("errors::text LIKE '%the lease lapsed%'"), held);
+}
+
+TEST_F(QueueFleet, TheDatabaseRestartedUnderLoad) {
+  auto a = worker("a");
+  auto b = worker("b");
+  const auto ids = submit(40, 10);
+  ASSERT_TRUE(eventually([&] { return count("state = 'done'") >= 20; }, 60s));
+  pg->stop();
+  std::this_thread::sleep_for(2s);
+  pg->start();
+  q->db().reconnect();
+  expect_all_proved(ids, std::chrono::seconds(300));
+  EXPECT_EQ(count("state = 'done'"), 400);
+  EXPECT_TRUE(a->wait_for_log("reconnecting", 1s) || b->wait_for_log("reconnecting", 1s)) << a->log();
+}
+
+TEST_F(QueueFleet, SigtermGivesUnstartedClaimsBack) {
+  auto a = worker("leaving", {"--cpu-workers", "1", "--queue-in-flight", "16"});
+  submit(4, 50, 1);
+  ASSERT_TRUE(eventually([&] { return count("proved_by = 'leaving'") >= 2; }, 60s));
+  a->signal(SIGTERM);
+  EXPECT_EQ(a->wait_exit(60s), 0) << a->log();
+  EXPECT_EQ(count("state = 'claimed'"), 0) << "nothing left claimed";
+  EXPECT_EQ(count("state = 'failed'"), 0);
+  EXPECT_EQ(count("state = 'queued' AND attempts <> 0"), 0) << "a release is not an attempt";
+  EXPECT_TRUE(a->wait_for_log("given back to the queue", 1s));
+}
+
+}  // namespace
+}  // namespace cuzk::test
