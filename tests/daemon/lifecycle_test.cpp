@@ -74,6 +74,8 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
       {"bad backend flag", "", {"--backend", "fpga"}, "--backend: 'fpga' is not a backend"},
       {"bad log level", "log_level = \"loud\"\n", {}, "log_level"},
       {"unknown flag", "", {"--frobnicate"}, "frobnicate"},
+      {"unknown queue key", "[queue]\nurll = \"x\"\n", {}, ":2: queue.urll: unknown key"},
+      {"queue lease", "[queue]\nurl = \"host=/nowhere\"\nlease_s = 0\n", {}, "queue.lease_s: must be from 1 to 86400"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -124,6 +126,12 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.max_unawaited_jobs, t.max_unawaited_jobs);
   EXPECT_EQ(c.selfcheck, d.selfcheck);
   EXPECT_EQ(c.exit_when_gpus_lost, d.exit_when_gpus_lost);
+  EXPECT_EQ(c.queue.url, d.queue.url);
+  EXPECT_EQ(c.queue.host, d.queue.host);
+  EXPECT_EQ(c.queue.lease_s, d.queue.lease_s);
+  EXPECT_EQ(c.queue.in_flight, d.queue.in_flight);
+  EXPECT_EQ(c.queue.max_attempts, d.queue.max_attempts);
+  EXPECT_EQ(c.queue.migrate, d.queue.migrate);
   EXPECT_EQ(s.witness_dirs, t.witness_dirs);
   EXPECT_EQ(s.key_dirs, t.key_dirs);
   EXPECT_EQ(s.gpu_recovery_interval, t.gpu_recovery_interval);
