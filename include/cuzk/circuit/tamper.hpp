@@ -47,7 +47,10 @@ template <Circuit C>
 struct Tampered {
   using Curve = typename C::Curve;
 
-  const C& circuit;
+  // Held by value: a Tampered made from a temporary (a source's lambda that
+  // returns Tampered{HashChain::for_constraints(...), k}) would otherwise
+  // outlive its circuit, which the engine tests did until -O1 showed it.
+  C circuit;
   uint64_t aux_index;
 
   template <class CS>
