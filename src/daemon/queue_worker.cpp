@@ -120,7 +120,7 @@ void QueueWorker::claim_once(queue::Queue& q) {
   {
     std::lock_guard lock(mu_);
     held = held_.size();
-    for (const auto& [id, hash] : loaded_) resident.push_back(id);
+    resident.assign(loaded_.begin(), loaded_.end());
   }
   if (held >= capacity_) {
     std::this_thread::sleep_for(2ms);  // the results thread frees room
@@ -180,7 +180,7 @@ std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) 
                          "key " + key_id + " is a " + ec::curve_name(info.curve) + " key, the queue records " + rec->curve);
   spdlog::info("queue: loaded key {} from {}", key_id, rec->location);
   std::lock_guard lock(mu_);
-  loaded_[key_id] = hash;
+  loaded_.insert(key_id);
   return key_id;
 }
 

@@ -16,7 +16,6 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -65,7 +64,7 @@ class QueueWorker {
   QueueCounters counters_;
   std::mutex mu_;
   std::deque<Held> held_;               // submitted to the service, oldest first
-  std::map<std::string, std::string> loaded_;  // queue key id -> content hash loaded
+  std::set<std::string> loaded_;  // queue key ids loaded (and checked) here
   std::atomic<bool> stopping_{false};
   std::jthread claimer_, results_, leases_;
 };
