@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client_jobs.hpp"
+#include "client_queue.hpp"
 #include "client_status.hpp"
 #include "cuzk/util/plural.hpp"
 #include "output.hpp"
@@ -41,6 +42,9 @@ struct ClientFlags {
   unsigned partitions = 1;
   uint64_t job = 0, deadline_ms = 0, timeout_ms = 0;
   int priority = 0;
+  // --queue: the fleet's job queue through cuzkd (client_queue.hpp)
+  bool queue = false, by_path = false;
+  std::string key_path;
 };
 
 // --daemon and --tls-ca of prove and prove-batch, and the options there that
@@ -123,6 +127,15 @@ int client_prove(const ClientFlags& f) {
 }
 
 int client_submit(const ClientFlags& f) {
+  if (f.queue) {
+    if (!f.circuit.empty()) throw std::invalid_argument("--circuit is cuzkd's own: the queue takes witnesses");
+    if (f.wtns.empty()) throw std::invalid_argument("cuzk client submit --queue: give witnesses");
+    const uint64_t id = queue_submit(connect(f.connection), {f.key, f.key_path, f.wtns, f.by_path, f.priority,
+                                                             f.deadline_ms, f.label});
+    std::printf("%llu\n", (unsigned long long)id);
+    return 0;
+  }
+  if (!f.key_path.empty() || f.by_path) throw std::invalid_argument("--key-path and --by-path go with --queue");
   if (f.wtns.empty() && f.circuit.empty())
     throw std::invalid_argument("cuzk client submit: give witnesses, or --circuit for native partitions");
   v1::SubmitRequest request = job_request(f, f.wtns);
@@ -173,6 +186,10 @@ nlohmann::ordered_json result_json(const v1::JobResult& result) {
     } else {
       j["error_code"] = p.error_code();
       j["error"] = p.error();
+    }
+    if (!p.proved_by().empty()) {  // a job of the queue
+      j["proved_by"] = p.proved_by();
+      j["attempts"] = p.attempts();
     }
     const v1::StageTimes& t = p.times();
     j["times_s"] = {{"queue", t.queue_s()},   {"synthesis", t.synthesis_s()}, {"prove", t.prove_s()},
@@ -226,7 +243,7 @@ int client_await(const ClientFlags& f) {
   // The outputs are cleared before the outcome is taken where the job's size
   // is known (status lists it), so that a refused path loses nothing.
   bool prepared = false;
-  if (!f.out.empty()) {
+  if (!f.out.empty() && !f.queue) {
     const v1::StatusReply status = daemon.call(&Stub::Status, v1::StatusRequest{});
     for (const v1::JobStatus& job : status.jobs())
       if (job.job_id() == f.job) {
@@ -234,7 +251,9 @@ int client_await(const ClientFlags& f) {
         prepared = true;
       }
   }
-  const v1::JobResult result = take_outcome(daemon, f.job, f.timeout_ms);
+  // The queue keeps a job's outcome, so nothing is lost where --out is refused.
+  const v1::JobResult result =
+      f.queue ? queue_await(daemon, f.job, f.timeout_ms) : take_outcome(daemon, f.job, f.timeout_ms);
   size_t failed = 0;
   for (int i = 0; i < result.partitions_size(); ++i)
     if (const v1::PartitionResult& p = result.partitions(i); !p.ok()) {
@@ -267,6 +286,11 @@ int client_cancel(const ClientFlags& f) {
 
 int client_status(const ClientFlags& f) {
   Daemon& daemon = connect(f.connection);
+  if (f.queue) {
+    if (f.json) throw std::invalid_argument("--json is for cuzkd's own status, not --queue");
+    std::fputs(queue_status(daemon).c_str(), stdout);
+    return 0;
+  }
   const v1::StatusReply status = daemon.call(&Stub::Status, v1::StatusRequest{});
   std::fputs((f.json ? status_json(status) : status_table(status, daemon.address())).c_str(), stdout);
   return 0;
@@ -385,6 +409,14 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::Range(1u, 1u << 20))
       ->capture_default_str();
   add_job_options(submit, f);
+  submit->add_flag("--queue", f.queue,
+                   "Queue the job for the whole fleet (cuzkd --queue; docs/QUEUE.md) instead of proving it on this "
+                   "cuzkd: <key-id> is the key's id in the queue");
+  submit->add_option("--key-path", f.key_path,
+                     "With --queue: register <key-id> as this .zkey first, at a path every worker reads");
+  submit->add_flag("--by-path", f.by_path,
+                   "With --queue: send the witnesses as file:// URLs on storage every worker reads, never inline "
+                   "(witnesses over 16 MiB always go so)");
   add_connection_options(submit, f.connection);
   submit->callback([&] { run = [&]() -> int { leave(client_submit(f)); }; });
 
@@ -398,6 +430,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
                     "Give up after this many ms (exit 1; the job goes on and can be awaited again); 0: wait until "
                     "done")
       ->capture_default_str();
+  await->add_flag("--queue", f.queue, "A job of the fleet's queue (submit --queue); it can be awaited again");
   add_quiet(await, f);
   add_connection_options(await, f.connection);
   await->callback([&] { run = [&]() -> int { leave(client_await(f)); }; });
@@ -412,6 +445,9 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   auto* status = client->add_subcommand(
       "status", "cuzkd's state: backend, queues, jobs, keys loaded, GPUs and their health, memory in use");
   status->add_flag("--json", f.json, "The StatusReply as JSON (proto field names) instead of tables");
+  status->add_flag("--queue", f.queue,
+                   "The whole fleet of the job queue instead: partitions by state, and per host what it holds and "
+                   "proved (as cuzk db status)");
   add_connection_options(status, f.connection);
   status->callback([&] { run = [&]() -> int { leave(client_status(f)); }; });
 

@@ -89,7 +89,8 @@ Daemon::Daemon(const DaemonAddress& address) : address_(address.target) {
   args.SetMaxSendMessageSize(-1);
   args.SetMaxReceiveMessageSize(-1);
   channel_ = grpc::CreateCustomChannel(grpc_target(address.target), credentials, args);
-  stub_ = v1::Prover::NewStub(channel_);
+  prover_ = v1::Prover::NewStub(channel_);
+  queue_ = v1::Queue::NewStub(channel_);
 }
 
 void Daemon::fail(const grpc::Status& status) const {
@@ -103,6 +104,10 @@ void Daemon::fail(const grpc::Status& status) const {
       if (channel_->GetState(false) != GRPC_CHANNEL_READY)
         throw std::runtime_error("no cuzkd at " + address_ + ": " + message);
       throw std::runtime_error(message);
+    case grpc::StatusCode::UNIMPLEMENTED:
+      // The Queue service is registered only where cuzkd was started with --queue.
+      throw std::runtime_error("cuzkd at " + address_ + " does not serve that (" + message +
+                               "); for the job queue, start cuzkd with --queue");
     default: throw std::runtime_error(message);
   }
 }

@@ -3,6 +3,7 @@
 // daemon's reply or throws, so that main.cpp prints one "error: ..." line:
 //   INVALID_ARGUMENT, NOT_FOUND    std::invalid_argument (exit 2), the daemon's message
 //   UNAVAILABLE with no daemon     std::runtime_error "no cuzkd at ADDR: ..." (exit 1)
+//   UNIMPLEMENTED                  std::runtime_error: the daemon does not serve it (the queue without --queue)
 //   any other code                 std::runtime_error (exit 1), the daemon's message
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include <grpcpp/grpcpp.h>
 
@@ -37,13 +39,14 @@ class Daemon {
 
   const std::string& address() const { return address_; }
 
-  template <class Request, class Reply>
-  using Rpc = grpc::Status (v1::Prover::Stub::*)(grpc::ClientContext*, const Request&, Reply*);
+  // An RPC of either service: &v1::Prover::Stub::Submit, &v1::Queue::Stub::Await, ...
+  template <class Stub, class Request, class Reply>
+  using Rpc = grpc::Status (Stub::*)(grpc::ClientContext*, const Request&, Reply*);
 
   // Calls `rpc`; a non-OK status is thrown as the header says. `timeout`
   // bounds the call (DEADLINE_EXCEEDED after it); none: as long as it takes.
-  template <class Request, class Reply>
-  Reply call(Rpc<Request, Reply> rpc, const Request& request,
+  template <class Stub, class Request, class Reply>
+  Reply call(Rpc<Stub, Request, Reply> rpc, const Request& request,
              std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     Reply reply;
     const grpc::Status status = call_status(rpc, request, reply, timeout);
@@ -53,12 +56,15 @@ class Daemon {
 
   // The same, returning a non-OK status instead of throwing it, for callers
   // that handle some codes themselves (fail() throws the rest).
-  template <class Request, class Reply>
-  grpc::Status call_status(Rpc<Request, Reply> rpc, const Request& request, Reply& reply,
+  template <class Stub, class Request, class Reply>
+  grpc::Status call_status(Rpc<Stub, Request, Reply> rpc, const Request& request, Reply& reply,
                            std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     grpc::ClientContext context;
     if (timeout) context.set_deadline(std::chrono::system_clock::now() + *timeout);
-    return (stub_.get()->*rpc)(&context, request, &reply);
+    if constexpr (std::is_same_v<Stub, v1::Queue::Stub>)
+      return (queue_.get()->*rpc)(&context, request, &reply);
+    else
+      return (prover_.get()->*rpc)(&context, request, &reply);
   }
 
   // Throws `status` as the header says.
@@ -67,7 +73,8 @@ class Daemon {
  private:
   std::string address_;
   std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::Prover::Stub> stub_;
+  std::unique_ptr<v1::Prover::Stub> prover_;
+  std::unique_ptr<v1::Queue::Stub> queue_;
 };
 
 // `text` on one line: newlines become "; ".

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -48,32 +46,6 @@ double quantile(std::vector<double> v, double q) {
 }
 
 }  // namespace
-
-std::string read_bytes(const std::string& path, const char* what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(path + " is a directory, not " + what);
-  // gRPC's messages are at most 2 GiB, the request's other fields included.
-  constexpr uintmax_t kMaxBytes = (uintmax_t{1} << 31) - (uintmax_t{1} << 20);
-  std::error_code no_size;  // not a regular file (a pipe)
-  const uintmax_t size = std::filesystem::file_size(path, no_size);
-  if (!no_size && size > kMaxBytes)
-    throw std::invalid_argument(path + ": " + std::to_string(size) + " bytes is more than one gRPC message carries (2 GiB), "
-                                "so cuzkd must read it from its own disk");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot open " + what);
-  std::string bytes;
-  if (!no_size) {
-    // One read of the whole file, not a character at a time (an
-    // istreambuf_iterator): the witness is most of a request's bytes.
-    bytes.resize(size);
-    in.read(bytes.data(), (std::streamsize)size);
-    bytes.resize((size_t)in.gcount());
-  } else {
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  if (in.bad()) throw std::invalid_argument(path + ": cannot read " + what);
-  return bytes;
-}
 
 nlohmann::ordered_json sent_json(const std::string& text, const char* what) {
   try {

@@ -9,12 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "client_connection.hpp"
+#include "file_bytes.hpp"
 
 namespace cuzk::cli {
-
-// A file's bytes (`what` names it in the error when it cannot be read: an
-// std::invalid_argument).
-std::string read_bytes(const std::string& path, const char* what);
 
 // JSON text the daemon sent (`what`: "proof.json"), parsed; malformed text is
 // a runtime_error.

@@ -7,15 +7,14 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <stdexcept>
 
 #include "cuzk/io/json.hpp"
-#include "cuzk/io/zkey.hpp"
 #include "cuzk/queue/queue.hpp"
 #include "cuzk/queue/schema.hpp"
+#include "file_bytes.hpp"
+#include "queue_view.hpp"
 
 namespace cuzk::cli {
 
@@ -38,12 +37,6 @@ std::string url_of(const DbFlags& f) {
   throw std::invalid_argument("no queue: give --queue postgres://... or set CUZK_QUEUE");
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read " + path);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 int migrate(const DbFlags& f) {
   queue::Pg db(url_of(f));
   const int before = queue::migrate(db);
@@ -54,24 +47,19 @@ int migrate(const DbFlags& f) {
 
 int submit(const DbFlags& f) {
   queue::Queue q(url_of(f));
-  const fs::path key = fs::absolute(f.key);
-  const io::ZkeyHeader header = io::read_zkey_header(key);
-  queue::KeyRecord rec{f.key_id.empty() ? key.stem().string() : f.key_id, ec::curve_name(header.curve), key.string(),
-                       queue::sha256_file(key.string())};
-  q.put_key(rec);
+  const queue::KeyRecord key = q.register_key(f.key, f.key_id);
   queue::JobRequest job;
-  job.key_id = rec.id;
+  job.key_id = key.id;
   job.priority = f.priority;
   job.label = f.label;
   if (const char* user = std::getenv("USER")) job.requester = user;
   if (f.deadline_s > 0)
     job.deadline = queue::SystemClock::now() + std::chrono::milliseconds(int64_t(f.deadline_s * 1000));
   for (const std::string& w : f.wtns) {
-    // Large witnesses, or all of them with --by-path, go by their path on storage the workers share.
-    if (f.by_path || fs::file_size(w) > q.options().max_inline_witness)
-      job.partitions.push_back({"", "file://" + fs::absolute(w).string()});
+    if (std::optional<std::string> url = queued_witness_url(w, f.by_path))
+      job.partitions.push_back({"", std::move(*url)});
     else
-      job.partitions.push_back({read_all(w), ""});
+      job.partitions.push_back({read_bytes(w, "the witness"), ""});
   }
   std::printf("%lld\n", (long long)q.submit(job));
   return 0;
@@ -108,26 +96,7 @@ int await_job(const DbFlags& f) {
 
 int status(const DbFlags& f) {
   queue::Queue q(url_of(f));
-  queue::Pg& db = q.db();
-  const queue::PgResult states = db.exec("SELECT state, count(*) FROM cuzk_partitions GROUP BY state ORDER BY state");
-  std::printf("partitions:");
-  for (size_t i = 0; i < states.rows(); ++i) std::printf(" %s %lld", states.text(i, 0).c_str(), (long long)states.integer(i, 1));
-  std::printf("\n");
-  const queue::PgResult hosts = db.exec(
-      "SELECT h, sum(claimed), sum(done_minute), sum(done_total) FROM ("
-      "  SELECT claimed_by AS h, count(*) AS claimed, 0 AS done_minute, 0 AS done_total FROM cuzk_partitions "
-      "    WHERE state = 'claimed' GROUP BY claimed_by "
-      "  UNION ALL SELECT proved_by, 0, count(*) FILTER (WHERE done_at > now() - interval '1 minute'), count(*) "
-      "    FROM cuzk_partitions WHERE state = 'done' GROUP BY proved_by) t GROUP BY h ORDER BY h");
-  std::printf("%-32s %8s %12s %10s\n", "host", "claimed", "proofs/min", "proofs");
-  for (size_t i = 0; i < hosts.rows(); ++i)
-    std::printf("%-32s %8lld %12lld %10lld\n", hosts.text(i, 0).c_str(), (long long)hosts.integer(i, 1),
-                (long long)hosts.integer(i, 2), (long long)hosts.integer(i, 3));
-  const queue::PgResult lapsed = db.exec(
-      "SELECT count(*) FILTER (WHERE jsonb_array_length(errors) > 0), coalesce(sum(jsonb_array_length(errors)), 0) "
-      "FROM cuzk_partitions");
-  std::printf("partitions with failed attempts: %lld (%lld attempts)\n", (long long)lapsed.integer(0, 0),
-              (long long)lapsed.integer(0, 1));
+  std::fputs(fleet_table(q.fleet()).c_str(), stdout);
   return 0;
 }
 

@@ -71,10 +71,10 @@ void prepare_socket(const Config& config) {
   clear_socket(sock);
 }
 
-Listener listen(const Config& config, grpc::Service& service) {
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services) {
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
-  builder.RegisterService(&service);
+  for (grpc::Service* service : services) builder.RegisterService(service);
   const fs::path sock = unix_socket_path(config.listen);
   if (!sock.empty()) {
     prepare_socket(config);

@@ -6,6 +6,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <memory>
+#include <vector>
 
 #include "config.hpp"
 
@@ -21,8 +22,8 @@ struct Listener {
 // removed). std::runtime_error with one line otherwise.
 void prepare_socket(const Config& config);
 
-// Builds and starts the server for `service` (prepare_socket() again, then
+// Builds and starts the server for `services` (prepare_socket() again, then
 // listen); std::runtime_error with one line when it cannot listen.
-Listener listen(const Config& config, grpc::Service& service);
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services);
 
 }  // namespace cuzk::daemon

@@ -31,6 +31,7 @@
 #include "server.hpp"
 #include "signals.hpp"
 #if defined(CUZK_HAVE_QUEUE)
+#include "queue_service.hpp"
 #include "queue_worker.hpp"
 #endif
 
@@ -154,8 +155,10 @@ int serve(const Config& config, const Flags& flags) {
   ConfiguredKeys keys(*service);
   ProverService rpc(*service);
   Listener listener;
+  std::vector<grpc::Service*> services{&rpc};
 #if defined(CUZK_HAVE_QUEUE)
   std::unique_ptr<QueueWorker> worker;
+  std::unique_ptr<QueueService> queue_rpc;
 #endif
   try {
     if (config.selfcheck) self_check(*service);
@@ -164,10 +167,12 @@ int serve(const Config& config, const Flags& flags) {
     if (!config.queue.url.empty()) {
       worker = std::make_unique<QueueWorker>(*service, config.queue);
       metrics.watch_queue(&worker->counters(), worker->config().host);
+      queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{});
+      services.push_back(queue_rpc.get());
     }
 #endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
-    listener = listen(config, rpc);
+    listener = listen(config, services);
 #if defined(CUZK_HAVE_QUEUE)
     if (worker) worker->start();
 #endif

@@ -105,7 +105,7 @@ void QueueWorker::claim_loop(std::stop_token stop) {
           counters_.depth = queue.queued();
           last_sweep = std::chrono::steady_clock::now();
         }
-        claim_once(queue);
+        claim_once(queue, stop);
       });
     } catch (const std::exception& e) {
       spdlog::error("queue: claim: {}", e.what());
@@ -114,17 +114,15 @@ void QueueWorker::claim_loop(std::stop_token stop) {
   }
 }
 
-void QueueWorker::claim_once(queue::Queue& q) {
+void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
   size_t held;
   std::vector<std::string> resident;
   {
-    std::lock_guard lock(mu_);
+    // Full: the results thread frees room as each proof is written.
+    std::unique_lock lock(mu_);
+    if (!held_changed_.wait_for(lock, stop, 1s, [&] { return held_.size() < capacity_; })) return;
     held = held_.size();
     resident.assign(loaded_.begin(), loaded_.end());
-  }
-  if (held >= capacity_) {
-    std::this_thread::sleep_for(2ms);  // the results thread frees room
-    return;
   }
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<queue::Claim> claims = q.claim(config_.host, capacity_ - held, resident);
@@ -148,8 +146,11 @@ void QueueWorker::claim_once(queue::Queue& q) {
       else
         input.emplace_back(service::WitnessBytes{std::vector<uint8_t>(c.witness.begin(), c.witness.end()), name});
       const service::JobId job = service_.submit(key, std::move(input), {});
-      std::lock_guard lock(mu_);
-      held_.push_back({c, job});
+      {
+        std::lock_guard lock(mu_);
+        held_.push_back({c, job});
+      }
+      held_changed_.notify_all();
     } catch (const std::exception& e) {
       const std::exception_ptr ep = std::current_exception();
       const service::ErrorKind kind = service::classify(ep);
@@ -189,13 +190,10 @@ void QueueWorker::result_loop(std::stop_token stop) {
   for (;;) {
     std::optional<Held> next;
     {
-      std::lock_guard lock(mu_);
-      if (!held_.empty()) next = held_.front();
-    }
-    if (!next) {
-      if (stop.stop_requested()) return;
-      std::this_thread::sleep_for(2ms);
-      continue;
+      // Nothing held: the claim thread signals each partition it submits.
+      std::unique_lock lock(mu_);
+      if (!held_changed_.wait(lock, stop, [&] { return !held_.empty(); })) return;
+      next = held_.front();
     }
     std::optional<service::JobOutcome> outcome;
     try {
@@ -209,6 +207,7 @@ void QueueWorker::result_loop(std::stop_token stop) {
       std::lock_guard lock(mu_);
       held_.pop_front();
     }
+    held_changed_.notify_all();
     if (outcome->partitions.empty()) continue;
     try {
       with_reconnect(q, stop, "result", [&](queue::Queue& queue) { write_back(queue, *next, outcome->partitions[0]); });

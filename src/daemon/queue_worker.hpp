@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -51,7 +52,7 @@ class QueueWorker {
   void claim_loop(std::stop_token stop);
   void result_loop(std::stop_token stop);
   void lease_loop(std::stop_token stop);
-  void claim_once(queue::Queue& q);
+  void claim_once(queue::Queue& q, std::stop_token stop);
   std::string ensure_key(queue::Queue& q, const std::string& key_id);
   void write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o);
   template <class F>
@@ -64,6 +65,7 @@ class QueueWorker {
   QueueCounters counters_;
   std::mutex mu_;
   std::deque<Held> held_;               // submitted to the service, oldest first
+  std::condition_variable_any held_changed_;  // a partition submitted (results wakes) or written (claim wakes)
   std::set<std::string> loaded_;  // queue key ids loaded (and checked) here
   std::atomic<bool> stopping_{false};
   std::jthread claimer_, results_, leases_;

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <exception>
 
+#include "rpc_status.hpp"
+
 namespace cuzk::daemon {
 
 namespace {
@@ -97,47 +99,7 @@ std::vector<service::PartitionInput> partitions_of(const v1::SubmitRequest& req)
   return parts;
 }
 
-// Runs one RPC's body and turns whatever it throws into a status: the error
-// kind's code and its one-line message. Client mistakes log at warn, the
-// service's own failures at error.
-template <class Body>
-grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, Body&& body) {
-  spdlog::debug("{} from {}", rpc, ctx->peer());
-  ErrorKind kind = ErrorKind::internal;
-  std::string message = "unknown error";
-  try {
-    body();
-    return grpc::Status::OK;
-  } catch (...) {
-    try {
-      const auto e = std::current_exception();
-      kind = service::classify(e);
-      message = service::message_of(e);
-    } catch (...) {
-      // Classifying failed (no memory): INTERNAL with the fixed message.
-    }
-  }
-  if (kind == ErrorKind::internal) spdlog::error("{}: {}", rpc, message);
-  else spdlog::warn("{}: {}: {}", rpc, service::error_kind_name(kind), message);
-  return grpc::Status(grpc_code(kind), message);
-}
-
 }  // namespace
-
-grpc::StatusCode grpc_code(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::none: return grpc::StatusCode::OK;
-    case ErrorKind::invalid_argument: return grpc::StatusCode::INVALID_ARGUMENT;
-    case ErrorKind::not_found: return grpc::StatusCode::NOT_FOUND;
-    case ErrorKind::unsatisfied: return grpc::StatusCode::FAILED_PRECONDITION;
-    case ErrorKind::resource_exhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
-    case ErrorKind::cancelled: return grpc::StatusCode::CANCELLED;
-    case ErrorKind::deadline_exceeded: return grpc::StatusCode::DEADLINE_EXCEEDED;
-    case ErrorKind::unavailable: return grpc::StatusCode::UNAVAILABLE;
-    case ErrorKind::internal: return grpc::StatusCode::INTERNAL;
-  }
-  return grpc::StatusCode::INTERNAL;
-}
 
 grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadRequest* req, v1::KeyInfo* out) {
   return guarded("Preload", ctx, [&] {

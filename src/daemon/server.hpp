@@ -1,9 +1,5 @@
 // The gRPC Prover service (proto/cuzk/v1/prover.proto) over one
-// service::Service. Every handler answers with a status: service::Error kinds
-// become the gRPC codes the proto's header lists, with the error's one-line
-// message; anything else thrown is classified the same way
-// (service::classify), so no exception leaves a handler and a bad request
-// never takes the daemon down.
+// service::Service. Every handler answers with a status (rpc_status.hpp).
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -14,9 +10,6 @@
 #include "cuzk/v1/prover.grpc.pb.h"
 
 namespace cuzk::daemon {
-
-// The gRPC code of an error kind.
-grpc::StatusCode grpc_code(service::ErrorKind kind);
 
 class ProverService final : public cuzk::v1::Prover::Service {
  public:

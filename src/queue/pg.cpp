@@ -3,6 +3,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cuzk::queue {
@@ -88,6 +89,7 @@ PgResult Pg::exec(std::string_view sql, const std::vector<PgParam>& params, bool
 }
 
 bool Pg::listen(std::string_view channel) {
+  if (std::find(channels_.begin(), channels_.end(), channel) != channels_.end()) return true;
   try {
     exec("LISTEN " + std::string(channel));
   } catch (const PgError& e) {
@@ -96,6 +98,11 @@ bool Pg::listen(std::string_view channel) {
   }
   channels_.emplace_back(channel);
   return true;
+}
+
+void Pg::unlisten(std::string_view channel) {
+  exec("UNLISTEN " + std::string(channel));
+  std::erase(channels_, channel);
 }
 
 std::vector<PgNotification> Pg::wait_notifications(std::chrono::milliseconds timeout) {

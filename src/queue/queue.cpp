@@ -2,10 +2,14 @@
 
 #include <openssl/evp.h>
 
+#include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
+#include "cuzk/io/zkey.hpp"
 #include "cuzk/queue/schema.hpp"
 
 namespace cuzk::queue {
@@ -55,9 +59,20 @@ std::string sha256_file(const std::string& path) {
   return hex;
 }
 
+KeyRecord describe_key(const std::string& path, std::string id) {
+  const std::filesystem::path key = std::filesystem::absolute(path).lexically_normal();
+  const io::ZkeyHeader header = io::read_zkey_header(key);
+  if (id.empty()) id = key.stem().string();
+  return {std::move(id), ec::curve_name(header.curve), key.string(), sha256_file(key.string())};
+}
+
 Queue::Queue(std::string conninfo, QueueOptions options) : options_(options), db_(std::move(conninfo)) {
   require_schema(db_);
-  notifications_ = db_.listen(kWorkChannel) && db_.listen(kDoneChannel);
+  // Whether the server has LISTEN/NOTIFY: one LISTEN tried and taken back. A
+  // connection listens only once it waits (await, wait_for_work): one that
+  // never waits would keep every notification it is sent in libpq's memory.
+  notifications_ = db_.listen(kWorkChannel);
+  if (notifications_) db_.unlisten(kWorkChannel);
 }
 
 void Queue::put_key(const KeyRecord& k) {
@@ -69,6 +84,15 @@ void Queue::put_key(const KeyRecord& k) {
     throw std::invalid_argument("key " + k.id + " is registered with another " +
                                 (have && have->curve != k.curve ? "curve" : "content hash") +
                                 ": a key id names one key for good; register the new one under a new id");
+}
+
+KeyRecord Queue::register_key(const std::string& path, std::string id) {
+  const std::filesystem::path key = std::filesystem::absolute(path).lexically_normal();
+  if (id.empty()) id = key.stem().string();
+  if (std::optional<KeyRecord> have = this->key(id); have && have->location == key.string()) return *have;
+  KeyRecord rec = describe_key(key.string(), std::move(id));
+  put_key(rec);
+  return rec;
 }
 
 std::optional<KeyRecord> Queue::key(const std::string& id) {
@@ -264,8 +288,29 @@ std::optional<JobRecord> Queue::job(int64_t id) {
 
 int64_t Queue::queued() { return db_.exec("SELECT count(*) FROM cuzk_partitions WHERE state = 'queued'").integer(0, 0); }
 
+FleetStatus Queue::fleet() {
+  FleetStatus f;
+  const PgResult states = db_.exec("SELECT state, count(*) FROM cuzk_partitions GROUP BY state ORDER BY state");
+  for (size_t i = 0; i < states.rows(); ++i) f.partitions.emplace_back(states.text(i, 0), states.integer(i, 1));
+  const PgResult hosts = db_.exec(
+      "SELECT h, sum(claimed), sum(done_minute), sum(done_total) FROM ("
+      "  SELECT claimed_by AS h, count(*) AS claimed, 0 AS done_minute, 0 AS done_total FROM cuzk_partitions "
+      "    WHERE state = 'claimed' GROUP BY claimed_by "
+      "  UNION ALL SELECT proved_by, 0, count(*) FILTER (WHERE done_at > now() - interval '1 minute'), count(*) "
+      "    FROM cuzk_partitions WHERE state = 'done' GROUP BY proved_by) t GROUP BY h ORDER BY h");
+  for (size_t i = 0; i < hosts.rows(); ++i)
+    f.hosts.push_back({hosts.text(i, 0), hosts.integer(i, 1), hosts.integer(i, 2), hosts.integer(i, 3)});
+  const PgResult failed = db_.exec(
+      "SELECT count(*) FILTER (WHERE jsonb_array_length(errors) > 0), coalesce(sum(jsonb_array_length(errors)), 0) "
+      "FROM cuzk_partitions");
+  f.partitions_with_failed_attempts = failed.integer(0, 0);
+  f.failed_attempts = failed.integer(0, 1);
+  return f;
+}
+
 std::optional<JobRecord> Queue::await(int64_t id, std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;
+  if (notifications_) db_.listen(kDoneChannel);  // before the first read, so that no NOTIFY falls between
   for (;;) {
     std::optional<JobRecord> j = job(id);
     if (!j || j->finished()) return j;
@@ -278,7 +323,24 @@ std::optional<JobRecord> Queue::await(int64_t id, std::chrono::milliseconds time
 }
 
 void Queue::wait_for_work(std::chrono::milliseconds timeout) {
+  if (notifications_) db_.listen(kWorkChannel);
   db_.wait_notifications(notifications_ ? timeout : std::min(timeout, std::chrono::milliseconds(200)));
+}
+
+std::vector<int64_t> Queue::wait_for_done(std::chrono::milliseconds timeout) {
+  std::vector<int64_t> ids;
+  if (!notifications_) {
+    std::this_thread::sleep_for(timeout);
+    return ids;
+  }
+  db_.listen(kDoneChannel);
+  for (const PgNotification& n : db_.wait_notifications(timeout)) {
+    int64_t id = 0;
+    const char* end = n.payload.data() + n.payload.size();
+    // Anything but a job id (a NOTIFY sent by hand) is not ours to read.
+    if (n.channel == kDoneChannel && std::from_chars(n.payload.data(), end, id).ptr == end) ids.push_back(id);
+  }
+  return ids;
 }
 
 }  // namespace cuzk::queue

@@ -2,9 +2,13 @@
 // hosts of a fleet would: every partition proved exactly once or failed with
 // its reason, every proof verified; a worker killed with SIGKILL mid-run
 // whose partitions are re-claimed after their lease; the database restarted
-// under load. The server is a real one (tests/queue/postgres_server.hpp).
+// under load; priorities and deadlines honoured by the fleet; clients that
+// submit, await and ask for the fleet's status through any cuzkd (cuzk client
+// --queue). The server is a real one (tests/queue/postgres_server.hpp).
 #include <gtest/gtest.h>
 #include <signal.h>
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <map>
@@ -86,7 +90,7 @@ class QueueFleet : public ::testing::Test {
   void expect_verified(const std::string& curve, const std::string& proof, const std::string& publics) {
     const fs::path vk = fixture(curve, "linear", "vk.json");
     const auto check = [&]<class E>() {
-      static std::map<std::string, groth16::VerifyingKey<E>> keys;
+      static std::map<std::string, groth16::VerifyingKey<E>> keys;  // each curve's linear vk
       auto it = keys.find(curve);
       if (it == keys.end()) it = keys.emplace(curve, io::read_vk_json<E>(vk)).first;
       const auto pr = io::parse_proof_json<E>(proof, "proof");
@@ -97,6 +101,17 @@ class QueueFleet : public ::testing::Test {
       check.template operator()<ec::Bn254>();
     else
       check.template operator()<ec::Bls12_381>();
+  }
+  // A job of `n` linear partitions, submitted with `priority` and a deadline
+  // `deadline` from now (none: zero).
+  int64_t submit_one(const std::string& curve, size_t n, int priority, std::chrono::milliseconds deadline = {}) {
+    const auto w = read_bytes(fixture(curve, "linear", "witness.wtns"));
+    queue::JobRequest r;
+    r.key_id = "linear-" + curve;
+    r.priority = priority;
+    if (deadline.count()) r.deadline = queue::SystemClock::now() + deadline;
+    r.partitions.assign(n, {std::string(w.begin(), w.end()), ""});
+    return q->submit(r);
   }
   int64_t count(const std::string& where) {
     return q->db().exec("SELECT count(*) FROM cuzk_partitions WHERE " + where).integer(0, 0);
@@ -172,6 +187,95 @@ TEST_F(QueueFleet, SigtermGivesUnstartedClaimsBack) {
   EXPECT_EQ(count("state = 'failed'"), 0);
   EXPECT_EQ(count("state = 'queued' AND attempts <> 0"), 0) << "a release is not an attempt";
   EXPECT_TRUE(a->wait_for_log("given back to the queue", 1s));
+}
+
+// Everything is queued before any worker starts, so the order of the claims
+// is the queue's: the higher priority first, then the earlier deadline, then
+// the rest; a deadline that passed before any host took the job fails it.
+// Two workers claim concurrently, so each may take one batch (in-flight 2)
+// while the other's claim of the rows before it is still open.
+TEST_F(QueueFleet, PrioritiesAndDeadlinesHoldAcrossHosts) {
+  const int64_t low = submit_one("bn128", 40, 0);
+  const int64_t soon = submit_one("bls12381", 40, 0, std::chrono::hours(1));
+  const int64_t high = submit_one("bn128", 40, 5);
+  const int64_t late = submit_one("bn128", 10, 0, std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(1s);
+  std::vector<std::unique_ptr<Daemon>> workers;
+  for (const char* host : {"ordered-a", "ordered-b"})
+    workers.push_back(worker(host, {"--cpu-workers", "1", "--queue-in-flight", "2"}));
+  expect_all_proved({low, soon, high}, std::chrono::seconds(300));
+  const auto claimed_before_last_of = [&](int64_t first, int64_t then) {
+    return count("job_id = " + std::to_string(then) + " AND claimed_at < (SELECT max(claimed_at) FROM cuzk_partitions "
+                 "WHERE job_id = " + std::to_string(first) + ")");
+  };
+  const int64_t slack = 2 * 2;  // workers x in-flight
+  EXPECT_LE(claimed_before_last_of(high, soon), slack) << "priority first";
+  EXPECT_LE(claimed_before_last_of(high, low), slack);
+  EXPECT_LE(claimed_before_last_of(soon, low), slack) << "then the earlier deadline";
+  EXPECT_EQ(count("job_id = " + std::to_string(late) + " AND state = 'failed' AND error LIKE '%deadline passed%'"), 10);
+  EXPECT_EQ(q->job(late)->state, "failed");
+  EXPECT_EQ(q->db().exec("SELECT count(DISTINCT proved_by) FROM cuzk_partitions WHERE state = 'done'").integer(0, 0), 2);
+}
+
+// cuzk client --queue: a job submitted through one cuzkd (registering its key
+// by path, witnesses inline and by file:// URL), awaited through another, as
+// often as asked; the fleet's status through either; the errors.
+TEST_F(QueueFleet, ClientsGoThroughAnyCuzkd) {
+  auto a = worker("front-a");
+  auto b = worker("front-b");
+  const auto at = [](const Daemon& d) { return "unix://" + d.socket().string(); };
+  const auto job_id = [](const ProcessResult& r) { return r.out.substr(0, r.out.find('\n')); };
+  const std::string zkey = fixture("bn128", "linear", "circuit.zkey").string();
+  const std::string wtns = fixture("bn128", "linear", "witness.wtns").string();
+
+  const ProcessResult inline_job = cuzk({"client", "submit", "--queue", "linear-by-rpc", "--key-path", zkey, wtns, wtns,
+                                         "--label", "through a", "--daemon", at(*a)});
+  ASSERT_EQ(inline_job.exit_code, 0) << inline_job.err;
+  const ProcessResult url_job =
+      cuzk({"client", "submit", "--queue", "linear-by-rpc", wtns, "--by-path", "--priority", "3", "--daemon", at(*b)});
+  ASSERT_EQ(url_job.exit_code, 0) << url_job.err;
+  EXPECT_EQ(count("job_id = " + job_id(url_job) + " AND witness_url = 'file://" + wtns + "'"), 1);
+  EXPECT_EQ(q->key("linear-by-rpc")->content_hash, queue::sha256_file(zkey)) << "registered by the cuzkd, hashed";
+
+  TempDir out;
+  const ProcessResult got =
+      cuzk({"client", "await", "--queue", job_id(inline_job), "--out", out.path().string(), "--daemon", at(*b)});
+  ASSERT_EQ(got.exit_code, 0) << got.err;
+  for (int i = 0; i < 2; ++i) {
+    const auto base = out.path() / ("partition-" + std::to_string(i));
+    const Bytes proof = read_bytes(base.string() + ".proof.json"), pub = read_bytes(base.string() + ".public.json");
+    expect_verified("bn128", std::string(proof.begin(), proof.end()), std::string(pub.begin(), pub.end()));
+  }
+  // Awaited again, through the other cuzkd, as JSON: the queue keeps the job.
+  const ProcessResult again = cuzk({"client", "await", "--queue", job_id(url_job), "--daemon", at(*a)});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const nlohmann::json j = nlohmann::json::parse(again.out);
+  ASSERT_EQ(j["partitions"].size(), 1u);
+  EXPECT_TRUE(j["partitions"][0]["ok"].get<bool>());
+  EXPECT_EQ(j["partitions"][0]["attempts"], 1);
+  EXPECT_EQ(j["partitions"][0]["proved_by"].get<std::string>().rfind("front-", 0), 0u);
+  EXPECT_EQ(j["curve"], "bn128");
+
+  const ProcessResult fleet = cuzk({"client", "status", "--queue", "--daemon", at(*a)});
+  ASSERT_EQ(fleet.exit_code, 0) << fleet.err;
+  EXPECT_NE(fleet.out.find("partitions: done 3\n"), std::string::npos) << fleet.out;
+  EXPECT_NE(fleet.out.find("front-"), std::string::npos) << fleet.out;
+
+  const ProcessResult unknown = cuzk({"client", "await", "--queue", "987654", "--daemon", at(*a)});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no job 987654"), std::string::npos) << unknown.err;
+  const ProcessResult no_key = cuzk({"client", "submit", "--queue", "never-registered", wtns, "--daemon", at(*a)});
+  EXPECT_EQ(no_key.exit_code, 2);
+  EXPECT_NE(no_key.err.find("no key never-registered"), std::string::npos) << no_key.err;
+  const ProcessResult pending = cuzk({"client", "await", "--queue", std::to_string(submit_one("bn128", 50, -1)),
+                                      "--timeout-ms", "1", "--daemon", at(*a)});
+  EXPECT_EQ(pending.exit_code, 1) << "a timeout that passed first";
+
+  fs::create_directories(dir.path() / "plain");
+  Daemon plain(dir.path() / "plain", "", {"--selfcheck", "false"});
+  const ProcessResult refused = cuzk({"client", "status", "--queue", "--daemon", at(plain)});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("start cuzkd with --queue"), std::string::npos) << refused.err;
 }
 
 }  // namespace

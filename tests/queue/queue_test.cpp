@@ -36,6 +36,8 @@ class QueueTest : public ::testing::Test {
     for (size_t i = 0; i < partitions; ++i) j.partitions.push_back({"wtns-" + std::to_string(i), ""});
     return j;
   }
+  // The channels a connection LISTENs on.
+  static int64_t listening(Queue& q) { return q.db().exec("SELECT count(*) FROM pg_listening_channels()").integer(0, 0); }
   std::unique_ptr<test::PostgresServer> server;
 };
 
@@ -85,7 +87,11 @@ TEST_F(QueueTest, SubmitClaimCompleteAwait) {
   EXPECT_EQ(c[0].attempt, 1);
   EXPECT_EQ(q->job(id)->state, "running");
   for (const Claim& x : c) EXPECT_TRUE(q->complete(x, "host-a", "{\"p\":" + std::to_string(x.part) + "}", "[]", "{}"));
+  // A connection that never waits listens to nothing: libpq would keep every
+  // notification sent to it, for as long as the connection lives.
+  EXPECT_EQ(listening(*q), 0);
   EXPECT_FALSE(q->await(id, 50ms)->finished());
+  EXPECT_EQ(listening(*q), 1) << "an await listens for finished jobs only";
   auto rest = q->claim("host-b", 5, {});
   ASSERT_EQ(rest.size(), 1u);
   std::thread finisher([&] {
@@ -101,6 +107,31 @@ TEST_F(QueueTest, SubmitClaimCompleteAwait) {
   EXPECT_EQ(j->partitions[2].proof, "{\"p\":2}");
   EXPECT_EQ(j->partitions[2].proved_by, "host-b");
   EXPECT_TRUE(q->claim("host-a", 5, {}).empty());
+  const FleetStatus f = q->fleet();
+  EXPECT_EQ(f.partitions, (std::vector<std::pair<std::string, int64_t>>{{"done", 3}}));
+  ASSERT_EQ(f.hosts.size(), 2u);
+  EXPECT_EQ(f.hosts[0].host, "host-a");
+  EXPECT_EQ(f.hosts[0].proofs, 2);
+  EXPECT_EQ(f.hosts[1].proofs_last_minute, 1);
+  EXPECT_EQ(f.hosts[1].claimed, 0);
+}
+
+TEST_F(QueueTest, KeysAreRegisteredByPathAndHashedOnce) {
+  auto q = queue();
+  const std::string zkey = CUZK_SOURCE_DIR "/tests/fixtures/bn128/linear/circuit.zkey";
+  const KeyRecord k = q->register_key(zkey, "linear");
+  EXPECT_EQ(k.curve, "bn128");
+  EXPECT_EQ(k.content_hash, sha256_file(zkey));
+  EXPECT_EQ(q->key("linear")->location, zkey);
+  // Registered again by the same path: the record, not a new read of the file.
+  q->db().exec("UPDATE cuzk_keys SET content_hash = 'as recorded' WHERE id = 'linear'");
+  EXPECT_EQ(q->register_key(zkey, "linear").content_hash, "as recorded");
+  EXPECT_EQ(q->register_key(zkey).id, "circuit") << "the stem by default";
+  // Another file under the same id, and a file that is no zkey, are refused.
+  EXPECT_THROW(q->register_key(CUZK_SOURCE_DIR "/tests/fixtures/bls12381/linear/circuit.zkey", "linear"),
+               std::invalid_argument);
+  EXPECT_ANY_THROW(q->register_key(CUZK_SOURCE_DIR "/tests/fixtures/bn128/linear/witness.wtns", "not-a-key"));
+  EXPECT_FALSE(q->key("not-a-key"));
 }
 
 TEST_F(QueueTest, PriorityThenDeadlineThenResidentKeyThenAge) {

@@ -83,9 +83,11 @@ class Pg {
   template <class F>
   decltype(auto) transaction(F&& fn);
 
-  // LISTEN on a channel; false where the server has no LISTEN/NOTIFY
-  // (YugabyteDB before 2025.2.3), and the caller then polls.
+  // LISTEN on a channel (once: a channel listened to already is not asked
+  // again); false where the server has no LISTEN/NOTIFY (YugabyteDB before
+  // 2025.2.3), and the caller then polls.
   bool listen(std::string_view channel);
+  void unlisten(std::string_view channel);
   // Notifications received within `timeout` (none on a timeout).
   std::vector<PgNotification> wait_notifications(std::chrono::milliseconds timeout);
 

@@ -69,12 +69,28 @@ struct JobRecord {
   bool finished() const { return state == "done" || state == "failed"; }
 };
 
+// The whole fleet at a glance (cuzk db status, cuzk client status --queue).
+struct HostStatus {
+  std::string host;
+  int64_t claimed = 0, proofs_last_minute = 0, proofs = 0;
+};
+struct FleetStatus {
+  std::vector<std::pair<std::string, int64_t>> partitions;  // by state, in name order
+  std::vector<HostStatus> hosts;                            // every host that holds or proved a partition
+  int64_t partitions_with_failed_attempts = 0, failed_attempts = 0;
+};
+
 struct Sweep {
   size_t requeued = 0, failed = 0;  // lapsed leases put back, or failed after max_attempts; deadlines passed
 };
 
 // Hex SHA-256 of a file's contents: a key's content_hash.
 std::string sha256_file(const std::string& path);
+
+// The record of the .zkey at `path` (made absolute: the path every worker
+// reads) under `id` (default: the file's stem): its curve from the header,
+// which is checked, and its hash.
+KeyRecord describe_key(const std::string& path, std::string id = {});
 
 class Queue {
  public:
@@ -88,6 +104,11 @@ class Queue {
 
   // Registers a key; the same id with another hash or curve is an error.
   void put_key(const KeyRecord& key);
+  // The key `id` (default: the file's stem) as the .zkey at `path`:
+  // registered (describe_key reads and hashes it) unless the id names that
+  // path already, which costs no read of a key that may be tens of GB; the
+  // workers check the hash when they load it.
+  KeyRecord register_key(const std::string& path, std::string id = {});
   std::optional<KeyRecord> key(const std::string& id);
 
   int64_t submit(const JobRequest& job);
@@ -112,10 +133,14 @@ class Queue {
   std::optional<JobRecord> job(int64_t id);
   // Partitions waiting to be claimed, over every key (the queue's depth).
   int64_t queued();
+  FleetStatus fleet();
   // Waits until the job has finished or the timeout passes (LISTEN, or polling).
   std::optional<JobRecord> await(int64_t id, std::chrono::milliseconds timeout);
   // Waits for new work (a NOTIFY on submit, or the poll interval).
   void wait_for_work(std::chrono::milliseconds timeout);
+  // Waits for jobs to finish: the ids a NOTIFY named within `timeout` (none
+  // on a timeout, and always none where the server has no NOTIFY).
+  std::vector<int64_t> wait_for_done(std::chrono::milliseconds timeout);
 
  private:
   void finish_job_if_done(int64_t job_id);
