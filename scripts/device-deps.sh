@@ -7,7 +7,9 @@
 #   source scripts/device-deps.sh; device_deps_prefix DIR
 #                                    there: dpkg -x each .deb into DIR (never
 #                                    into /) and set CUZK_DEPS_CMAKE_ARGS, the
-#                                    cmake arguments that find them there;
+#                                    cmake arguments that find them there,
+#                                    CUZK_PG_BIN (PostgreSQL's programs) and
+#                                    CUZK_PG_LIBRARY_PATH (their libraries);
 #                                    returns 1 when .deps/ is absent, 2 when
 #                                    a package does not unpack.
 # The list holds the -dev packages, the runtime libraries they link, and the
@@ -23,6 +25,11 @@ device_deps_packages=(
   prometheus-cpp-dev libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libprometheus-cpp-push1.0
   libcivetweb-dev libcivetweb1 civetweb
   libtoml11-dev libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
+  # The job queue (libpq) and a PostgreSQL server to run it against
+  # (scripts/queue-vs-direct.sh), with the libraries Ubuntu 24.04 names
+  # otherwise (ICU 72, OpenLDAP 2.5) or may lack.
+  libpq-dev libpq5 postgresql-15 libicu72 libldap-2.5-0 libsasl2-2 libsasl2-modules-db libxml2
+  libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1
 )
 
 device_deps_download() {
@@ -69,6 +76,9 @@ set_target_properties(re2::re2 PROPERTIES
 set(re2_FOUND TRUE)
 CMAKE
   local libs="$usrlib:$lib"
+  # The PostgreSQL server's programs run with the prefix's libraries.
+  CUZK_PG_BIN=$(compgen -G "$prefix/usr/lib/postgresql/*/bin" | head -1)
+  CUZK_PG_LIBRARY_PATH=$libs
   CUZK_DEPS_CMAKE_ARGS=(
     "-DCMAKE_PREFIX_PATH=$prefix/usr"
     "-DProtobuf_PROTOC_EXECUTABLE=$prefix/usr/bin/protoc"

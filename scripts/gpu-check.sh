@@ -71,6 +71,12 @@
 #            lines summarised: the GPU time of each partition), then (unless
 #            CUZK_SUPRASEAL_COMPARE=0) bench prove of the same circuit in
 #            bellman's convention on the GPU, to compare
+#     queue  build cuzk and cuzkd with the job queue (carry .deps/: it holds
+#            libpq and a PostgreSQL server), then scripts/queue-vs-direct.sh:
+#            one cuzkd, the same jobs through the queue and sent directly
+#            (CUZK_QUEUE_CURVE, default bn254; CUZK_QUEUE_LOG, default 22;
+#            the script's knobs pass through; ROUNDS default 3). Cut at
+#            CUZK_DEADLINE_S (default 570) from the start
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -84,7 +90,7 @@ mode=${1:-all}
 t_start=$(date +%s)
 deadline=${CUZK_DEADLINE_S:-100000}
 [[ $mode == anchors ]] && deadline=${CUZK_DEADLINE_S:-560}
-[[ $mode == throughput ]] && deadline=${CUZK_DEADLINE_S:-570}
+[[ $mode == throughput || $mode == queue ]] && deadline=${CUZK_DEADLINE_S:-570}
 build=build-gpu
 status=0
 summary=()
@@ -105,11 +111,11 @@ case $? in
 esac
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
   "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-grep -E "cuzk: (cuzkd|gRPC)" "$OUT/configure.log"
+grep -E "cuzk: (cuzkd|gRPC|job queue)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
-[[ $mode == throughput || $mode == latency ]] && targets=(--target cuzk cuzkd)
+[[ $mode == throughput || $mode == latency || $mode == queue ]] && targets=(--target cuzk cuzkd)
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
@@ -287,6 +293,11 @@ if [[ $mode == throughput ]]; then
   # setup do not fit one 10-minute device call with cuzkd's run after them).
   run "throughput-$tc-$tk" env CURVE="$tc" ROUNDS="${ROUNDS:-1}" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
+if [[ $mode == queue ]]; then
+  run "queue-vs-direct-${CUZK_QUEUE_CURVE:-bn254}-${CUZK_QUEUE_LOG:-22}" env CURVE="${CUZK_QUEUE_CURVE:-bn254}" \
+    ROUNDS="${ROUNDS:-3}" PG_BIN="${CUZK_PG_BIN:-}" PG_LIBRARY_PATH="${CUZK_PG_LIBRARY_PATH:-}" \
+    scripts/queue-vs-direct.sh "$build" cuda "${CUZK_QUEUE_LOG:-22}"
+fi
 if [[ $mode == latency || $mode == service ]]; then
   run latency-defaults env REQUESTS=40 CLIENTS=8 scripts/daemon-latency.sh "$build" cuda 16
   run prove-bn254-16 "$cuzk" bench prove --backend cuda --curve bn254 --circuit partition --constraints 65536 \
@@ -331,7 +342,7 @@ if [[ $mode == anchors ]]; then
     done
   done
 fi
-for f in "$OUT"/oneshot-*.log "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+for f in "$OUT"/oneshot-*.log "$OUT"/queue-vs-direct-*.log "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

@@ -96,7 +96,16 @@ Daemon& connect(const ConnectionFlags& c) {
 v1::SubmitRequest job_request(const ClientFlags& f, const std::vector<std::string>& witnesses) {
   v1::SubmitRequest request;
   request.set_key_id(f.key);
-  for (const std::string& path : witnesses) *request.add_partitions() = wtns_partition(path);
+  for (const std::string& path : witnesses) {
+    if (!f.by_path) {
+      *request.add_partitions() = wtns_partition(path);
+      continue;
+    }
+    // Read where it lies, by cuzkd (under one of its witness_dirs where those are set).
+    v1::Partition* p = request.add_partitions();
+    p->set_wtns_path(std::filesystem::absolute(path).lexically_normal().string());
+    p->set_name(path);
+  }
   request.set_priority(f.priority);
   request.set_deadline_ms(f.deadline_ms);
   request.set_label(f.label);
@@ -135,7 +144,7 @@ int client_submit(const ClientFlags& f) {
     std::printf("%llu\n", (unsigned long long)id);
     return 0;
   }
-  if (!f.key_path.empty() || f.by_path) throw std::invalid_argument("--key-path and --by-path go with --queue");
+  if (!f.key_path.empty()) throw std::invalid_argument("--key-path goes with --queue");
   if (f.wtns.empty() && f.circuit.empty())
     throw std::invalid_argument("cuzk client submit: give witnesses, or --circuit for native partitions");
   v1::SubmitRequest request = job_request(f, f.wtns);
@@ -415,8 +424,9 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   submit->add_option("--key-path", f.key_path,
                      "With --queue: register <key-id> as this .zkey first, at a path every worker reads");
   submit->add_flag("--by-path", f.by_path,
-                   "With --queue: send the witnesses as file:// URLs on storage every worker reads, never inline "
-                   "(witnesses over 16 MiB always go so)");
+                   "Send the witnesses' paths, not their bytes: read on cuzkd's host (under its witness_dirs), or "
+                   "with --queue as file:// URLs on storage every worker reads (a witness over 16 MiB always goes so "
+                   "with --queue)");
   add_connection_options(submit, f.connection);
   submit->callback([&] { run = [&]() -> int { leave(client_submit(f)); }; });
 
