@@ -7,7 +7,11 @@
 # its prover (synthesis, the finalizer's verification).
 #   scripts/queue-throughput.sh CONNINFO [P=400] [W=1] [CIRCUIT=multiplier] [CURVE=bls12381]
 # CONNINFO names a database this may empty (it drops the queue's tables).
-# Needs a build in build/ (or BUILD=dir) with cuzk and cuzkd.
+# Needs a build in build/ (or BUILD=dir) with cuzk and cuzkd. Each worker's
+# resident memory is sampled every second; the last lines give it at the
+# first sample after the submit, at the middle of the run and at its end (a
+# worker whose memory grows with the partitions it proved shows it here).
+# The psql client (postgresql-client) must be in PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 conninfo=$1
@@ -41,8 +45,19 @@ wtns=()
 for ((i = 0; i < partitions; ++i)); do wtns+=("$fixtures/$curve/$circuit/witness.wtns"); done
 start=$(date +%s.%N)
 job=$("$build/src/cuzk" db submit --queue "$conninfo" "$fixtures/$curve/$circuit/circuit.zkey" "${wtns[@]}")
+for ((w = 0; w < workers; ++w)); do
+  (while kill -0 "${pids[w]}" 2>/dev/null; do
+     echo "$(date +%s.%N) $(awk '/^VmRSS/ { print $2 }' "/proc/${pids[w]}/status")"
+     sleep 1
+   done) > "$tmp/w$w/rss" 2>/dev/null &
+done
 "$build/src/cuzk" db await --queue "$conninfo" "$job" >/dev/null
 end=$(date +%s.%N)
 awk -v p="$partitions" -v w="$workers" -v s="$start" -v e="$end" -v c="$curve $circuit" \
   'BEGIN { printf "%d workers, %d partitions (%s): %.2f s, %.1f partitions/s\n", w, p, c, e - s, p / (e - s) }'
+for ((w = 0; w < workers; ++w)); do
+  awk -v s="$start" -v w="w$w" '$2 != "" { t[NR] = $1 - s; v[NR] = $2; n = NR }
+    END { if (n) printf "%s RSS: %.1f MiB at %.0f s, %.1f MiB at %.0f s, %.1f MiB at %.0f s\n", w,
+            v[1] / 1024, t[1], v[int((n + 1) / 2)] / 1024, t[int((n + 1) / 2)], v[n] / 1024, t[n] }' "$tmp/w$w/rss"
+done
 "$build/src/cuzk" db status --queue "$conninfo"
