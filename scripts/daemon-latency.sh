@@ -11,6 +11,7 @@
 # Knobs: REQUESTS (default 50), CLIENTS (default 8), CURVE (default bn254),
 # CUZKD_FLAGS (more cuzkd flags, e.g. "--finalizer-threads 4").
 set -euo pipefail
+source "$(dirname "$0")/cuzkd-serving.sh"
 build=${1:?usage: scripts/daemon-latency.sh BUILD_DIR [cpu|cuda] [log2 constraints]}
 backend=${2:-cuda}
 log=${3:-16}
@@ -39,11 +40,7 @@ port=$((20000 + RANDOM % 20000))
   --log-level warn --key "bench=$dir/key.zkey" ${CUZKD_FLAGS:-} 2> "$dir/cuzkd.log" &
 pid=$!
 export CUZK_DAEMON="unix://$dir/cuzkd.sock"
-for _ in $(seq 600); do
-  "$cuzk" client status > /dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || { cat "$dir/cuzkd.log"; exit 1; }
-  sleep 0.1
-done
+wait_serving "$cuzk" "$pid" "$dir/cuzkd.log" 60
 
 prove() {  # prove TAG: one request, its wall time appended to $dir/TAG.times, its line to $dir/TAG.lines
   local t0 t1

@@ -24,6 +24,7 @@
 # (0.37 s a partition). At BLS12-381 2^24 on one H200 the defaults prove
 # 5 x (14 + 64) partitions after a ~110 s setup, about 6 minutes.
 set -euo pipefail
+source "$(dirname "$0")/cuzkd-serving.sh"
 build=${1:?usage: scripts/daemon-throughput.sh BUILD_DIR [cpu|cuda] [log2 constraints]}
 backend=${2:-cuda}
 log=${3:-24}
@@ -93,11 +94,7 @@ port=$((20000 + RANDOM % 20000))
 pid=$!
 export CUZK_DAEMON="unix://$dir/cuzkd.sock"
 t0=$(now)
-for _ in $(seq 6000); do
-  "$cuzk" client status > /dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || { cat "$dir/cuzkd.log"; exit 1; }
-  sleep 0.1
-done
+wait_serving "$cuzk" "$pid" "$dir/cuzkd.log" 600
 echo "  cuzkd: serving after $(elapsed "$t0" "$(now)") s (key loaded)"
 
 # The seconds of GPU busy summed over GPUs, and the GPUs, from /metrics.

@@ -19,6 +19,7 @@
 # (2), WITNESSES (4), PG_BIN (PostgreSQL's programs; default the first
 # /usr/lib/postgresql/*/bin), PG_LIBRARY_PATH (their libraries, if elsewhere).
 set -euo pipefail
+source "$(dirname "$0")/cuzkd-serving.sh"
 build=${1:?usage: scripts/queue-vs-direct.sh BUILD_DIR [cpu|cuda] [log2 constraints]}
 backend=${2:-cuda}
 log=${3:-22}
@@ -75,11 +76,7 @@ echo "  key and $witnesses witnesses: $(elapsed "$t0" "$(now)") s; key $(du -h "
   --key "direct=$dir/key.zkey" --queue "$conninfo" --queue-host bench 2> "$dir/cuzkd.log" &
 pid=$!
 export CUZK_DAEMON="unix://$dir/cuzkd.sock"
-for _ in $(seq 6000); do
-  "$cuzk" client status > /dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || { cat "$dir/cuzkd.log"; exit 1; }
-  sleep 0.1
-done
+wait_serving "$cuzk" "$pid" "$dir/cuzkd.log" 600
 
 # job MODE N: submits N partitions (the witnesses in turn) one way; prints the job id.
 job() {
