@@ -39,4 +39,11 @@ void check_output(const std::filesystem::path& path, FileKind kind, bool force);
 // (the output cannot be written).
 void remove_earlier_output(const std::filesystem::path& path, FileKind kind);
 
+// Ends a command that ran to its end, with its exit status, once its files are
+// written and closed: only stdio is flushed and no destructor runs. What a
+// one-shot command leaves (engine threads, a key's GPU and pinned memory, a
+// gRPC channel whose close would join its threads) goes back with the
+// process, sooner than when freed piece by piece.
+[[noreturn]] void exit_now(int status);
+
 }  // namespace cuzk::cli

@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "cuzk/ff/detail/mont52x8.hpp"
 #include "cuzk/ff/encode.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
@@ -387,9 +388,10 @@ std::vector<BadCase> zkey_cases(const fs::path& good) {
   const auto flip = [](uint32_t id, size_t at) { return [=](Container& d) { d.section(id).data[at] ^= 1; }; };
   // A point that is not infinity (flipping a bit of infinity gives (0, 1),
   // which is off the curve too, but a real point is the stronger case).
-  const auto finite = [&](uint32_t id, size_t size) {
+  // The first finite point of section `id` from index `from` on.
+  const auto finite = [&](uint32_t id, size_t size, size_t from = 0) {
     const Bytes& s = c.section(id).data;
-    for (size_t i = 0; i * size < s.size(); ++i)
+    for (size_t i = from; i * size < s.size(); ++i)
       if (std::any_of(s.begin() + i * size, s.begin() + (i + 1) * size, [](uint8_t b) { return b != 0; })) return i;
     throw std::runtime_error("no finite point");
   };
@@ -446,6 +448,11 @@ std::vector<BadCase> zkey_cases(const fs::path& good) {
   edit("h_off_curve", flip(9, ih * g1 + n8q), "section 9: " + nth("H", ih) + " is not on the curve");
   edit("h_last_off_curve", flip(9, (f.domain_size - 1) * g1 + n8q), nth("H", f.domain_size - 1));
   edit("a_zero_y", plant(5, ia * g1 + n8q, Bytes(n8q, 0)), nth("A", ia) + " is not on the curve");
+  // Inside a later group of eight (the IFMA check's unit), for both groups' fields.
+  const size_t ih9 = finite(9, g1, 9), ib13 = finite(7, g2, 13);
+  edit("h_later_off_curve", flip(9, ih9 * g1 + n8q), "section 9: " + nth("H", ih9) + " is not on the curve");
+  edit("h_later_x_is_q", plant(9, (ih9 + 2) * g1, q), "section 9: " + nth("H", ih9 + 2) + " has a coordinate ≥ q");
+  edit("b2_later_off_curve", flip(7, ib13 * g2 + n8q), "section 7: " + nth("B2", ib13) + " is not on the curve");
 
   // Coefficient entries: u32 nCoefs, then (matrix, constraint, signal, value).
   const auto entry = [&](size_t i) { return 4 + i * coef; };
@@ -476,6 +483,15 @@ TEST(Zkey, BadInputsFailWithAClearMessage) {
     run_bad_cases(dir, cases, [](const fs::path& p) { Zkey::open(p, io::Residency::copy); }, ".zkey");
     run_bad_byte_cases(dir, cases, [](std::string name, std::span<const uint8_t> b) { Zkey::from_bytes(name, b); },
                        ".zkey");
+#if defined(CUZK_HAVE_MONT52X8)
+    // The points eight at a time (where the CPU has IFMA) and one at a time
+    // name the same point and fault.
+    if (ff::mont52x8::have_ifma()) {
+      ff::mont52x8::set_ifma(false);
+      run_bad_cases(dir, cases, [](const fs::path& p) { Zkey::open(p); }, ".zkey");
+      ff::mont52x8::set_ifma(true);
+    }
+#endif
   }
 }
 
