@@ -165,27 +165,27 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     throw ::cuzk::cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
-  Resident& r = *resident_;
+  Resident& resident = *resident_;
   ::cuzk::cuda::StagedUpload up;
   if (k.on_gpu) {
     const DevicePoints<E>& p = *k.on_gpu->points;
-    r.a.device = p.a.data(), r.b1.device = p.b1.data(), r.b2.device = p.b2.data();
-    r.c.device = p.c.data(), r.h.device = p.h.data();
+    resident.a.device = p.a.data(), resident.b1.device = p.b1.data(), resident.b2.device = p.b2.data();
+    resident.c.device = p.c.data(), resident.h.device = p.h.data();
   } else {
     const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
-    set_up_bases(r.a, k.a, streamed, mapped, up);
-    set_up_bases(r.b1, k.b1, streamed, mapped, up);
-    set_up_bases(r.b2, k.b2, streamed, mapped, up);
-    set_up_bases(r.c, k.c, streamed, mapped, up);
-    set_up_bases(r.h, k.h, streamed, mapped, up);
+    set_up_bases(resident.a, k.a, streamed, mapped, up);
+    set_up_bases(resident.b1, k.b1, streamed, mapped, up);
+    set_up_bases(resident.b2, k.b2, streamed, mapped, up);
+    set_up_bases(resident.c, k.c, streamed, mapped, up);
+    set_up_bases(resident.h, k.h, streamed, mapped, up);
   }
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);
-      upload_all(r.rows[m].start, rows.start, up);
-      upload_all(r.rows[m].entries, rows.entries, up);
+      upload_all(resident.rows[m].start, rows.start, up);
+      upload_all(resident.rows[m].entries, rows.entries, up);
     }
-  upload_all(r.dense_vars, std::span<const uint32_t>(dense_variables(k)), up);
+  upload_all(resident.dense_vars, std::span<const uint32_t>(dense_variables(k)), up);
   up.finish();
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -202,12 +202,13 @@ DeviceKey<E>::~DeviceKey() {
 
 template <class E>
 size_t DeviceKey<E>::bytes() const {
-  const Resident& r = *resident_;
-  size_t total = (r.a.uploaded.size() + r.b1.uploaded.size() + r.c.uploaded.size() + r.h.uploaded.size()) *
-                     sizeof(ec::Affine<typename E::G1>) +
-                 r.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
-                 2 * r.domain.size() * sizeof(typename E::Fr) + r.dense_vars.size() * sizeof(uint32_t);
-  for (const auto& m : r.rows)
+  const Resident& resident = *resident_;
+  const size_t g1_points = resident.a.uploaded.size() + resident.b1.uploaded.size() + resident.c.uploaded.size() +
+                           resident.h.uploaded.size();
+  size_t total = g1_points * sizeof(ec::Affine<typename E::G1>) +
+                 resident.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
+                 2 * resident.domain.size() * sizeof(typename E::Fr) + resident.dense_vars.size() * sizeof(uint32_t);
+  for (const auto& m : resident.rows)
     total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
   return total;
 }
@@ -494,10 +495,10 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     // of their ranges and of a streamed key's chunks: prove_start's one wait,
     // for w's upload and the work queued before it.
     std::vector<size_t> bounds;
-    for (const auto& r : {layout.a, layout.b, layout.c}) {
-      bounds.insert(bounds.end(), {r.begin, r.end});
+    for (const auto& range : {layout.a, layout.b, layout.c}) {
+      bounds.insert(bounds.end(), {range.begin, range.end});
       if (staging)
-        for (size_t b = r.begin + chunk; b < r.end; b += chunk) bounds.push_back(b);
+        for (size_t b = range.begin + chunk; b < range.end; b += chunk) bounds.push_back(b);
     }
     const msm::cuda::Classified<Fr> k(d_scalars, layout.size(), bounds, main, worker.arena());
     st->a.emplace(enqueue_msm<G1>(resident.a, k, layout.a.begin, layout.a.end, worker, staging, chunk));
