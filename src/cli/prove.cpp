@@ -107,9 +107,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),
                 public_path.c_str(), ec::curve_name(key.curve), proved_by(svc).c_str(), clock.total());
-  // One proof is all this process makes: the service's teardown would only
-  // free, piece by piece, what the process's exit gives back at once.
-  exit_now(0);
+  return 0;
 }
 
 }  // namespace cuzk::cli
