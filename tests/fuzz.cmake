@@ -46,6 +46,6 @@ foreach(target zkey wtns r1cs json bellperson)
            COMMAND ${fuzz_dir}/fuzz_${target} -max_total_time=20 -timeout=10 -rss_limit_mb=2048
                    -create_missing_dirs=1 -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz-crashes/${target}-
                    ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus/${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${target})
-  set_tests_properties(fuzz_${target} PROPERTIES LABELS fuzz TIMEOUT 120
+  set_tests_properties(fuzz_${target} PROPERTIES LABELS fuzz TIMEOUT 120 COST 200
                        ENVIRONMENT "UBSAN_OPTIONS=print_stacktrace=1")
 endforeach()

@@ -66,6 +66,12 @@ int same_json(const char *a, const char *b) {
   return same;
 }
 
+int cycle_count(void) {
+  const char *env = getenv("CUZK_TEST_CYCLES");
+  const int n = env ? atoi(env) : 0;
+  return n > 0 ? n : 100;
+}
+
 Bytes random_bytes(unsigned long long size, unsigned long long seed) {
   Bytes b = {malloc(size), size};
   for (unsigned long long i = 0; i < size; ++i) {

@@ -46,6 +46,10 @@ void fixture_path(char *out, size_t size, const char *curve, const char *circuit
 Bytes fixture(const char *curve, const char *circuit, const char *file);
 /* Whether two JSON texts are equal but for whitespace (decimal strings hold none). */
 int same_json(const char *a, const char *b);
+/* The cycles mode's count: $CUZK_TEST_CYCLES, else 100. Under valgrind a
+   cycle costs ~75 times its native time, and a leak shows after one cycle
+   as after a hundred, so the memcheck tests ask for fewer. */
+int cycle_count(void);
 /* Deterministic bytes (a 64-bit LCG). */
 Bytes random_bytes(unsigned long long size, unsigned long long seed);
 /* A copy of a .wtns with signal 1 (the first output) changed, still below r:

@@ -15,7 +15,7 @@
  *   jobs     eviction while a job runs, cancel, await with a timeout,
  *            priorities
  *   threads  4 threads proving with one prover at once
- *   cycles   100 create/load/prove/destroy cycles (run under valgrind too)
+ *   cycles   100 create/load/prove/destroy cycles ($CUZK_TEST_CYCLES; under valgrind too)
  * Prints each failed check and exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -336,11 +336,12 @@ static void mode_threads(void) {
 }
 
 /* The smallest fixture (linear): what leaks or not is the same for any key,
-   and under valgrind each cycle costs about 75 times its native time. */
+   and under valgrind each cycle costs about 75 times its native time
+   (cycle_count). */
 static void mode_cycles(void) {
   Bytes wtns = fixture("bn128", "linear", "witness.wtns");
   const cuzk_witness witness = {wtns.data, wtns.size, NULL};
-  for (int i = 0; i < 100 && !failures; ++i) {
+  for (int i = 0, n = cycle_count(); i < n && !failures; ++i) {
     cuzk_prover *p = new_prover();
     CHECK(load_circuit_key(p, "bn128", "linear", "k") == CUZK_OK, "cycle %d: %s", i, cuzk_last_error());
     cuzk_result *r = NULL;

@@ -15,7 +15,7 @@
  *            written
  *   threads  4 threads proving with one prover at once; writes
  *            OUT/thread<i>-{proof,public}.json
- *   cycles   100 create/prove/destroy cycles
+ *   cycles   100 create/prove/destroy cycles ($CUZK_TEST_CYCLES)
  * Prints each failed check and exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
@@ -399,10 +399,11 @@ static void mode_threads(void) {
 }
 
 /* The smallest fixture (linear): what leaks or not is the same for any key,
-   and under valgrind each cycle costs about 75 times its native time. */
+   and under valgrind each cycle costs about 75 times its native time
+   (cycle_count). */
 static void mode_cycles(void) {
   Bytes zkey = fixture("bn128", "linear", "circuit.zkey"), wtns = fixture("bn128", "linear", "witness.wtns");
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0, n = cycle_count(); i < n; ++i) {
     void *prover = NULL;
     int code = groth16_prover_create(&prover, zkey.data, zkey.size, message, sizeof message);
     CHECK(code == PROVER_OK, "cycle %d create: %s", i, message);
