@@ -74,7 +74,7 @@ void add_connection_options(CLI::App* cmd, ConnectionFlags& c) {
   cmd->add_option("--tls-ca", c.tls_ca, kTlsHelp);
 }
 
-// The verb's connection. It is never closed when the verb succeeds: exit_now()
+// The verb's connection. It is never closed when the verb succeeds: leave()
 // ends the process first, because closing the last channel shuts gRPC down
 // and joins its threads, milliseconds that a small request would wait for.
 Daemon& connect(const ConnectionFlags& c) {
@@ -84,6 +84,13 @@ Daemon& connect(const ConnectionFlags& c) {
     throw std::invalid_argument("no cuzkd address: give --daemon ADDR or set CUZK_DAEMON (e.g. "
                                 "unix:///run/cuzk/cuzkd.sock or localhost:9090)");
   return daemon.emplace(*address);
+}
+
+// Ends a verb that ran to its end, with its exit status: its files are
+// written and closed, so only stdio is left to flush; no destructor runs.
+[[noreturn]] void leave(int status) {
+  std::fflush(nullptr);
+  std::_Exit(status);
 }
 
 v1::SubmitRequest job_request(const ClientFlags& f, const std::vector<std::string>& witnesses) {
@@ -389,7 +396,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   add_job_options(prove, f);
   add_quiet(prove, f);
   add_connection_options(prove, f.connection);
-  prove->callback([&] { run = [&]() -> int { exit_now(client_prove(f)); }; });
+  prove->callback([&] { run = [&]() -> int { leave(client_prove(f)); }; });
 
   auto* submit = client->add_subcommand(
       "submit", "Submit a job of one partition per witness and print its id: cuzk client submit <key-id> "
@@ -421,7 +428,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
                    "with --queue as file:// URLs on storage every worker reads (a witness over 16 MiB always goes so "
                    "with --queue)");
   add_connection_options(submit, f.connection);
-  submit->callback([&] { run = [&]() -> int { exit_now(client_submit(f)); }; });
+  submit->callback([&] { run = [&]() -> int { leave(client_submit(f)); }; });
 
   auto* await = client->add_subcommand(
       "await", "Wait for a job and take its proofs (once: cuzkd then forgets the job): cuzk client await <job-id> "
@@ -436,14 +443,14 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   await->add_flag("--queue", f.queue, "A job of the fleet's queue (submit --queue); it can be awaited again");
   add_quiet(await, f);
   add_connection_options(await, f.connection);
-  await->callback([&] { run = [&]() -> int { exit_now(client_await(f)); }; });
+  await->callback([&] { run = [&]() -> int { leave(client_await(f)); }; });
 
   auto* cancel = client->add_subcommand(
       "cancel", "Cancel a job: its partitions not yet proved fail as cancelled (await still returns them)");
   cancel->add_option("job-id", f.job, "As cuzk client submit printed it")->required();
   add_quiet(cancel, f);
   add_connection_options(cancel, f.connection);
-  cancel->callback([&] { run = [&]() -> int { exit_now(client_cancel(f)); }; });
+  cancel->callback([&] { run = [&]() -> int { leave(client_cancel(f)); }; });
 
   auto* status = client->add_subcommand(
       "status", "cuzkd's state: backend, queues, jobs, keys loaded, GPUs and their health, memory in use");
@@ -452,7 +459,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
                    "The whole fleet of the job queue instead: partitions by state, and per host what it holds and "
                    "proved (as cuzk db status)");
   add_connection_options(status, f.connection);
-  status->callback([&] { run = [&]() -> int { exit_now(client_status(f)); }; });
+  status->callback([&] { run = [&]() -> int { leave(client_status(f)); }; });
 
   auto* preload = client->add_subcommand(
       "preload", "Load a proving key on cuzkd and keep it there: cuzk client preload <circuit.zkey> [--id ID] "
@@ -465,14 +472,14 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   preload->add_flag("--bytes", f.bytes, "Send the file's contents instead of its path");
   add_quiet(preload, f);
   add_connection_options(preload, f.connection);
-  preload->callback([&] { run = [&]() -> int { exit_now(client_preload(f)); }; });
+  preload->callback([&] { run = [&]() -> int { leave(client_preload(f)); }; });
 
   auto* evict = client->add_subcommand(
       "evict", "Forget a key on cuzkd (jobs already submitted with it finish first)");
   evict->add_option("id", f.id, "The key's id")->required();
   add_quiet(evict, f);
   add_connection_options(evict, f.connection);
-  evict->callback([&] { run = [&]() -> int { exit_now(client_evict(f)); }; });
+  evict->callback([&] { run = [&]() -> int { leave(client_evict(f)); }; });
 }
 
 }  // namespace cuzk::cli

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -82,11 +80,6 @@ void remove_earlier_output(const std::filesystem::path& path, FileKind kind) {
   std::error_code ec;
   if (!std::filesystem::remove(path, ec) && ec)
     throw std::runtime_error(path.string() + ": cannot remove the earlier file: " + ec.message());
-}
-
-void exit_now(int status) {
-  std::fflush(nullptr);
-  std::_Exit(status);
 }
 
 }  // namespace cuzk::cli

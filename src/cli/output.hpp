@@ -39,11 +39,4 @@ void check_output(const std::filesystem::path& path, FileKind kind, bool force);
 // (the output cannot be written).
 void remove_earlier_output(const std::filesystem::path& path, FileKind kind);
 
-// Ends a command that ran to its end, with its exit status, once its files are
-// written and closed: only stdio is flushed and no destructor runs, so that
-// a client verb does not wait for its gRPC channel's close to join gRPC's
-// threads. (Not for prove: there a GPU context's teardown costs the same in
-// the process's exit; PERFORMANCE.md, one-shot cuzk prove.)
-[[noreturn]] void exit_now(int status);
-
 }  // namespace cuzk::cli

@@ -59,13 +59,6 @@ std::string sha256_file(const std::string& path) {
   return hex;
 }
 
-KeyRecord describe_key(const std::string& path, std::string id) {
-  const std::filesystem::path key = std::filesystem::absolute(path).lexically_normal();
-  const io::ZkeyHeader header = io::read_zkey_header(key);
-  if (id.empty()) id = key.stem().string();
-  return {std::move(id), ec::curve_name(header.curve), key.string(), sha256_file(key.string())};
-}
-
 Queue::Queue(std::string conninfo, QueueOptions options) : options_(options), db_(std::move(conninfo)) {
   require_schema(db_);
   // Whether the server has LISTEN/NOTIFY: one LISTEN tried and taken back. A
@@ -90,7 +83,8 @@ KeyRecord Queue::register_key(const std::string& path, std::string id) {
   const std::filesystem::path key = std::filesystem::absolute(path).lexically_normal();
   if (id.empty()) id = key.stem().string();
   if (std::optional<KeyRecord> have = this->key(id); have && have->location == key.string()) return *have;
-  KeyRecord rec = describe_key(key.string(), std::move(id));
+  const io::ZkeyHeader header = io::read_zkey_header(key);
+  KeyRecord rec{std::move(id), ec::curve_name(header.curve), key.string(), sha256_file(key.string())};
   put_key(rec);
   return rec;
 }

@@ -87,11 +87,6 @@ struct Sweep {
 // Hex SHA-256 of a file's contents: a key's content_hash.
 std::string sha256_file(const std::string& path);
 
-// The record of the .zkey at `path` (made absolute: the path every worker
-// reads) under `id` (default: the file's stem): its curve from the header,
-// which is checked, and its hash.
-KeyRecord describe_key(const std::string& path, std::string id = {});
-
 class Queue {
  public:
   // Connects; the schema must be this build's (schema.hpp).
@@ -104,10 +99,11 @@ class Queue {
 
   // Registers a key; the same id with another hash or curve is an error.
   void put_key(const KeyRecord& key);
-  // The key `id` (default: the file's stem) as the .zkey at `path`:
-  // registered (describe_key reads and hashes it) unless the id names that
-  // path already, which costs no read of a key that may be tens of GB; the
-  // workers check the hash when they load it.
+  // The key `id` (default: the file's stem) as the .zkey at `path` (made
+  // absolute: the path every worker reads): registered with the curve of its
+  // header, which is checked, and its hash, unless the id names that path
+  // already, which costs no read of a key that may be tens of GB; the workers
+  // check the hash when they load it.
   KeyRecord register_key(const std::string& path, std::string id = {});
   std::optional<KeyRecord> key(const std::string& id);
 
