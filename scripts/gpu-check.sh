@@ -42,6 +42,10 @@
 #            CUZK_NTT_VARIANT_CURVES (default bn254) or CUZK_MSM_VARIANT_CURVES
 #            (default bls12_381). The output ends with a line per run and the
 #            defaults beside sppark (cuzk / sppark).
+#            CUZK_ANCHOR_MSM=0 leaves cuzk's MSMs out (an NTT-only call).
+#            CUZK_NCU_NTT_LOG=K: Nsight Compute (ncu --clock-control none) on
+#            the forward NTT passes of 2^K points, cuzk's defaults, each NTT
+#            variant and sppark's (ncu-ntt-*.log).
 #     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
 #            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
 #     service  build cuzk, cuzkd and daemon_gpu_test only; the test (cuzkd on
@@ -314,12 +318,13 @@ if [[ $mode == anchors ]]; then
       --json "$OUT/ntt-$curve.json"
   done
   for curve in bn254 bls12_381; do
+    [[ ${CUZK_ANCHOR_MSM:-1} == 0 ]] && break
     run "msm-$curve" "$cuzk" bench msm --backend cuda --curve $curve --group g1 --log-sizes $logs --repeat 3 \
       --json "$OUT/msm-$curve.json"
   done
   if [ -f .anchors/sppark-bench/run.sh ]; then
     mkdir -p "$OUT/anchors"
-    run sppark-run env OUT="$OUT/anchors" bash .anchors/sppark-bench/run.sh
+    run sppark-run env OUT="$OUT/anchors" BUILD_DIR=/tmp/sppark-build bash .anchors/sppark-bench/run.sh
   else
     echo "anchors: no .anchors/sppark-bench (carry it: cp -r ../shared/anchors/sppark-bench .anchors/)"
     status=1
@@ -333,6 +338,23 @@ if [[ $mode == anchors ]]; then
         --repeat 5 --json "$OUT/ntt-v$i-$curve.json" && echo "$v" > "$OUT/ntt-v$i-$curve.variant"
     done
   done
+  # Nsight Compute on the forward NTT's passes at one size, cuzk's (the
+  # defaults, then each NTT variant) and sppark's: where the time goes.
+  if [[ -n ${CUZK_NCU_NTT_LOG:-} ]] && command -v ncu > /dev/null; then
+    ncu_args=(ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis
+      --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy
+      --section LaunchStats --metrics 'regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active$')
+    run ncu-ntt-default "${ncu_args[@]}" -k regex:pass_reg_kernel "$cuzk" bench ntt --backend cuda --curve bn254 \
+      --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
+    i=0
+    for v in ${CUZK_NTT_VARIANTS:-}; do
+      i=$((i + 1))
+      run "ncu-ntt-v$i" env ${v//,/ } "${ncu_args[@]}" -k regex:pass_reg_kernel "$cuzk" bench ntt --backend cuda \
+        --curve bn254 --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
+    done
+    [ -x /tmp/sppark-build/bench_bn254 ] && run ncu-ntt-sppark "${ncu_args[@]}" -k regex:NTT \
+      /tmp/sppark-build/bench_bn254 --no-msm --ntt-logs "$CUZK_NCU_NTT_LOG" --reps 1
+  fi
   i=0
   for v in ${CUZK_MSM_VARIANTS:-}; do
     i=$((i + 1))

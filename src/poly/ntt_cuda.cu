@@ -13,6 +13,8 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -124,7 +126,7 @@ constexpr unsigned kRegMinBlocks = 4;
 
 enum class Layout { kPlain, kColumns, kReversed };
 
-template <class Fr, bool Dit, Layout L>
+template <class Fr, bool Dit, Layout L, bool Split>
 __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
     pass_reg_kernel(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned pass_t_lo, unsigned stages,
                     unsigned batch, PowTable<Fr> scale) {
@@ -145,6 +147,13 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
     return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low;
   };
   auto slot = [&](unsigned l, unsigned i) { return padded((l << b) | i); };
+  // Split: the column factor of local point l, ω_N^(low·rev_S(l)) with N =
+  // 2^(t_lo + S); ω^e for e >= n/2 is -ω^(e - n/2) (the table holds n/2).
+  const bool factored = Split && t_lo > 0;
+  auto column_factor = [&](unsigned l) {
+    const size_t e = (low * reverse_index(l, stages)) << (log_n - t_lo - stages), half = size_t(1) << (log_n - 1);
+    return e < half ? tw[e] : -tw[e - half];
+  };
   Fr v[kRegPoints];
 
   // Rounds: DIT covers local stages upwards from 0, DIF downwards from S-1.
@@ -173,7 +182,10 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
         for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[slot(lidx(m), own)];
       } else {
 #pragma unroll
-        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = in[global(lidx(m), own)];
+        for (unsigned m = 0; m < kRegPoints; ++m) {
+          v[m] = in[global(lidx(m), own)];
+          if (Dit && factored) v[m] *= column_factor(lidx(m));
+        }
       }
     } else {
 #pragma unroll
@@ -186,13 +198,15 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
       const unsigned q = Dit ? step : kRegBits - 1 - step;
       if (q < q0 || q >= q0 + k) continue;
       const unsigned u = c + q;  // local stage
-      const unsigned shift = log_n - (t_lo + u) - 1;
-      const bool trivial = t_lo + u == 0;
+      // Split: the pass's own roots, of order 2^(u+1) (the column's part is
+      // in the factors); otherwise ω_2h^(j·2^t_lo + low) of global stage t_lo + u.
+      const unsigned shift = log_n - (Split ? u : t_lo + u) - 1;
+      const bool trivial = Split ? u == 0 : t_lo + u == 0;
 #pragma unroll
       for (unsigned m = 0; m < kRegPoints; ++m) {
         if (m & (1u << q)) continue;
         const unsigned m1 = m | (1u << q);
-        const size_t j = ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
+        const size_t j = Split ? lidx(m) & ((1u << u) - 1) : ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
         if (Dit) {
           const Fr t = trivial ? v[m1] : v[m1] * tw[j << shift];
           v[m1] = v[m] - t;
@@ -215,7 +229,8 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
   // v[m] holds local point lidx(m) of the last round (its c).
   const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
   auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
-  auto put = [&](unsigned l, unsigned i, const Fr& val) {
+  auto put = [&](unsigned l, unsigned i, Fr val) {
+    if (!Dit && factored) val *= column_factor(l);
     const size_t g = global(l, i);
     out[g] = scale.lo ? val * scale.at(reverse_index(g, log_n)) : val;
   };
@@ -367,6 +382,19 @@ DeviceDomain<Fr>::~DeviceDomain() = default;
 
 namespace {
 
+// EXPERIMENT (removed once measured): CUZK_NTT_SPLIT=all or a list of log
+// sizes whose passes above the lowest take their column factors once a point.
+bool split_passes(unsigned log_n) {
+  static const std::string v = [] { const char* e = std::getenv("CUZK_NTT_SPLIT"); return std::string(e ? e : ""); }();
+  if (v == "all") return true;
+  for (size_t at = 0; at < v.size();) {
+    const size_t end = std::min(v.find(':', at), v.size());
+    if (std::stoul(v.substr(at, end - at)) == log_n) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 // At most 2^3 sub-transforms a block in the kColumns and kReversed layouts:
 // runs of up to 256 bytes.
 constexpr unsigned kBatchBits = 3;
@@ -380,7 +408,10 @@ void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsign
   const unsigned points = 1u << (stages + batch);
   const size_t blocks = (size_t(1) << log_n) / points;
   const size_t smem = sizeof(Fr) * (points + points / 8);
-  pass_reg_kernel<Fr, Dit, L><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  if (split_passes(log_n))
+    pass_reg_kernel<Fr, Dit, L, true><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  else
+    pass_reg_kernel<Fr, Dit, L, false><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
