@@ -126,17 +126,17 @@ constexpr unsigned kRegMinBlocks = 4;
 
 enum class Layout { kPlain, kColumns, kReversed };
 
-template <class Fr, bool Dit, Layout L, bool Split>
-__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
+template <class Fr, bool Dit, Layout L, bool Split, unsigned RegBits>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
     pass_reg_kernel(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned pass_t_lo, unsigned stages,
                     unsigned batch, PowTable<Fr> scale) {
-  constexpr unsigned kRegPoints = 1u << kRegBits;
+  constexpr unsigned kRegPoints = 1u << RegBits;
   constexpr bool kReversed = L == Layout::kReversed;
   extern __shared__ uint4 shared_raw[];
   Fr* s = reinterpret_cast<Fr*>(shared_raw);
   const unsigned t_lo = kReversed ? 0 : pass_t_lo;
   const unsigned b = L == Layout::kPlain ? 0 : batch;
-  const unsigned tid = threadIdx.x, threads = 1u << (stages + b - kRegBits);
+  const unsigned tid = threadIdx.x, threads = 1u << (stages + b - RegBits);
   const unsigned own = tid & ((1u << b) - 1), sub_tid = tid >> b;  // the thread's sub-transform, and its rank there
   const size_t first = (size_t)blockIdx.x << b;                  // kReversed: q·2^batch
   const size_t high = first >> t_lo;
@@ -159,11 +159,11 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
   // Rounds: DIT covers local stages upwards from 0, DIF downwards from S-1.
   unsigned done = 0, c = 0;
   for (unsigned round = 0; done < stages; ++round) {
-    const unsigned k = min(kRegBits, stages - done);
+    const unsigned k = min(RegBits, stages - done);
     const unsigned a = Dit ? done : stages - done - k;  // the round's lowest stage
-    c = min(a, stages - kRegBits);
+    c = min(a, stages - RegBits);
     const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
-    auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
+    auto lidx = [&](unsigned m) { return (hi << (c + RegBits)) | (m << c) | lo; };
     if (round == 0) {
       if (L != Layout::kColumns && t_lo == 0) {
 #pragma unroll
@@ -194,8 +194,8 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
     // The round's stages are register bits q in [a - c, a - c + k).
     const unsigned q0 = a - c;
 #pragma unroll
-    for (unsigned step = 0; step < kRegBits; ++step) {
-      const unsigned q = Dit ? step : kRegBits - 1 - step;
+    for (unsigned step = 0; step < RegBits; ++step) {
+      const unsigned q = Dit ? step : RegBits - 1 - step;
       if (q < q0 || q >= q0 + k) continue;
       const unsigned u = c + q;  // local stage
       // Split: the pass's own roots, of order 2^(u+1) (the column's part is
@@ -228,7 +228,7 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks
   }
   // v[m] holds local point lidx(m) of the last round (its c).
   const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
-  auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
+  auto lidx = [&](unsigned m) { return (hi << (c + RegBits)) | (m << c) | lo; };
   auto put = [&](unsigned l, unsigned i, Fr val) {
     if (!Dit && factored) val *= column_factor(l);
     const size_t g = global(l, i);
@@ -382,10 +382,12 @@ DeviceDomain<Fr>::~DeviceDomain() = default;
 
 namespace {
 
-// EXPERIMENT (removed once measured): CUZK_NTT_SPLIT=all or a list of log
-// sizes whose passes above the lowest take their column factors once a point.
-bool split_passes(unsigned log_n) {
-  static const std::string v = [] { const char* e = std::getenv("CUZK_NTT_SPLIT"); return std::string(e ? e : ""); }();
+// EXPERIMENT (removed once measured): NAME=all or a ':'-separated list of log
+// sizes. CUZK_NTT_SPLIT: passes above the lowest take their column factors
+// once a point; CUZK_NTT_REG8: 8 points a thread (rounds of 3 stages).
+bool experiment(const char* name, unsigned log_n) {
+  const char* e = std::getenv(name);
+  const std::string v = e ? e : "";
   if (v == "all") return true;
   for (size_t at = 0; at < v.size();) {
     const size_t end = std::min(v.find(':', at), v.size());
@@ -408,10 +410,15 @@ void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsign
   const unsigned points = 1u << (stages + batch);
   const size_t blocks = (size_t(1) << log_n) / points;
   const size_t smem = sizeof(Fr) * (points + points / 8);
-  if (split_passes(log_n))
-    pass_reg_kernel<Fr, Dit, L, true><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  const bool split = experiment("CUZK_NTT_SPLIT", log_n), eight = stages >= 3 && experiment("CUZK_NTT_REG8", log_n);
+  if (split && eight)
+    pass_reg_kernel<Fr, Dit, L, true, 3><<<(unsigned)blocks, points >> 3, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  else if (split)
+    pass_reg_kernel<Fr, Dit, L, true, 2><<<(unsigned)blocks, points >> 2, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  else if (eight)
+    pass_reg_kernel<Fr, Dit, L, false, 3><<<(unsigned)blocks, points >> 3, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   else
-    pass_reg_kernel<Fr, Dit, L, false><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+    pass_reg_kernel<Fr, Dit, L, false, 2><<<(unsigned)blocks, points >> 2, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
