@@ -44,7 +44,8 @@
 #            defaults beside sppark (cuzk / sppark).
 #            CUZK_ANCHOR_MSM=0 leaves cuzk's MSMs out (an NTT-only call).
 #            CUZK_NCU_NTT_LOG=K: Nsight Compute (ncu --clock-control none) on
-#            the forward NTT passes of 2^K points, cuzk's defaults, each NTT
+#            the forward NTT passes of 2^K points (the timed ntt_scratch's
+#            two launches of bench ntt --repeat 1), cuzk's defaults, each NTT
 #            variant and sppark's (ncu-ntt-*.log).
 #     daemon build, ctest -L daemon (cuzkd end to end, CPU and cuda backends;
 #            cuzkd is built when .deps/ from scripts/device-deps.sh is carried)
@@ -344,15 +345,15 @@ if [[ $mode == anchors ]]; then
     ncu_args=(ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis
       --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy
       --section LaunchStats --metrics 'regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active$')
-    run ncu-ntt-default "${ncu_args[@]}" -k regex:pass_reg_kernel "$cuzk" bench ntt --backend cuda --curve bn254 \
+    run ncu-ntt-default "${ncu_args[@]}" -k regex:pass_reg_kernel --launch-skip 14 --launch-count 2 "$cuzk" bench ntt --backend cuda --curve bn254 \
       --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
     i=0
     for v in ${CUZK_NTT_VARIANTS:-}; do
       i=$((i + 1))
-      run "ncu-ntt-v$i" env ${v//,/ } "${ncu_args[@]}" -k regex:pass_reg_kernel "$cuzk" bench ntt --backend cuda \
+      run "ncu-ntt-v$i" env ${v//,/ } "${ncu_args[@]}" -k regex:pass_reg_kernel --launch-skip 14 --launch-count 2 "$cuzk" bench ntt --backend cuda \
         --curve bn254 --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
     done
-    [ -x /tmp/sppark-build/bench_bn254 ] && run ncu-ntt-sppark "${ncu_args[@]}" -k regex:NTT \
+    [ -x /tmp/sppark-build/bench_bn254 ] && run ncu-ntt-sppark "${ncu_args[@]}" -k regex:NTT --launch-count 12 \
       /tmp/sppark-build/bench_bn254 --no-msm --ntt-logs "$CUZK_NCU_NTT_LOG" --reps 1
   fi
   i=0
