@@ -1,12 +1,11 @@
 #include "queue_service.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 
 #include "cuzk/service/errors.hpp"
 #include "rpc_status.hpp"
+#include "stage_times.hpp"
 
 namespace cuzk::daemon {
 
@@ -20,19 +19,6 @@ constexpr size_t kAnnouncementsKept = 4096;
 
 v1::Curve curve_of(const std::string& name) {
   return name == "bn128" ? v1::BN254 : name == "bls12381" ? v1::BLS12_381 : v1::CURVE_UNSPECIFIED;
-}
-
-// The stage times a worker wrote ({"queue": s, ...}); zeros where absent.
-void fill_times(v1::StageTimes* out, const std::string& json) {
-  if (json.empty()) return;
-  const nlohmann::json t = nlohmann::json::parse(json, nullptr, false);
-  if (!t.is_object()) return;
-  const auto at = [&](const char* k) { return t.contains(k) && t[k].is_number() ? t[k].get<double>() : 0.0; };
-  out->set_queue_s(at("queue"));
-  out->set_synthesis_s(at("synthesis"));
-  out->set_prove_s(at("prove"));
-  out->set_finish_s(at("finish"));
-  out->set_total_s(at("total"));
 }
 
 }  // namespace
@@ -186,7 +172,7 @@ grpc::Status QueueService::Await(grpc::ServerContext* ctx, const v1::AwaitReques
             r->set_error_code(p.state);
             r->set_error(p.error);
           }
-          fill_times(r->mutable_times(), p.times);
+          fill_times(r->mutable_times(), stage_times_from_json(p.times));
           r->set_proved_by(p.proved_by);
           r->set_attempts((uint32_t)p.attempts);
         }

@@ -7,6 +7,7 @@
 #include <condition_variable>
 
 #include "cuzk/queue/schema.hpp"
+#include "stage_times.hpp"
 
 namespace cuzk::daemon {
 
@@ -26,12 +27,6 @@ bool worth_retrying(service::ErrorKind k) {
   using service::ErrorKind;
   return k == ErrorKind::internal || k == ErrorKind::unavailable || k == ErrorKind::resource_exhausted ||
          k == ErrorKind::cancelled;
-}
-
-std::string times_json(const service::StageTimes& t) {
-  nlohmann::ordered_json j{{"queue", t.queue}, {"synthesis", t.synthesis}, {"prove", t.prove},
-                           {"finish", t.finish}, {"total", t.total}};
-  return j.dump();
 }
 
 // Sleeps `d` unless stop is requested first.
@@ -220,7 +215,7 @@ void QueueWorker::result_loop(std::stop_token stop) {
 
 void QueueWorker::write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o) {
   if (o.ok()) {
-    if (q.complete(h.claim, config_.host, o.proof.dump(1), o.publics.dump(1), times_json(o.times)))
+    if (q.complete(h.claim, config_.host, o.proof.dump(1), o.publics.dump(1), stage_times_json(o.times)))
       ++counters_.written;
     else
       ++counters_.duplicates;  // another host wrote it first (our lease had lapsed)

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "rpc_status.hpp"
+#include "stage_times.hpp"
 
 namespace cuzk::daemon {
 
@@ -29,14 +30,6 @@ void fill(v1::KeyInfo* out, const service::KeyInfo& k) {
   out->set_jobs(k.jobs);
 }
 
-void fill(v1::StageTimes* out, const service::StageTimes& t) {
-  out->set_queue_s(t.queue);
-  out->set_synthesis_s(t.synthesis);
-  out->set_prove_s(t.prove);
-  out->set_finish_s(t.finish);
-  out->set_total_s(t.total);
-}
-
 // JSON text as `cuzk prove` writes its files (io::write_json_file), so a
 // client that saves it verbatim writes the same bytes.
 std::string json_text(const nlohmann::ordered_json& j) { return j.dump(1); }
@@ -55,7 +48,7 @@ void fill(v1::JobResult* out, const service::JobOutcome& o) {
       r->set_error_code(service::error_kind_name(p.error_kind));
       r->set_error(p.error);
     }
-    fill(r->mutable_times(), p.times);
+    fill_times(r->mutable_times(), p.times);
   }
 }
 

@@ -254,6 +254,10 @@ TEST_F(QueueFleet, ClientsGoThroughAnyCuzkd) {
   EXPECT_TRUE(j["partitions"][0]["ok"].get<bool>());
   EXPECT_EQ(j["partitions"][0]["attempts"], 1);
   EXPECT_EQ(j["partitions"][0]["proved_by"].get<std::string>().rfind("front-", 0), 0u);
+  // The stage times the worker stored with the proof, read back by the other cuzkd.
+  const auto& times = j["partitions"][0]["times_s"];
+  EXPECT_GT(times["prove"].get<double>(), 0.0) << times;
+  EXPECT_GE(times["total"].get<double>(), times["prove"].get<double>() + times["synthesis"].get<double>()) << times;
   EXPECT_EQ(j["curve"], "bn128");
 
   const ProcessResult fleet = cuzk({"client", "status", "--queue", "--daemon", at(*a)});
