@@ -13,8 +13,6 @@
 // hit in cache. Coset powers c·g^i are a product of two small tables (low and
 // high 10 bits of i), one multiplication per point, paid once per transform.
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "cuzk/cuda/map.cuh"
@@ -87,6 +85,13 @@ __global__ void pass_kernel(Fr* x, const Fr* tw, unsigned log_n, unsigned t_lo, 
   }
 }
 
+// What bounds these passes (Nsight Compute, 2^20 on the H200): the L1/shared
+// pipe at 70-77 % of its peak, from the 32-byte points exchanged through
+// shared memory between rounds, per-lane twiddle loads and a few spills, while
+// the multiplier pipe sits near 29 %. Column factors applied once a point
+// (four-step) and 8 points a thread were both measured slower
+// (docs/PERFORMANCE.md); exchanges by warp shuffles are what is left to try.
+//
 // Shared-memory slot of local point l: one 32-byte pad after every 8 points, so
 // points a multiple of 8 apart, as the threads of a round hold them, spread
 // over the banks.
@@ -126,17 +131,17 @@ constexpr unsigned kRegMinBlocks = 4;
 
 enum class Layout { kPlain, kColumns, kReversed };
 
-template <class Fr, bool Dit, Layout L, bool Split, unsigned RegBits>
-__global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
+template <class Fr, bool Dit, Layout L>
+__global__ void __launch_bounds__(1 << (kRegMaxStages - kRegBits), kRegMinBlocks)
     pass_reg_kernel(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned pass_t_lo, unsigned stages,
                     unsigned batch, PowTable<Fr> scale) {
-  constexpr unsigned kRegPoints = 1u << RegBits;
+  constexpr unsigned kRegPoints = 1u << kRegBits;
   constexpr bool kReversed = L == Layout::kReversed;
   extern __shared__ uint4 shared_raw[];
   Fr* s = reinterpret_cast<Fr*>(shared_raw);
   const unsigned t_lo = kReversed ? 0 : pass_t_lo;
   const unsigned b = L == Layout::kPlain ? 0 : batch;
-  const unsigned tid = threadIdx.x, threads = 1u << (stages + b - RegBits);
+  const unsigned tid = threadIdx.x, threads = 1u << (stages + b - kRegBits);
   const unsigned own = tid & ((1u << b) - 1), sub_tid = tid >> b;  // the thread's sub-transform, and its rank there
   const size_t first = (size_t)blockIdx.x << b;                  // kReversed: q·2^batch
   const size_t high = first >> t_lo;
@@ -147,23 +152,16 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
     return (high << (t_lo + stages)) | ((size_t)l << t_lo) | low;
   };
   auto slot = [&](unsigned l, unsigned i) { return padded((l << b) | i); };
-  // Split: the column factor of local point l, ω_N^(low·rev_S(l)) with N =
-  // 2^(t_lo + S); ω^e for e >= n/2 is -ω^(e - n/2) (the table holds n/2).
-  const bool factored = Split && t_lo > 0;
-  auto column_factor = [&](unsigned l) {
-    const size_t e = (low * reverse_index(l, stages)) << (log_n - t_lo - stages), half = size_t(1) << (log_n - 1);
-    return e < half ? tw[e] : -tw[e - half];
-  };
   Fr v[kRegPoints];
 
   // Rounds: DIT covers local stages upwards from 0, DIF downwards from S-1.
   unsigned done = 0, c = 0;
   for (unsigned round = 0; done < stages; ++round) {
-    const unsigned k = min(RegBits, stages - done);
+    const unsigned k = min(kRegBits, stages - done);
     const unsigned a = Dit ? done : stages - done - k;  // the round's lowest stage
-    c = min(a, stages - RegBits);
+    c = min(a, stages - kRegBits);
     const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
-    auto lidx = [&](unsigned m) { return (hi << (c + RegBits)) | (m << c) | lo; };
+    auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
     if (round == 0) {
       if (L != Layout::kColumns && t_lo == 0) {
 #pragma unroll
@@ -182,10 +180,7 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
         for (unsigned m = 0; m < kRegPoints; ++m) v[m] = s[slot(lidx(m), own)];
       } else {
 #pragma unroll
-        for (unsigned m = 0; m < kRegPoints; ++m) {
-          v[m] = in[global(lidx(m), own)];
-          if (Dit && factored) v[m] *= column_factor(lidx(m));
-        }
+        for (unsigned m = 0; m < kRegPoints; ++m) v[m] = in[global(lidx(m), own)];
       }
     } else {
 #pragma unroll
@@ -194,19 +189,17 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
     // The round's stages are register bits q in [a - c, a - c + k).
     const unsigned q0 = a - c;
 #pragma unroll
-    for (unsigned step = 0; step < RegBits; ++step) {
-      const unsigned q = Dit ? step : RegBits - 1 - step;
+    for (unsigned step = 0; step < kRegBits; ++step) {
+      const unsigned q = Dit ? step : kRegBits - 1 - step;
       if (q < q0 || q >= q0 + k) continue;
       const unsigned u = c + q;  // local stage
-      // Split: the pass's own roots, of order 2^(u+1) (the column's part is
-      // in the factors); otherwise ω_2h^(j·2^t_lo + low) of global stage t_lo + u.
-      const unsigned shift = log_n - (Split ? u : t_lo + u) - 1;
-      const bool trivial = Split ? u == 0 : t_lo + u == 0;
+      const unsigned shift = log_n - (t_lo + u) - 1;
+      const bool trivial = t_lo + u == 0;
 #pragma unroll
       for (unsigned m = 0; m < kRegPoints; ++m) {
         if (m & (1u << q)) continue;
         const unsigned m1 = m | (1u << q);
-        const size_t j = Split ? lidx(m) & ((1u << u) - 1) : ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
+        const size_t j = ((size_t)(lidx(m) & ((1u << u) - 1)) << t_lo) | low;
         if (Dit) {
           const Fr t = trivial ? v[m1] : v[m1] * tw[j << shift];
           v[m1] = v[m] - t;
@@ -228,9 +221,8 @@ __global__ void __launch_bounds__(1 << (kRegMaxStages - RegBits), kRegMinBlocks)
   }
   // v[m] holds local point lidx(m) of the last round (its c).
   const unsigned lo = sub_tid & ((1u << c) - 1), hi = sub_tid >> c;
-  auto lidx = [&](unsigned m) { return (hi << (c + RegBits)) | (m << c) | lo; };
-  auto put = [&](unsigned l, unsigned i, Fr val) {
-    if (!Dit && factored) val *= column_factor(l);
+  auto lidx = [&](unsigned m) { return (hi << (c + kRegBits)) | (m << c) | lo; };
+  auto put = [&](unsigned l, unsigned i, const Fr& val) {
     const size_t g = global(l, i);
     out[g] = scale.lo ? val * scale.at(reverse_index(g, log_n)) : val;
   };
@@ -382,21 +374,6 @@ DeviceDomain<Fr>::~DeviceDomain() = default;
 
 namespace {
 
-// EXPERIMENT (removed once measured): NAME=all or a ':'-separated list of log
-// sizes. CUZK_NTT_SPLIT: passes above the lowest take their column factors
-// once a point; CUZK_NTT_REG8: 8 points a thread (rounds of 3 stages).
-bool experiment(const char* name, unsigned log_n) {
-  const char* e = std::getenv(name);
-  const std::string v = e ? e : "";
-  if (v == "all") return true;
-  for (size_t at = 0; at < v.size();) {
-    const size_t end = std::min(v.find(':', at), v.size());
-    if (std::stoul(v.substr(at, end - at)) == log_n) return true;
-    at = end + 1;
-  }
-  return false;
-}
-
 // At most 2^3 sub-transforms a block in the kColumns and kReversed layouts:
 // runs of up to 256 bytes.
 constexpr unsigned kBatchBits = 3;
@@ -410,15 +387,7 @@ void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsign
   const unsigned points = 1u << (stages + batch);
   const size_t blocks = (size_t(1) << log_n) / points;
   const size_t smem = sizeof(Fr) * (points + points / 8);
-  const bool split = experiment("CUZK_NTT_SPLIT", log_n), eight = stages >= 3 && experiment("CUZK_NTT_REG8", log_n);
-  if (split && eight)
-    pass_reg_kernel<Fr, Dit, L, true, 3><<<(unsigned)blocks, points >> 3, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
-  else if (split)
-    pass_reg_kernel<Fr, Dit, L, true, 2><<<(unsigned)blocks, points >> 2, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
-  else if (eight)
-    pass_reg_kernel<Fr, Dit, L, false, 3><<<(unsigned)blocks, points >> 3, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
-  else
-    pass_reg_kernel<Fr, Dit, L, false, 2><<<(unsigned)blocks, points >> 2, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
+  pass_reg_kernel<Fr, Dit, L><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
