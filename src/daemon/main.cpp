@@ -142,6 +142,9 @@ int serve(const Config& config, const Flags& flags) {
   try {
     prepare_socket(config);
     cuzk::service::ServiceOptions options = config.service;
+    // Its metrics are made of the recorder's totals; no span is ever read, so
+    // none is kept (a ring of them held up to 48 MiB in a long-running worker).
+    options.spans_kept = 0;
     // Test-only: partitions named "fault:..." fail as the tests ask (service.hpp).
     const char* faults = std::getenv("CUZK_TEST_FAULTS");
     options.test_faults = faults && std::string(faults) == "1";

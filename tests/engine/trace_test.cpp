@@ -66,7 +66,14 @@ TEST(Trace, KeepsTheLatestSpansWithinItsCapacity) {
   ASSERT_EQ(unfilled.spans().size(), 1u);
   EXPECT_EQ(unfilled.spans()[0].partition, 7u);
   EXPECT_EQ(unfilled.dropped(), 0u);
-  EXPECT_THROW(Recorder(false, 0), std::invalid_argument);
+  // Capacity 0 keeps no span but every total, as cuzkd's metrics need.
+  Recorder totals_only(false, 0);
+  for (uint32_t p = 0; p < 3; ++p) totals_only.record(span(Stage::ntt, {}, p, p + 2, 0, p));
+  EXPECT_TRUE(totals_only.spans().empty());
+  EXPECT_EQ(totals_only.dropped(), 3u);
+  const StageTotal& ntt = totals_only.totals().at(-1)[(size_t)Stage::ntt];
+  EXPECT_EQ(ntt.count, 3u);
+  EXPECT_DOUBLE_EQ(ntt.seconds, 6.0);
 }
 
 // `requested` answers `when_unset` without `variable`, false for "0", true for "1".

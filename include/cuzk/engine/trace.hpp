@@ -10,7 +10,8 @@
 // partition tens of milliseconds or more), far under 1% of proof time;
 // CUZK_SPANS=0 turns it off, to measure that claim (bench pipeline). The
 // recorder keeps the latest `capacity` spans in a ring and counts the older
-// ones it dropped, so a process that proves for ever holds bounded memory.
+// ones it dropped, so a process that proves for ever holds bounded memory
+// (none at all with capacity 0).
 #pragma once
 
 #include <array>
@@ -83,7 +84,8 @@ class Recorder {
   static constexpr size_t kDefaultCapacity = size_t(1) << 20;
 
   // log_lines: print a CUZK_TIMING line for every span as it is recorded.
-  // capacity: the spans kept (at least 1).
+  // capacity: the spans kept; 0 keeps none, only the totals (a daemon, whose
+  // metrics are made of the totals and which never reads the spans).
   // enabled: false makes record() return at once, so that spans(), totals()
   // (and the metrics and summaries made of them) stay empty and no line is
   // printed; now() still serves the engine's per-partition times.

@@ -71,6 +71,9 @@ struct ServiceOptions {
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
   bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
+  // The latest spans kept for spans() (a trace, a stage summary; about 48
+  // bytes each). Metrics need none: they are made of totals. cuzkd keeps 0.
+  size_t spans_kept = engine::Recorder::kDefaultCapacity;
   // cuda: a GPU that faulted is reset and self-checked this long after the
   // fault, and again at this interval until it passes and returns to
   // rotation; 0: it stays out until the process restarts.
