@@ -350,13 +350,12 @@ if [[ $mode == anchors ]]; then
     ncu_args=(ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis
       --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy
       --section LaunchStats --metrics 'regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active$')
-    run ncu-ntt-default "${ncu_args[@]}" -k regex:pass_reg_kernel --launch-skip 14 --launch-count 2 "$cuzk" bench ntt --backend cuda --curve bn254 \
-      --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
     i=0
-    for v in ${CUZK_NTT_VARIANTS:-}; do
-      i=$((i + 1))
-      run "ncu-ntt-v$i" env ${v//,/ } "${ncu_args[@]}" -k regex:pass_reg_kernel --launch-skip 14 --launch-count 2 "$cuzk" bench ntt --backend cuda \
-        --curve bn254 --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
+    for v in "" ${CUZK_NTT_VARIANTS:-}; do  # "": the defaults
+      name=default
+      [[ -n $v ]] && i=$((i + 1)) && name=v$i
+      run "ncu-ntt-$name" env ${v//,/ } "${ncu_args[@]}" -k regex:pass_reg_kernel --launch-skip 14 --launch-count 2 \
+        "$cuzk" bench ntt --backend cuda --curve bn254 --log-sizes "$CUZK_NCU_NTT_LOG" --repeat 1
     done
     [ -x /tmp/sppark-build/bench_bn254 ] && run ncu-ntt-sppark "${ncu_args[@]}" -k regex:NTT --launch-count 12 \
       /tmp/sppark-build/bench_bn254 --no-msm --ntt-logs "$CUZK_NCU_NTT_LOG" --reps 1
