@@ -18,6 +18,29 @@ if(TARGET cuzkd)
   install(FILES packaging/cuzkd.toml DESTINATION ${CMAKE_INSTALL_DOCDIR})
 endif()
 
+# A package carries every architecture (cmake/cuda_archs.cmake): one built for
+# fewer (CUZK_CUDA_ARCHS or CMAKE_CUDA_ARCHITECTURES narrowed, as for a quick
+# build) refuses the GPUs left out, so configure, cpack and cmake --install say
+# which.
+if(CUZK_HAVE_CUDA)
+  set(_cuzk_missing "")
+  foreach(arch IN LISTS CUZK_CUDA_ARCHS_ALL)
+    if(NOT "sm_${arch}" IN_LIST CUZK_CUDA_ARCHS_BUILT)
+      list(APPEND _cuzk_missing sm_${arch})
+    endif()
+  endforeach()
+  list(GET CUZK_CUDA_ARCHS_ALL -1 _cuzk_newest)
+  if(NOT "compute_${_cuzk_newest}" IN_LIST CUZK_CUDA_ARCHS_BUILT)
+    list(APPEND _cuzk_missing compute_${_cuzk_newest})
+  endif()
+  if(_cuzk_missing)
+    string(REPLACE ";" " " _cuzk_missing "${_cuzk_missing}")
+    set(_cuzk_warning "this build is not for packages: it lacks ${_cuzk_missing}, so GPUs of those architectures get an error instead of proofs from what cpack and cmake --install make of it. For a package, configure without CUZK_CUDA_ARCHS and CMAKE_CUDA_ARCHITECTURES.")
+    message(WARNING "cuzk: ${_cuzk_warning}")
+    install(CODE "message(WARNING \"cuzk: ${_cuzk_warning}\")")
+  endif()
+endif()
+
 set(CPACK_PACKAGE_NAME cuzk)
 set(CPACK_PACKAGE_VENDOR cuzk)
 set(CPACK_PACKAGE_CONTACT "cuzk maintainers <cuzk@users.noreply.github.com>")

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/cuda/support.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::cuda {
@@ -113,6 +114,75 @@ std::vector<int> parse_gpus(const std::string& spec) {
     out.push_back(d);
   }
   return out;
+}
+
+const char* archs_built() {
+#if defined(CUZK_CUDA_ARCHS_BUILT)
+  return CUZK_CUDA_ARCHS_BUILT;
+#else
+  return "";
+#endif
+}
+
+namespace {
+
+// Does nothing: the driver finds an image of it for a GPU exactly when it
+// finds one of every kernel in the library, all built for the same
+// architectures (and from PTX, compiles it as it would the others).
+__global__ void probe_kernel() {}
+
+// Why this build cannot run on the CUDA device `physical`, or empty when it
+// can. Throws Error when the device cannot be asked.
+std::string unsupported_reason(int physical) {
+  cudaDeviceProp prop{};
+  CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, physical));
+  const ArchSupport rules = arch_support(prop.name, prop.major, prop.minor, archs_built());
+  if (!rules.runs) return rules.message;
+  int previous = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&previous));
+  CUZK_CUDA_CHECK(cudaSetDevice(physical));
+  cudaFuncAttributes attributes{};
+  const cudaError_t err = cudaFuncGetAttributes(&attributes, probe_kernel);
+  cudaGetLastError();
+  cudaSetDevice(previous);
+  const auto why = [&](const std::string& what) {
+    return unsupported_message(prop.name, prop.major, prop.minor, archs_built(), what);
+  };
+  switch (err) {
+    case cudaSuccess: return "";
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorInvalidDeviceFunction:
+      return why(std::string("the driver finds no kernel image for it (") + cudaGetErrorName(err) + ")");
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInvalidPtx:
+    case cudaErrorJitCompilerNotFound:
+    case cudaErrorJitCompilationDisabled: {
+      int driver = 0;
+      cudaDriverGetVersion(&driver);
+      return why(std::string("the driver (CUDA ") + std::to_string(driver / 1000) + "." +
+                 std::to_string(driver % 1000 / 10) + ") cannot compile its PTX (" + cudaGetErrorName(err) +
+                 "); install an NVIDIA driver for CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+                 std::to_string(CUDART_VERSION % 1000 / 10) + " or newer");
+    }
+    default: throw_error(err, "cudaFuncGetAttributes(probe_kernel)", __FILE__, __LINE__);
+  }
+}
+
+std::mutex verdicts_mu;
+std::map<int, std::string> verdicts;  // CUDA device -> unsupported_reason
+
+}  // namespace
+
+void check_device_supported(int device) {
+  const int physical = physical_device(device);
+  std::string reason;
+  {
+    std::lock_guard lock(verdicts_mu);
+    auto it = verdicts.find(physical);
+    if (it != verdicts.end()) reason = it->second;
+    else reason = verdicts.emplace(physical, unsupported_reason(physical)).first->second;
+  }
+  if (!reason.empty()) throw Error("GPU " + std::to_string(device) + ": " + reason);
 }
 
 DeviceScope::DeviceScope(int device) {

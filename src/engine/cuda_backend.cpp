@@ -138,6 +138,7 @@ class CudaBackend final : public Backend<E> {
     if (o.gpus.empty() || o.workers_per_gpu == 0)
       throw std::invalid_argument("the GPU backend needs at least one GPU and one worker per GPU");
     for (int d : o.gpus) {
+      ::cuzk::cuda::check_device_supported(d);
       ::cuzk::cuda::DeviceScope on(d);
       // Logical GPUs on one device (runtime.hpp) share its memory.
       const size_t budget =

@@ -66,6 +66,19 @@ void set_logical_fault(int device, bool faulted);
 // std::invalid_argument naming the bad entry, or when there is no GPU at all.
 std::vector<int> parse_gpus(const std::string& spec);
 
+// The images this build's kernels carry, as nvcc names them: "sm_75 sm_80 ...
+// sm_120 compute_120" (CMake's CUDA architectures, cmake/cuda_archs.cmake).
+const char* archs_built();
+
+// Throws Error when `device` cannot run this build's kernels: a GPU below
+// compute capability 7.5, or one that none of archs_built() fits (support.hpp
+// has the rules), or that the driver finds no image for or cannot compile the
+// PTX for (asked of a kernel of this library). The message is one line naming
+// the GPU, its compute capability and archs_built(). Called before a GPU is
+// taken into use, so that such a GPU gets this error and not a failed launch;
+// the verdict is kept per CUDA device.
+void check_device_supported(int device);
+
 // Makes `device` current for a scope and restores the previous one after.
 class DeviceScope {
  public:

@@ -1,0 +1,62 @@
+# Fails unless each binary carries SASS of every architecture the build was
+# configured for and PTX of every virtual one, as cuobjdump lists them, and
+# every architecture in as many of its kernel images as the others (each
+# translation unit built for all of them).
+#   cmake -DCUOBJDUMP=path -DIMAGES="sm_75 sm_80 compute_80" -DBINARIES="a|b" -P fatbin_archs.cmake
+# Without cuobjdump in the toolkit it says so and stops (the test's
+# SKIP_REGULAR_EXPRESSION makes that a skip).
+if(NOT CUOBJDUMP OR NOT EXISTS "${CUOBJDUMP}")
+  message("skipped: no cuobjdump beside nvcc")
+  return()
+endif()
+separate_arguments(images UNIX_COMMAND "${IMAGES}")
+string(REPLACE "|" ";" binaries "${BINARIES}")
+if(NOT images OR NOT binaries)
+  message(FATAL_ERROR "usage: cmake -DCUOBJDUMP=... -DIMAGES=... -DBINARIES=... -P fatbin_archs.cmake")
+endif()
+
+set(failures "")
+foreach(binary IN LISTS binaries)
+  get_filename_component(name "${binary}" NAME)
+  foreach(kind elf ptx)
+    execute_process(COMMAND "${CUOBJDUMP}" --list-${kind} "${binary}"
+                    OUTPUT_VARIABLE listing_${kind} ERROR_VARIABLE error RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      string(STRIP "${error}" error)
+      list(APPEND failures "${name}: cuobjdump --list-${kind} failed (${rc}): ${error}")
+    endif()
+  endforeach()
+  set(counts "")
+  set(elf_counts "")
+  foreach(image IN LISTS images)
+    if(image MATCHES "^sm_(.+)$")
+      # "ELF file    3: cuzk.3.sm_86.cubin"
+      string(REGEX MATCHALL "[._]sm_${CMAKE_MATCH_1}\\.cubin" found "${listing_elf}")
+    elseif(image MATCHES "^compute_(.+)$")
+      # "PTX file    1: cuzk.1.sm_120.ptx" (named by the architecture it is for)
+      string(REGEX MATCHALL "[._](sm|compute)_${CMAKE_MATCH_1}\\.ptx" found "${listing_ptx}")
+    else()
+      message(FATAL_ERROR "cannot read the image name '${image}'")
+    endif()
+    list(LENGTH found n)
+    list(APPEND counts "${image} ${n}")
+    if(n EQUAL 0)
+      list(APPEND failures "${name}: no ${image}")
+    endif()
+    if(image MATCHES "^sm_")
+      list(APPEND elf_counts ${n})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES elf_counts)
+  list(LENGTH elf_counts distinct)
+  if(distinct GREATER 1)
+    list(APPEND failures "${name}: the architectures are in different numbers of kernel images, so some were built for fewer")
+  endif()
+  string(REPLACE ";" ", " counts "${counts}")
+  message("${name}: ${counts}")
+endforeach()
+
+if(failures)
+  string(REPLACE ";" "\n  " failures "${failures}")
+  message(FATAL_ERROR "the binaries do not carry every architecture built for:\n  ${failures}")
+endif()
