@@ -84,6 +84,22 @@
 #            (CUZK_QUEUE_CURVE, default bn254; CUZK_QUEUE_LOG, default 22;
 #            the script's knobs pass through; ROUNDS default 3). Cut at
 #            CUZK_DEADLINE_S (default 570) from the start
+#     ptx    the code other GPUs run: build with PTX of compute_CUZK_PTX_ARCH
+#            (default 75, the oldest CUDA 13 takes) and no SASS, in build-ptx;
+#            every kernel JIT-compiled by the driver (CUDA_FORCE_PTX_JIT=1, its
+#            cache under /tmp) by one warm-up process, then ctest -L gpu under
+#            the same variable; the tests hold the GPU's MSM results (so its
+#            proofs, for the same r and s) to the CPU's, bit for bit, as in the
+#            sm_90 build. Steps cut at CUZK_DEADLINE_S (default 570)
+#     smallmem  build cuzk and cuzk_gpu_hold; for each size in CUZK_SMALLMEM_LEAVE
+#            (default "16GiB 24GiB"): bench prove of a BLS12-381 Partition of
+#            2^CUZK_SMALLMEM_LOG constraints (default 27), its key made on the
+#            GPU and brought to the host, then a second process
+#            (cuzk_gpu_hold) holds all of the GPU's memory but that size, and
+#            cuzk, given no cap, proves within what it finds free
+#            (CUZK_SMALLMEM_REPEAT proofs, default 1, after a warm-up); with
+#            CUZK_SMALLMEM_UNLIMITED=1 also the same with the key resident and
+#            nothing held. Memory sampled as in prove
 #     all    (default) tests, bench and prove
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,8 +116,14 @@ deadline=${CUZK_DEADLINE_S:-100000}
 # Modes that fill a 10-minute device call stop their steps in time for the
 # summary and the results to come back (tests: the build with cuzkd took
 # 383 s on 2026-12-03, and the one-shot step after ctest ran past 600 s).
-[[ $mode == throughput || $mode == queue || $mode == tests ]] && deadline=${CUZK_DEADLINE_S:-570}
+[[ $mode == throughput || $mode == queue || $mode == tests || $mode == ptx || $mode == smallmem ]] &&
+  deadline=${CUZK_DEADLINE_S:-570}
 build=build-gpu
+archs=90
+if [[ $mode == ptx ]]; then
+  build=build-ptx
+  archs=${CUZK_PTX_ARCH:-75}-virtual
+fi
 status=0
 summary=()
 
@@ -119,7 +141,7 @@ case $? in
   1) summary+=("deps: no .deps, so no cuzkd") ;;
   *) summary+=("deps: .deps did not unpack (deps.log), so no cuzkd") ;;
 esac
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" -DCUZK_CUDA=ON \
   "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 grep -E "cuzk: (cuzkd|gRPC|job queue)" "$OUT/configure.log"
 start=$(date +%s)
@@ -129,6 +151,7 @@ targets=()
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
+[[ $mode == smallmem ]] && targets=(--target cuzk cuzk_gpu_hold)
 build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 if ! build_all; then
   # cuzkd's libraries come from another distribution: where they do not
@@ -165,6 +188,18 @@ if [[ $mode == tests || $mode == all ]]; then
   run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-3}" --output-on-failure --timeout 900
   grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
+fi
+if [[ $mode == ptx ]]; then
+  # PTX only, JIT-compiled by the driver into a cache that every test process
+  # then shares: one process fills it with the kernels of both curves first.
+  export CUDA_FORCE_PTX_JIT=1 CUDA_CACHE_PATH=/tmp/cuzk-jit-cache CUDA_CACHE_MAXSIZE=4294967296
+  lib=$(find "$build/src" -name 'libcuzk.so*' -type f | head -1)
+  summary+=("ptx build: $(cuobjdump --list-ptx "$lib" 2>/dev/null | grep -c 'PTX file') PTX files, \
+$(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(basename "$lib")")
+  run jit-warmup bash -c "for c in bn254 bls12_381; do \"$cuzk\" selfcheck --backend cuda --device-inputs 65536 &&
+    \"$cuzk\" bench prove --backend cuda --curve \$c --circuit partition --constraints 65536 || exit 1; done"
+  run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-3}" --output-on-failure --timeout 900
+  grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
 fi
 if [[ $mode == daemon ]]; then
   # cuzkd's tests: the CPU ones and, with the gpu label, those on the cuda backend.
@@ -215,6 +250,28 @@ if [[ $mode == pipeline ]]; then
   run "pipeline-$pc-$pk" "$cuzk" bench pipeline --backend cuda --curve $pc --circuit partition \
     --constraints $((1 << pk)) ${CUZK_PIPELINE_ARGS:---partitions 10 --jobs 2 --warmup 10 --synthesis-threads 6 --compare} \
     --trace "$OUT/trace-$pc-$pk.json" --json "$OUT/pipeline-$pc-$pk.json"
+  memory_peaks
+fi
+if [[ $mode == smallmem ]]; then
+  sk=${CUZK_SMALLMEM_LOG:-27}
+  hold="$PWD/$build/bench/cuzk_gpu_hold"
+  sample_memory
+  for leave in ${CUZK_SMALLMEM_LEAVE:-16GiB 24GiB}; do
+    ready=$(mktemp -u)
+    # After the setup, a second process holds all but $leave of the GPU's
+    # memory; cuzk plans its proofs within what it then finds free.
+    after="(setsid \"$hold\" $leave $ready > \"$OUT/hold-$leave.log\" 2>&1 &); \
+for i in \$(seq 300); do [ -s $ready ] && exit 0; sleep 0.2; done; exit 1"
+    run "smallmem-$leave-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
+      --constraints $((1 << sk)) --setup-on gpu-to-host --after-setup "$after" \
+      --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-$leave-$sk.json"
+    pkill -f cuzk_gpu_hold
+    sleep 1
+  done
+  [[ ${CUZK_SMALLMEM_UNLIMITED:-0} == 1 ]] &&
+    run "smallmem-unlimited-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
+      --constraints $((1 << sk)) --setup-on gpu --repeat "${CUZK_SMALLMEM_REPEAT:-1}" \
+      --json "$OUT/smallmem-unlimited-$sk.json"
   memory_peaks
 fi
 if [[ $mode == stream ]]; then
@@ -369,7 +426,7 @@ if [[ $mode == anchors ]]; then
     done
   done
 fi
-for f in "$OUT"/oneshot-*.log "$OUT"/queue-vs-direct-*.log "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
+for f in "$OUT"/smallmem-*.log "$OUT"/hold-*.log "$OUT"/jit-warmup.log "$OUT"/oneshot-*.log "$OUT"/queue-vs-direct-*.log "$OUT"/throughput-*.log "$OUT"/latency-*.log "$OUT"/pipeline-*.log "$OUT"/prove-batch-*.log "$OUT"/ntt-*.log "$OUT"/msm-*.log "$OUT"/prove-*.log; do
   [[ -f $f && $f != *-v[0-9]*-* ]] && { echo "== $(basename "$f")"; tail -n 25 "$f"; }
 done
 printf '%s\n' "${summary[@]}"

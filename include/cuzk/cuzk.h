@@ -246,6 +246,8 @@ typedef struct cuzk_options {
   unsigned workers_per_gpu;    /* cuda: proofs in flight per GPU (0: the default, 2) */
   unsigned finalizer_threads;  /* proofs assembled and verified at once (0: the default, 1) */
   size_t max_pending_partitions; /* admission bound on witnesses queued or running (0: the default, 4096) */
+  /* Added in 0.2: callers built against 0.1's header (a smaller struct_size) get the default. */
+  size_t gpu_memory;           /* cuda: device bytes the prover may use on each GPU (0: what the GPU has free) */
 } cuzk_options;
 
 CUZK_API void cuzk_options_init(cuzk_options *options);

@@ -5,6 +5,7 @@
 // of any type, to a status and the calling thread's message.
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -127,9 +128,13 @@ void give_id(const service::KeyInfo& k, char* id_out) {
 service::ServiceOptions service_options(const cuzk_options* o) {
   service::ServiceOptions s;
   if (!o) return s;
-  if (o->struct_size < sizeof(cuzk_options))
+  // 0.1's struct ended before gpu_memory: its callers get the later fields' defaults.
+  constexpr size_t first_version = offsetof(cuzk_options, gpu_memory);
+  if (o->struct_size < first_version || o->struct_size > sizeof(cuzk_options))
     throw CError{CUZK_ERROR_INVALID_ARGUMENT, "cuzk_options.struct_size is " + std::to_string(o->struct_size) +
                                                   ", not sizeof(cuzk_options) (call cuzk_options_init)"};
+  if (o->struct_size >= offsetof(cuzk_options, gpu_memory) + sizeof(o->gpu_memory))
+    s.placement.gpu_memory = o->gpu_memory;
   if (o->backend) {
     const auto b = service::backend_named(o->backend);
     if (!b)

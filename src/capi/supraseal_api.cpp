@@ -31,6 +31,7 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
+#include "cuzk/util/byte_size.hpp"
 #include "cuzk/service/service.hpp"
 #include "cuzk/supraseal.h"
 
@@ -95,14 +96,23 @@ void require(const void* p, const char* what) {
   if (!p) throw AbiError{EINVAL, std::string("null ") + what};
 }
 
-// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default. The
-// caller computed a, b and c, so they always come from the host.
+// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default, and
+// CUZK_GPU_MEMORY (e.g. 16GiB) the device memory the engine may use on each
+// GPU (supraseal-c2's ABI has no options to carry it). The caller computed a,
+// b and c, so they always come from the host.
 service::ServiceOptions options_from_environment() {
   service::ServiceOptions o;
   if (const char* name = std::getenv("CUZK_BACKEND")) {
     const auto backend = service::backend_named(name);
     if (!backend) throw AbiError{EINVAL, std::string("CUZK_BACKEND=") + name + ": not auto, cpu or cuda"};
     o.placement.backend = *backend;
+  }
+  if (const char* size = std::getenv("CUZK_GPU_MEMORY")) {
+    try {
+      o.placement.gpu_memory = parse_byte_size(size);
+    } catch (const std::invalid_argument& e) {
+      throw AbiError{EINVAL, std::string("CUZK_GPU_MEMORY: ") + e.what()};
+    }
   }
   o.abc = service::AbcPlace::host;
   o.record_timing_lines = engine::Recorder::timing_requested();  // CUZK_TIMING=1: every stage on stderr

@@ -30,8 +30,10 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   const groth16::Convention convention =
       parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
   const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size(), convention);
-  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention);
+  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention,
+                                o.setup_on == "gpu-to-host");
   const double setup_s = seconds_since(t0);
+  run_after_setup(o.after_setup);
   const auto shape = circuit::shape_of(circuit);
 
   return with_prover(key, where, o.run.threads, [&](auto& prover) {
@@ -72,7 +74,8 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
     j["repeat"] = o.repeat;
     j["warm_up"] = warm_up;
     j["setup_s"] = setup_s;
-    j["setup_on"] = on_gpu ? "gpu" : "host";
+    j["setup_on"] = on_gpu ? (o.setup_on == "gpu-to-host" ? "gpu-to-host" : "gpu") : "host";
+    j["key_place"] = prover.key_place();
     j["backend_setup_s"] = nlohmann::ordered_json::object();
     for (const auto& [stage, s] : prover.setup_times()) j["backend_setup_s"][stage] = s;
     for (const auto& s : order) j["stages_ms"][s] = 1e3 * median(stages[s]);
@@ -103,7 +106,8 @@ int bench_prove(const BenchOptions& o) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& [stage, ms] : j["stages_ms"].items()) rows.push_back({{"stage", stage}, {"ms", ms}});
   print_table(rows, {{"stage", "stage", 18}, {"ms", "ms", 12}});
-  std::printf("(total: wall time per proof, synthesis included%s)\n", cuda ? ", with the key resident on the GPU" : "");
+  std::printf("(total: wall time per proof, synthesis included%s)\n",
+              cuda ? (", with the key " + j["key_place"].get<std::string>()).c_str() : "");
   write_json_if(o.json, j);
   return 0;
 }

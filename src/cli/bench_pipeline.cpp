@@ -184,12 +184,15 @@ int bench_pipeline(const PipelineBenchOptions& o) {
     // A key budget decides which keys the cache keeps resident and which it
     // streams, from host points: with one, auto makes the key on the host.
     const bool on_gpu = setup_on_gpu(o.setup_on, where, o.engine.key_budget_mib ? 0 : 1);
-    const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads);
+    const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads,
+                                  groth16::Convention::snarkjs, o.setup_on == "gpu-to-host");
     const double setup_s = seconds_since(t_setup);
+    run_after_setup(o.after_setup);
     std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
                 "on the %s took %.2f s (not timed)\n",
                 ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
-                o.partitions, on_gpu ? "gpu" : "host", setup_s);
+                o.partitions, on_gpu ? o.setup_on == "gpu-to-host" ? "gpu (points then brought to the host)" : "gpu" : "host",
+                setup_s);
     return run_pipeline([&](service::Service& svc) { return svc.add_key("bench", key); }, o, setup_s);
   });
 }

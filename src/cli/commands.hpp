@@ -40,9 +40,13 @@ struct RunOptions {
   Backend backend = Backend::automatic;
   unsigned threads = 0;      // 0: every hardware thread
   std::string gpus = "all";  // --gpus: "all" or device numbers "0,2" (cuda only)
+  size_t gpu_memory = 0;     // --gpu-memory: device bytes per GPU the engine plans with (0: what is free)
 };
 
-inline Placement resolve_placement(const RunOptions& run) { return service::resolve_placement({run.backend, run.gpus}); }
+inline service::PlacementRequest placement_request(const RunOptions& run) {
+  return {run.backend, run.gpus, run.gpu_memory};
+}
+inline Placement resolve_placement(const RunOptions& run) { return service::resolve_placement(placement_request(run)); }
 
 // The exit status of a command that failed with a service error.
 inline int exit_status(service::ErrorKind kind) {
@@ -65,7 +69,8 @@ struct BenchOptions {
   NativeCircuit native;
   std::string format = "snarkjs";  // the key's convention: snarkjs, or bellperson (bellman's; BLS12-381)
   RunOptions run;
-  std::string setup_on = "auto";  // where the development key is made: auto, host or gpu (dev_key.hpp)
+  std::string setup_on = "auto";  // where the development key is made: auto, host, gpu or gpu-to-host (dev_key.hpp)
+  std::string after_setup;        // a shell command run between the setup and the first proof (dev_key.hpp)
   int repeat = 1;
   std::string json;        // also write the figures here, when set
 };
@@ -130,7 +135,8 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& wtns, c
 struct PipelineBenchOptions {
   NativeCircuit native;
   std::string zkey;  // the key to prove with; empty: a development key of `native`
-  std::string setup_on = "auto";  // where that development key is made: auto, host or gpu (dev_key.hpp)
+  std::string setup_on = "auto";  // where that development key is made: auto, host, gpu or gpu-to-host (dev_key.hpp)
+  std::string after_setup;        // a shell command run between the setup and the first job (dev_key.hpp)
   RunOptions run;
   unsigned partitions = 8, jobs = 2;
   // Partitions of one job run first, untimed and left out of the figures; -1:

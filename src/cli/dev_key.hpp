@@ -3,11 +3,15 @@
 // (groth16/setup_cuda.hpp), whose points then stay there: no host copy and
 // nothing written, so that a key larger than the host's memory or disk (2^27
 // BLS12-381 constraints: ~80 GB of points) can be made and proved with. Such a
-// key proves on that GPU only.
+// key proves on that GPU only. gpu-to-host makes the points on the GPU and
+// brings them to the host, freeing the GPU: a 2^27 key in minutes instead of
+// the host setup's tens, for proofs that stream it.
 #pragma once
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
 
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
@@ -26,16 +30,31 @@ namespace cuzk::cli {
 // bellman's on the host.
 inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto,
                          groth16::Convention convention = groth16::Convention::snarkjs) {
-  const bool cuda = where.backend == Backend::cuda;
-  if (setup_on == "gpu" && !cuda) throw std::invalid_argument("--setup-on gpu needs the cuda backend");
+  const bool cuda = where.backend == Backend::cuda, named_gpu = setup_on == "gpu" || setup_on == "gpu-to-host";
+  if (named_gpu && !cuda) throw std::invalid_argument("--setup-on " + setup_on + " needs the cuda backend");
   if (setup_on == "host" || !cuda || (setup_on == "auto" && convention != groth16::Convention::snarkjs)) return false;
-  return setup_on == "gpu" || where.gpus.size() <= gpus_for_auto;
+  return named_gpu || where.gpus.size() <= gpus_for_auto;
+}
+
+// --after-setup: a shell command run once the key is made and before the
+// first proof (e.g. one that starts a process holding most of the GPU's
+// memory, so that the proofs plan within what it leaves free); a failure
+// stops the benchmark.
+inline void run_after_setup(const std::string& command) {
+  if (command.empty()) return;
+  const int status = std::system(command.c_str());
+  if (status != 0)
+    throw std::runtime_error("--after-setup: '" + command + "' " +
+                             (status > 0 && WIFEXITED(status) ? "exited with status " +
+                                                                    std::to_string(WEXITSTATUS(status))
+                                                              : std::string("did not run to its end")));
 }
 
 template <class C>
 groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu, [[maybe_unused]] int gpu,
                                                    unsigned threads,
-                                                   groth16::Convention convention = groth16::Convention::snarkjs) {
+                                                   groth16::Convention convention = groth16::Convention::snarkjs,
+                                                   [[maybe_unused]] bool to_host = false) {
   using E = typename C::Curve;
   if (on_gpu && convention != groth16::Convention::snarkjs)
     throw std::invalid_argument("the GPU setup makes keys in snarkjs's convention only: make one in bellman's with "
@@ -45,7 +64,11 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
   auto dev = [&] {
     const auto m = circuit::constraint_matrices(circuit);
 #if defined(CUZK_HAVE_CUDA)
-    if (on_gpu) return groth16::cuda::dev_setup(m, toxic, gpu, threads);
+    if (on_gpu) {
+      auto d = groth16::cuda::dev_setup(m, toxic, gpu, threads);
+      if (to_host) groth16::cuda::bring_to_host(d);
+      return d;
+    }
 #endif
     if (on_gpu) throw std::logic_error("a GPU setup in a build without CUDA");
     return groth16::dev_setup(m, toxic, threads, convention);

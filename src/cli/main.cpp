@@ -18,6 +18,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/byte_size.hpp"
 #include "cuzk/util/progress.hpp"
 #include "cuzk/service/selfcheck.hpp"
 
@@ -64,16 +65,31 @@ void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
                   "With the cuda backend, the GPUs to use: all, or device numbers such as 0,2 (prove-batch and bench "
                   "pipeline spread partitions over all of them; prove and the other benchmarks use the first)")
       ->capture_default_str();
+  cmd->add_option("--gpu-memory", opts.gpu_memory,
+                  "With the cuda backend, the device memory cuzk may use on each GPU, e.g. 16GiB: keys, buffers and "
+                  "chunks are planned as if the GPU had that much (default: what the GPU has free)")
+      ->transform([](std::string v) {
+        try {
+          return std::to_string(cuzk::parse_byte_size(v));
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--gpu-memory", e.what());
+        }
+      });
 }
 
-// Where bench prove and bench pipeline make their development key (dev_key.hpp).
-void add_setup_on_option(CLI::App* cmd, std::string& setup_on, const char* auto_means) {
+// Where bench prove and bench pipeline make their development key, and what
+// runs between it and the proofs (dev_key.hpp).
+void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::string& after_setup, const char* auto_means) {
   cmd->add_option("--setup-on", setup_on,
-                  std::string("Where the development key's points are made: host, or gpu, where they then stay (no "
-                              "host copy, nothing written: the key proves on that GPU only); auto: ") +
+                  std::string("Where the development key's points are made: host; gpu, where they then stay (no "
+                              "host copy, nothing written: the key proves on that GPU only); or gpu-to-host, made on "
+                              "the GPU and brought to the host, freeing the GPU; auto: ") +
                       auto_means)
-      ->check(CLI::IsMember({"auto", "host", "gpu"}))
+      ->check(CLI::IsMember({"auto", "host", "gpu", "gpu-to-host"}))
       ->capture_default_str();
+  cmd->add_option("--after-setup", after_setup,
+                  "A shell command run once the key is made, before the first proof; its failure stops the "
+                  "benchmark (e.g. start a process that holds most of the GPU's memory, to prove within the rest)");
 }
 
 // The engine's options, shared by prove-batch and bench pipeline.
@@ -291,7 +307,7 @@ int main(int argc, char** argv) {
   add_native_options(bench_prove, bench_opts.native, true);
   add_seed_option(bench_prove, bench_opts.native, kWitnessSeedHelp);
   add_proving_options(bench_prove, bench_opts.run);
-  add_setup_on_option(bench_prove, bench_opts.setup_on, "gpu with the cuda backend for --format snarkjs, else host");
+  add_setup_on_option(bench_prove, bench_opts.setup_on, bench_opts.after_setup, "gpu with the cuda backend for --format snarkjs, else host");
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
       ->check(CLI::Range(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
@@ -313,7 +329,7 @@ int main(int argc, char** argv) {
                               "Prove with this key (cuzk setup of the same --circuit and --constraints; its curve "
                               "is the key's), loaded as cuzkd loads it, instead of a development key made here");
   add_proving_options(bench_pipeline, pipeline_opts.run);
-  add_setup_on_option(bench_pipeline, pipeline_opts.setup_on,
+  add_setup_on_option(bench_pipeline, pipeline_opts.setup_on, pipeline_opts.after_setup,
                       "gpu with the cuda backend on one GPU and no --key-budget-mib, else host");
   bench_pipeline->add_option("--partitions", pipeline_opts.partitions, "Partitions per job")->capture_default_str();
   bench_pipeline->add_option("--jobs", pipeline_opts.jobs, "Jobs")->capture_default_str();

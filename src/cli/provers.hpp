@@ -45,6 +45,7 @@ class CpuProver {
   static constexpr bool first_proof_is_slower = false;
   // One-off costs of making the prover, beyond its buffers: none on the CPU.
   const StageTimes& setup_times() const { return setup_; }
+  std::string key_place() const { return "in host memory"; }
 
   std::span<Fr> w() { return w_; }
   std::span<Fr> a() { return a_; }
@@ -72,8 +73,9 @@ class CpuProver {
 
 #if defined(CUZK_HAVE_CUDA)
 // The key resident on one GPU (uploaded by the constructor, reported as
-// "key upload" in setup_times) and w, a, b, c in pinned host memory, so that
-// every proof moves only the witness and a, b, c, at PCIe speed.
+// "key upload" in setup_times), or streamed where a proof would not fit
+// beside it, and w, a, b, c in pinned host memory, so that every proof moves
+// only the witness and a, b, c, at PCIe speed.
 template <class E>
 class CudaProver {
  public:
@@ -89,9 +91,12 @@ class CudaProver {
     c_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
     setup_.emplace_back("pinned alloc", seconds_since(t0));
     t0 = std::chrono::steady_clock::now();
-    key_ = std::make_unique<groth16::cuda::DeviceKey<E>>(key, gpu);
+    // Resident where a proof fits beside it in the GPU's free memory, else
+    // streamed.
+    const auto options = groth16::cuda::plan_residency(*key, {}, ::cuzk::cuda::free_device_memory());
+    key_ = std::make_unique<groth16::cuda::DeviceKey<E>>(key, gpu, options);
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
-    setup_.emplace_back("key upload", seconds_since(t0));
+    setup_.emplace_back(options.streamed ? "key locked for streaming" : "key upload", seconds_since(t0));
     worker_ = std::make_unique<groth16::cuda::Worker>(gpu);
   }
 
@@ -100,6 +105,11 @@ class CudaProver {
   static constexpr bool first_proof_is_slower = true;
   const StageTimes& setup_times() const { return setup_; }
   size_t key_bytes() const { return key_->bytes(); }
+  std::string key_place() const {
+    return key_->streamed() ? "streamed from host memory in chunks of " + std::to_string(key_->options().stream_chunk) +
+                                  " points"
+                            : "resident on the GPU";
+  }
 
   std::span<Fr> w() { return w_.span(); }
   std::span<Fr> a() { return a_.span(); }

@@ -13,7 +13,7 @@ namespace cuzk::cli {
 // a, b, c anyway, so that --abc auto keeps them on the host.
 inline service::ServiceOptions service_options(const RunOptions& run, const EngineFlags& e, bool native_jobs) {
   service::ServiceOptions o;
-  o.placement = {run.backend, run.gpus};
+  o.placement = placement_request(run);
   o.threads = run.threads;
   o.synthesis_threads = e.synthesis_threads;
   o.cpu_workers = e.workers;

@@ -192,10 +192,78 @@ DeviceScope::DeviceScope(int device) {
 
 DeviceScope::~DeviceScope() { cudaSetDevice(previous_); }
 
+namespace {
+
+std::atomic<size_t> limit_bytes{0};
+
+// What DeviceAllocator holds: each allocation's device and size, and the sum
+// per device, against the limit.
+struct DeviceUse {
+  std::mutex mu;
+  std::map<const void*, std::pair<int, size_t>> blocks;
+  std::map<int, size_t> used;
+};
+DeviceUse& device_use() {
+  static DeviceUse u;
+  return u;
+}
+
+}  // namespace
+
+void set_memory_limit(size_t bytes) { limit_bytes.store(bytes, std::memory_order_relaxed); }
+size_t memory_limit() { return limit_bytes.load(std::memory_order_relaxed); }
+
+size_t device_memory_used(int device) {
+  DeviceUse& u = device_use();
+  std::lock_guard lock(u.mu);
+  const auto it = u.used.find(device);
+  return it == u.used.end() ? 0 : it->second;
+}
+
 size_t free_device_memory() {
   size_t free = 0, total = 0;
   CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  if (const size_t limit = memory_limit()) {
+    int device = 0;
+    CUZK_CUDA_CHECK(cudaGetDevice(&device));
+    const size_t used = device_memory_used(device);
+    free = std::min(free, limit - std::min(limit, used));
+  }
   return free;
+}
+
+cudaError_t try_allocate_device(void** p, size_t bytes) {
+  int device = 0;
+  if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+  DeviceUse& u = device_use();
+  const size_t limit = memory_limit();
+  {
+    // Checked and counted under one lock, so that two threads cannot both
+    // pass the limit with their halves.
+    std::lock_guard lock(u.mu);
+    size_t& used = u.used[device];
+    if (limit && used + bytes > limit) return cudaErrorMemoryAllocation;
+    used += bytes;
+  }
+  const cudaError_t err = cudaMalloc(p, bytes);
+  std::lock_guard lock(u.mu);
+  if (err != cudaSuccess) {
+    u.used[device] -= bytes;
+    return err;
+  }
+  u.blocks.emplace(*p, std::pair{device, bytes});
+  return cudaSuccess;
+}
+
+void release_device(void* p) {
+  if (!p) return;
+  cudaFree(p);
+  DeviceUse& u = device_use();
+  std::lock_guard lock(u.mu);
+  if (auto it = u.blocks.find(p); it != u.blocks.end()) {
+    u.used[it->second.first] -= it->second.second;
+    u.blocks.erase(it);
+  }
 }
 
 namespace {

@@ -4,6 +4,8 @@
 
 #include <toml.hpp>
 
+#include "cuzk/util/byte_size.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -133,6 +135,7 @@ class Table {
 void read_service(Table& t, service::ServiceOptions& s) {
   t.read_enum("backend", s.placement.backend, parse_backend);
   t.read("gpus", s.placement.gpus);
+  t.read_size("gpu_memory", s.placement.gpu_memory);
   t.read_uint("threads", s.threads, 4096);
   t.read_uint("synthesis_threads", s.synthesis_threads, 1024);
   t.read_uint("cpu_workers", s.cpu_workers, 1024);
@@ -258,21 +261,11 @@ Config parse_config_file(const fs::path& file) {
 }
 
 size_t parse_size(const std::string& text) {
-  static const std::map<std::string, double> units{
-      {"", 1},         {"B", 1},          {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-      {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},    {"GB", 1e9},        {"TB", 1e12}};
-  const std::string bad = "'" + text + "' is not a size (bytes, or a number with KiB, MiB, GiB, TiB, KB, MB, GB, TB)";
-  char* end = nullptr;
-  errno = 0;
-  const double n = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || errno != 0 || !(n >= 0) || !std::isfinite(n)) throw ConfigError(bad);
-  std::string unit(end);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  auto it = units.find(unit);
-  if (it == units.end()) throw ConfigError(bad);
-  const double bytes = n * it->second;
-  if (bytes > 1.8e19) throw ConfigError("'" + text + "' is too large");
-  return size_t(bytes);
+  try {
+    return parse_byte_size(text);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 mode_t parse_mode(const std::string& text) {

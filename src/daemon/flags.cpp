@@ -134,6 +134,9 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
   }
   add("--host-budget", "Bytes of pooled host buffers, e.g. 64GiB; 0: sized from the keys [service.host_budget]",
       [](Config& c, const S& v) { c.service.host_budget = parse_size(v); }, (S*)nullptr);
+  add("--gpu-memory", "cuda: device bytes cuzkd may use on each GPU, planned as if the GPU had that much; 0: what "
+      "is free [service.gpu_memory]",
+      [](Config& c, const S& v) { c.service.placement.gpu_memory = parse_size(v); }, (S*)nullptr);
   add("--key-budget", "cuda: device bytes per GPU for resident keys; 0: 70% of free [service.key_budget]",
       [](Config& c, const S& v) { c.service.key_budget = parse_size(v); }, (S*)nullptr);
   add("--key-storage", "copy (safe against the file changing) or map [service.key_storage]",

@@ -1,6 +1,7 @@
 #include "cuzk/engine/cuda_backend.hpp"
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <functional>
 #include <mutex>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ec/curves.hpp"
@@ -30,7 +32,64 @@ class SharedGpu {
   struct Member {
     virtual void drop() = 0;
     virtual void rebuild() = 0;
+    // Device bytes its workers' arenas hold, in use or kept for reuse.
+    virtual size_t scratch_held() const = 0;
   };
+
+  // Device memory one proof holds from its uploads to its end, released on
+  // destruction.
+  class ProofMemory {
+   public:
+    ProofMemory(SharedGpu& gpu, size_t bytes, gpu::AbcSchedule schedule)
+        : gpu_(&gpu), bytes_(bytes), schedule_(schedule) {}
+    ProofMemory(ProofMemory&& o) noexcept
+        : gpu_(std::exchange(o.gpu_, nullptr)), bytes_(o.bytes_), schedule_(o.schedule_) {}
+    ProofMemory(const ProofMemory&) = delete;
+    ProofMemory& operator=(const ProofMemory&) = delete;
+    ~ProofMemory() {
+      if (gpu_) gpu_->release_proof_memory(bytes_);
+    }
+    gpu::AbcSchedule schedule() const { return schedule_; }
+
+   private:
+    SharedGpu* gpu_;
+    size_t bytes_;
+    gpu::AbcSchedule schedule_;
+  };
+
+  // Reserves the device memory of one proof before its uploads: `together`
+  // bytes where they fit beside the proofs in flight, else `in_turn` (a, b, c
+  // one after another, gpu::AbcSchedule), else it waits for a proof to end.
+  // A proof alone always proceeds. So the workers of a GPU overlap where two
+  // proofs fit and take turns where one does. Memory for proofs is what the
+  // device has free plus what the workers' arenas hold. Throws cuda::Error
+  // naming the shortfall when not even a proof alone, in turn, fits.
+  ProofMemory reserve_proof_memory(size_t together, size_t in_turn) {
+    std::unique_lock lock(proof_mu_);
+    for (;;) {
+      size_t capacity = ::cuzk::cuda::free_device_memory();
+      {
+        std::lock_guard members(members_mu_);
+        for (const Member* m : members_) capacity += m->scratch_held();
+      }
+      if (in_turn > capacity)
+        throw ::cuzk::cuda::Error(
+            "GPU " + std::to_string(device_) + ": a proof of this key needs " + std::to_string(in_turn >> 20) +
+            " MiB of device memory beside the key, and the GPU has " + std::to_string(capacity >> 20) +
+            " MiB for proofs" + (::cuzk::cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
+            std::to_string((in_turn - capacity) >> 20) + " MiB short");
+      const size_t room = proofs_ ? capacity - std::min(capacity, proof_reserved_) : capacity;
+      const auto schedule = together <= room ? gpu::AbcSchedule::together
+                            : in_turn <= room ? gpu::AbcSchedule::in_turn
+                                              : std::optional<gpu::AbcSchedule>{};
+      if (schedule) {
+        const size_t bytes = *schedule == gpu::AbcSchedule::together ? together : in_turn;
+        proof_reserved_ += bytes, ++proofs_;
+        return ProofMemory(*this, bytes, *schedule);
+      }
+      proof_memory_freed_.wait(lock);
+    }
+  }
 
   explicit SharedGpu(int device) : device_(device) {}
 
@@ -104,7 +163,19 @@ class SharedGpu {
   }
 
  private:
+  void release_proof_memory(size_t bytes) {
+    {
+      std::lock_guard lock(proof_mu_);
+      proof_reserved_ -= bytes, --proofs_;
+    }
+    proof_memory_freed_.notify_all();
+  }
+
   const int device_;
+  std::mutex proof_mu_;
+  std::condition_variable proof_memory_freed_;
+  size_t proof_reserved_ = 0;
+  unsigned proofs_ = 0;
   mutable std::mutex mu_;
   std::atomic<bool> faulted_{false};
   std::string fault_;
@@ -220,12 +291,17 @@ class CudaBackend final : public Backend<E> {
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
     const auto parts = partition_spans(item.buffer, *item.key, abc_on_gpu());
+    const size_t together = gpu::proof_device_bytes(*key, gpu::AbcSchedule::together);
+    const auto memory = g.shared.reserve_proof_memory(
+        together, parts.a.empty() ? together : gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn));
     auto inputs = gpu::upload_inputs<E>(*key, *s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
-                                        std::span<const Fr>(parts.b), std::span<const Fr>(parts.c));
+                                        std::span<const Fr>(parts.b), std::span<const Fr>(parts.c), memory.schedule());
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
     recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, inputs.bytes()});
-    item.buffer = {};  // on the device now: synthesis may refill it
+    // On the device now, so synthesis may refill it; a, b, c going up in turn
+    // are read until the proof's end.
+    if (!inputs.host_abc_pending()) item.buffer = {};
 
     std::unique_lock lock(g.lock);
     const double locked = recorder.now();
@@ -235,6 +311,7 @@ class CudaBackend final : public Backend<E> {
     auto proof = pending.wait(&gt);
     const double done = recorder.now();
     lock.unlock();
+    item.buffer = {};
     recorder.record(Span{Stage::lock_held, track, item.job, item.partition, locked, done});
     // The kernels ran back to back on the worker's stream and ended just
     // before wait() returned: lay them out backwards from there.
@@ -308,6 +385,12 @@ class CudaBackend final : public Backend<E> {
     }
     void rebuild() override {
       for (auto& w : workers) w->worker.emplace(cache.device());
+    }
+    size_t scratch_held() const override {
+      size_t bytes = 0;
+      for (const auto& w : workers)
+        if (w->worker) bytes += w->worker->arena().counters().bytes_held;
+      return bytes;
     }
     SharedGpu& shared;
     mutable DeviceKeyCache<E> cache;

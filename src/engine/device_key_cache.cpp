@@ -95,12 +95,12 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
       ++counters_.hits;
       return it->key;
     }
-  // Resident where the budget allows and the device, whose free memory the
-  // workers' scratch also takes, has room; else streamed.
-  auto options = options_;
-  options.streamed = false;
+  // Resident where the budget and the device (room for a proof beside it)
+  // allow, else streamed (groth16::cuda::plan_residency).
+  const size_t free = ::cuzk::cuda::free_device_memory();
+  auto options = groth16::cuda::plan_residency(*key, options_, free);
   std::shared_ptr<DeviceKey> dk;
-  if (budget_->make_room(DeviceKey::bytes_needed(*key, options))) {
+  if (!options.streamed && budget_->make_room(DeviceKey::bytes_needed(*key, options))) {
     try {
       dk = std::make_shared<DeviceKey>(key, device_, options);
     } catch (const ::cuzk::cuda::Error&) {
@@ -108,7 +108,9 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
     }
   }
   if (!dk) {
-    options.streamed = true;
+    auto streamed = options_;
+    streamed.streamed = true;
+    options = groth16::cuda::plan_residency(*key, streamed, free);
     const size_t need = DeviceKey::bytes_needed(*key, options);
     if (!budget_->make_room(need))
       throw ::cuzk::cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +

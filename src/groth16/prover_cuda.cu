@@ -136,8 +136,8 @@ size_t point_bytes(const ProvingKey<E>& k) {
 template <class E>
 size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options) {
   const ProvingKey<E>& k = prepared.key();
-  // The domain's tables: twiddles both ways for half the domain, coset powers.
-  size_t need = 2 * k.domain_size() * sizeof(typename E::Fr) + witness_layout(k).gathered * sizeof(uint32_t);
+  size_t need = poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(k.domain_size()) +
+                witness_layout(k).gathered * sizeof(uint32_t);
   if (!options.streamed && !k.on_gpu) need += point_bytes(k);
   if (uploads_rows(k, options))
     for (int m = 0; m < 2; ++m) {
@@ -207,10 +207,64 @@ size_t DeviceKey<E>::bytes() const {
                            resident.h.uploaded.size();
   size_t total = g1_points * sizeof(ec::Affine<typename E::G1>) +
                  resident.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
-                 2 * resident.domain.size() * sizeof(typename E::Fr) + resident.dense_vars.size() * sizeof(uint32_t);
+                 poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(resident.domain.size()) +
+                 resident.dense_vars.size() * sizeof(uint32_t);
   for (const auto& m : resident.rows)
     total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
   return total;
+}
+
+namespace {
+
+// Points a streamed key's staging block holds (each block takes a chunk of
+// the widest points, G2's).
+template <class E>
+size_t staging_points(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
+  return std::min(options.stream_chunk, std::max(k.n_vars(), k.domain_size()));
+}
+
+}  // namespace
+
+template <class E>
+size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions& options, AbcSchedule schedule) {
+  using Fr = typename E::Fr;
+  const ProvingKey<E>& k = prepared.key();
+  const size_t n = k.domain_size(), vector = n * sizeof(Fr);
+  // w (with bellman's gathered scalars) and the significant and ones lists.
+  const size_t witness = witness_layout(k).size() * (sizeof(Fr) + 2 * sizeof(uint32_t));
+  const size_t staging = options.streamed ? 2 * staging_points(k, options) * sizeof(ec::Affine<typename E::G2>) : 0;
+  const size_t msm = std::max(msm::cuda::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
+                              msm::cuda::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
+  // The arena rounds each of the proof's blocks (about 16) up to its granule.
+  const size_t rounding = 16 * ::cuzk::cuda::DeviceAllocator::granule;
+  if (schedule == AbcSchedule::together) return rounding + staging + witness + 3 * vector + msm;
+  // w and the witness MSMs; then the two vectors of the quotient; then H's
+  // MSM over the first.
+  return rounding + staging + std::max({witness + msm, 2 * vector, vector + msm});
+}
+
+template <class E>
+DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free) {
+  const auto fits = [&](const DeviceKeyOptions& o) {
+    return DeviceKey<E>::bytes_needed(prepared, o) + proof_device_bytes(prepared, o, AbcSchedule::in_turn) <= free;
+  };
+  if (!options.streamed && fits(options)) return options;
+  options.streamed = true;
+  while (!fits(options) && options.stream_chunk > kSmallestStreamChunk) options.stream_chunk /= 2;
+  if (fits(options)) return options;
+  const size_t key = DeviceKey<E>::bytes_needed(prepared, options);
+  const size_t proof = proof_device_bytes(prepared, options, AbcSchedule::in_turn);
+  throw ::cuzk::cuda::Error("too little device memory for this key: even streamed it needs " +
+                            std::to_string(key >> 20) + " MiB and a proof " + std::to_string(proof >> 20) +
+                            " MiB beside it, and the GPU has " + std::to_string(free >> 20) + " MiB free" +
+                            (::cuzk::cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
+                            std::to_string((key + proof - free) >> 20) + " MiB short");
+}
+
+template <class E>
+AbcSchedule choose_schedule(const DeviceKey<E>& key, bool has_abc, size_t room) {
+  if (!has_abc || proof_device_bytes(key, AbcSchedule::together) <= room) return AbcSchedule::together;
+  return AbcSchedule::in_turn;
 }
 
 template <class E>
@@ -223,6 +277,8 @@ struct DeviceInputs<E>::State {
   std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
   size_t bytes = 0;
   bool has_abc = false;
+  AbcSchedule schedule = AbcSchedule::together;
+  std::span<const typename E::Fr> host_abc[3];  // in_turn: what prove_start uploads
   // Copy stream: start, w done; the copies' end is that of `copies`.
   Event start, w_ready{cudaEventDisableTiming};
   // Last: the copies read the caller's host buffers and write blocks that go
@@ -252,6 +308,11 @@ size_t DeviceInputs<E>::bytes() const {
   return state_->bytes;
 }
 
+template <class E>
+bool DeviceInputs<E>::host_abc_pending() const {
+  return state_->schedule == AbcSchedule::in_turn;
+}
+
 namespace {
 
 template <class T>
@@ -264,7 +325,7 @@ void upload_async(T* dst, std::span<const T> src, cudaStream_t s) {
 template <class E>
 DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
                               std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                              std::span<const typename E::Fr> c) {
+                              std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule) {
   using Fr = typename E::Fr;
   const ProvingKey<E>& pk = key.prepared().key();
   const size_t n = pk.domain_size();
@@ -284,10 +345,13 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   st->key = &key;
   st->worker = &worker;
   st->has_abc = has_abc;
+  st->schedule = has_abc ? schedule.value_or(choose_schedule(
+                               key, has_abc, ::cuzk::cuda::free_device_memory() + worker.arena().free_bytes()))
+                         : AbcSchedule::together;
   st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
   const WitnessLayout& layout = key.resident().witness;
   st->scalars = worker.arena().take(layout.size() * sizeof(Fr));
-  st->abc = worker.arena().take(3 * n * sizeof(Fr));
+  if (st->schedule == AbcSchedule::together) st->abc = worker.arena().take(3 * n * sizeof(Fr));
   // The blocks may have served the previous proof on this worker, whose
   // kernels on the main stream may still read them: copy after those.
   Event main_so_far(cudaEventDisableTiming);
@@ -297,7 +361,9 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   upload_async(st->scalars.template as<Fr>() + layout.gathered, w, copy);
   st->w_ready.record(copy);
   st->bytes = w.size_bytes();
-  if (has_abc) {
+  if (st->schedule == AbcSchedule::in_turn) {
+    st->host_abc[0] = a, st->host_abc[1] = b, st->host_abc[2] = c;
+  } else if (has_abc) {
     Fr* d = st->abc.template as<Fr>();
     for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
     st->bytes += 3 * n * sizeof(Fr);
@@ -319,6 +385,19 @@ __global__ void abc_kernel(const uint32_t* a_start, const Entry* a_entries, cons
 
 namespace {
 
+// a, b, c from w and the key's rows on the GPU.
+template <class E>
+void compute_abc(const typename DeviceKey<E>::Resident& resident, int device, const typename E::Fr* w, size_t n,
+                 typename E::Fr* a, typename E::Fr* b, typename E::Fr* c, cudaStream_t stream) {
+  int sms = 0;
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ::cuzk::cuda::physical_device(device)));
+  const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
+  abc_kernel<<<blocks, 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
+                                           resident.rows[1].start.data(), resident.rows[1].entries.data(), w, n, a, b,
+                                           c);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
 // w[var], for launch_map over a list of variables: bellman's A and B scalars.
 template <class Fr>
 struct ValueOf {
@@ -326,23 +405,61 @@ struct ValueOf {
   __device__ Fr operator()(uint32_t var) const { return w[var]; }
 };
 
-// The quotient h (prover.cpp's prove_start) in a, from a, b, c on the domain:
-// each taken to the coset g·⟨ω⟩, where Z is the constant gⁿ − 1, and h =
-// a·b − c there, the evaluations that snarkjs's H points take. bellman's H
-// points are powers of τ: h is divided by Z in the same kernel and brought
-// back to coefficients.
+// The quotient h (prover.cpp's prove_start) from a, b, c on the domain: each
+// taken to the coset g·⟨ω⟩, where Z is the constant gⁿ − 1, and h = a·b − c
+// there, the evaluations that snarkjs's H points take. bellman's H points
+// are powers of τ: h is divided by Z (scaled by quotient_factor) and brought
+// back to coefficients (quotient_finish).
+template <class Fr>
+Fr quotient_factor(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention) {
+  const uint64_t n = domain.size();
+  if (convention == Convention::snarkjs) return Fr::one();
+  return (domain.host().coset_shift().pow(&n, 1) - Fr::one()).inverse();
+}
+
+template <class Fr>
+void quotient_finish(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention, Fr* h, cudaStream_t stream) {
+  if (convention == Convention::bellman) poly::cuda::coset_intt(domain, h, stream);
+}
+
+// The together schedule: h in a, from a, b, c in three vectors.
 template <class Fr>
 void quotient(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention, Fr* a, Fr* b, Fr* c,
               cudaStream_t stream) {
   for (Fr* v : {a, b, c}) poly::cuda::coset_evaluations(domain, v, stream);
-  const uint64_t n = domain.size();
-  if (convention == Convention::snarkjs) {
-    poly::cuda::quotient_pointwise(a, b, c, n, stream);
-  } else {
-    const Fr z_inv = (domain.host().coset_shift().pow(&n, 1) - Fr::one()).inverse();
-    poly::cuda::quotient_pointwise(a, b, c, n, stream, z_inv);
-    poly::cuda::coset_intt(domain, a, stream);
-  }
+  poly::cuda::quotient_pointwise(a, b, c, domain.size(), stream, quotient_factor(domain, convention));
+  quotient_finish(domain, convention, a, stream);
+}
+
+// The in_turn schedule (AbcSchedule): h in x, from the host's a, b, c copied
+// on the worker's copy stream into two vectors x and y: a and b, their
+// product into x, then c into y. Each copy into a vector waits for the
+// kernels queued before it on the main stream (the witness MSMs still read
+// w's block, which x may be), and the kernels wait for the copy. `ab_ready`
+// is recorded on the main stream once a and b are there.
+template <class Fr>
+void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention,
+                      const std::span<const Fr> (&host)[3], Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
+  const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
+  const size_t n = domain.size();
+  Event main_so_far(cudaEventDisableTiming), arrived(cudaEventDisableTiming);
+  const auto upload_after_main = [&](std::initializer_list<std::pair<Fr*, std::span<const Fr>>> copies) {
+    main_so_far.record(main);
+    main_so_far.wait_in(copy);
+    for (const auto& [to, from] : copies)
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(to, from.data(), from.size_bytes(), cudaMemcpyHostToDevice, copy));
+    arrived.record(copy);
+    arrived.wait_in(main);
+  };
+  upload_after_main({{x, host[0]}, {y, host[1]}});
+  ab_ready.record(main);
+  poly::cuda::coset_evaluations(domain, x, main);
+  poly::cuda::coset_evaluations(domain, y, main);
+  poly::cuda::pointwise_product(x, static_cast<const Fr*>(y), n, main);
+  upload_after_main({{y, host[2]}});
+  poly::cuda::coset_evaluations(domain, y, main);
+  poly::cuda::pointwise_difference(x, static_cast<const Fr*>(y), n, main, quotient_factor(domain, convention));
+  quotient_finish(domain, convention, x, main);
 }
 
 // One MSM of the proof, over scalars [begin, end) of k: a single device MSM
@@ -404,6 +521,7 @@ struct PendingGpuProof<E>::State {
   std::optional<Staging> staging;
   std::optional<MsmParts<G1>> a, b1, c, h;
   std::optional<MsmParts<G2>> b2;
+  Arena::Block quotient[2];  // in_turn: the two vectors (h in the first)
   // Main stream, in order: GpuTimes' stages lie between them; `work` ends
   // with H.
   Event start, a_done, b1_done, b2_done, c_done, abc_ready, ntt_done;
@@ -470,9 +588,6 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   auto& in = *inputs.state_;
   Fr* d_scalars = in.scalars.template as<Fr>();
   const Fr* d_w = d_scalars + layout.gathered;
-  Fr* d_a = in.abc.template as<Fr>();
-  Fr* d_b = d_a + n;
-  Fr* d_c = d_b + n;
   st->publics = std::move(in.publics);
   st->start.record(main);
   in.w_ready.wait_in(main);
@@ -481,8 +596,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   Staging* staging = nullptr;
   const size_t chunk = key.options().stream_chunk;
   if (key.streamed()) {
-    // Each block holds a chunk of the widest points, G2's.
-    const size_t points = std::min(chunk, std::max(n_vars, n));
+    const size_t points = staging_points(pk, key.options());
     st->staging.emplace();
     for (auto& b : st->staging->block) b = worker.arena().take(points * sizeof(ec::Affine<G2>));
     // The blocks may have served earlier work on the main stream: the first
@@ -511,25 +625,34 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     st->c_done.record(main);
   }
 
-  if (in.has_abc) {
-    in.copies.end().wait_in(main);
+  Fr* d_h = nullptr;  // the quotient, H's scalars
+  if (in.schedule == AbcSchedule::in_turn) {
+    // w's block goes back to the arena: the witness MSMs, enqueued, run
+    // before whatever takes it next on this stream.
+    in.scalars = {};
+    for (auto& v : st->quotient) v = worker.arena().take(n * sizeof(Fr));
+    d_h = st->quotient[0].template as<Fr>();
+    quotient_in_turn<Fr>(resident.domain, pk.convention, in.host_abc, d_h, st->quotient[1].template as<Fr>(), worker,
+                         st->abc_ready);
+    st->ntt_done.record(main);
+    st->quotient[1] = {};  // free for H's MSM chunks, after the quotient on this stream
   } else {
-    int sms = 0;
-    const int physical = ::cuzk::cuda::physical_device(key.device());
-    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, physical));
-    const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
-    abc_kernel<<<blocks, 256, 0, main>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
-                                         resident.rows[1].start.data(), resident.rows[1].entries.data(), d_w, n, d_a,
-                                         d_b, d_c);
-    CUZK_CUDA_CHECK_LAUNCH();
+    Fr* d_a = in.abc.template as<Fr>();
+    Fr* d_b = d_a + n;
+    Fr* d_c = d_b + n;
+    d_h = d_a;
+    if (in.has_abc)
+      in.copies.end().wait_in(main);
+    else
+      compute_abc<E>(resident, key.device(), d_w, n, d_a, d_b, d_c, main);
+    st->abc_ready.record(main);
+    quotient(resident.domain, pk.convention, d_a, d_b, d_c, main);
+    st->ntt_done.record(main);
   }
-  st->abc_ready.record(main);
-  quotient(resident.domain, pk.convention, d_a, d_b, d_c, main);
-  st->ntt_done.record(main);
   // h is random: all of it through the buckets, with no classification to
   // wait for. bellman's H has no point for h's top coefficient, which is zero
   // (deg h ≤ n − 2).
-  const auto h = msm::cuda::Classified<Fr>::all(d_a, n);
+  const auto h = msm::cuda::Classified<Fr>::all(d_h, n);
   const size_t h_terms = pk.convention == Convention::bellman ? n - 1 : n;
   st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging, chunk));
   st->work.finish();
@@ -542,7 +665,11 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   template class DeviceInputs<E>;                                                                               \
   template class PendingGpuProof<E>;                                                                            \
   template DeviceInputs<E> upload_inputs(const DeviceKey<E>&, Worker&, std::span<const E::Fr>,                  \
-                                         std::span<const E::Fr>, std::span<const E::Fr>, std::span<const E::Fr>); \
+                                         std::span<const E::Fr>, std::span<const E::Fr>, std::span<const E::Fr>,  \
+                                         std::optional<AbcSchedule>);                                            \
+  template size_t proof_device_bytes(const PreparedKey<E>&, const DeviceKeyOptions&, AbcSchedule);                                         \
+  template AbcSchedule choose_schedule(const DeviceKey<E>&, bool, size_t);                                      \
+  template DeviceKeyOptions plan_residency(const PreparedKey<E>&, DeviceKeyOptions, size_t);                    \
   template PendingGpuProof<E> prove_start(const DeviceKey<E>&, Worker&, DeviceInputs<E>);
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bls12_381)

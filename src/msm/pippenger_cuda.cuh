@@ -351,10 +351,11 @@ struct Chunks {
 };
 
 template <class C>
-Chunks plan_chunks(size_t m, size_t max_chunk, size_t fill) {
+Chunks plan_chunks(size_t m, size_t max_chunk, size_t fill, const Arena& arena) {
   if (m == 0) return {};
   size_t size = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
-  const size_t budget = ::cuzk::cuda::free_device_memory() / 2;
+  // The arena's free blocks count as free: take() returns them when it must.
+  const size_t budget = (::cuzk::cuda::free_device_memory() + arena.free_bytes()) / 2;
   while (size > 4096 && Plan<C>(size, window_bits(size), fill).bytes() > budget) size = (size + 1) / 2;
   const size_t count = (m + size - 1) / size;
   size = (m + count - 1) / count;
@@ -484,7 +485,7 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const Classified<Fr>& k, size
   const size_t m = range.significant_end - range.significant_begin;
   const size_t fill = (size_t)kFillThreads * multiprocessors();
   auto st = std::make_unique<State>(stream);
-  const Chunks chunks = plan_chunks<C>(m, max_chunk, fill);
+  const Chunks chunks = plan_chunks<C>(m, max_chunk, fill, arena);
   st->c = chunks.c;
   st->chunks = chunks.count;
   st->windows = chunks.count ? windows_for<Fr>(chunks.c) : 0;
@@ -495,6 +496,14 @@ Msm<C> Msm<C>::enqueue(const ec::Affine<C>* bases, const Classified<Fr>& k, size
                   out + st->chunks * st->windows, stream, arena);
   st->work.finish();
   return Msm(std::move(st));
+}
+
+template <class C>
+size_t Msm<C>::scratch_bytes(size_t m) {
+  using namespace detail;
+  if (m == 0) return 0;
+  Plan<C> plan(m, window_bits(m), (size_t)kFillThreads * multiprocessors());
+  return plan.bytes() + sort_pairs(nullptr, 0, nullptr, nullptr, nullptr, nullptr, plan.entries, plan.key_bits, 0);
 }
 
 template <class C>

@@ -372,6 +372,13 @@ DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain) : domain_(domain), tabl
 template <class Fr>
 DeviceDomain<Fr>::~DeviceDomain() = default;
 
+template <class Fr>
+size_t DeviceDomain<Fr>::device_bytes(size_t n) {
+  const size_t twiddles = 2 * std::max<size_t>(1, n / 2);
+  const size_t powers = 4 * ((size_t(1) << kPowLowBits) + (n >> kPowLowBits) + 1);
+  return (twiddles + powers) * sizeof(Fr);
+}
+
 namespace {
 
 // At most 2^3 sub-transforms a block in the kColumns and kReversed layouts:
@@ -490,6 +497,9 @@ void coset_evaluations(const DeviceDomain<Fr>& d, Fr* x, cudaStream_t stream) {
 }
 
 namespace {
+
+// (a·b − c)·factor, (ab − c)·factor and a·b: the quotient's last step in one
+// kernel, or in two (pointwise_product, then pointwise_difference).
 template <class Fr, bool Scaled>
 struct QuotientOp {
   Fr factor;
@@ -498,15 +508,44 @@ struct QuotientOp {
     return Scaled ? h * factor : h;
   }
 };
+template <class Fr, bool Scaled>
+struct DifferenceOp {
+  Fr factor;
+  __device__ Fr operator()(const Fr& ab, const Fr& c) const {
+    const Fr h = ab - c;
+    return Scaled ? h * factor : h;
+  }
+};
+template <class Fr>
+struct ProductOp {
+  __device__ Fr operator()(const Fr& a, const Fr& b) const { return a * b; }
+};
+
+// a[i] = Op(a[i], in[i]...) in place, with no multiplication by a factor of 1.
+template <template <class, bool> class Op, class Fr, class... In>
+void launch_scaled(cudaStream_t stream, Fr* a, size_t n, const Fr& factor, const In*... in) {
+  using ::cuzk::cuda::launch_map;
+  if (factor == Fr::one())
+    launch_map(stream, a, n, Op<Fr, false>{factor}, static_cast<const Fr*>(a), in...);
+  else
+    launch_map(stream, a, n, Op<Fr, true>{factor}, static_cast<const Fr*>(a), in...);
+}
+
 }  // namespace
 
 template <class Fr>
 void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t stream, const Fr& factor) {
-  using ::cuzk::cuda::launch_map;
-  if (factor == Fr::one())
-    launch_map(stream, a, n, QuotientOp<Fr, false>{factor}, static_cast<const Fr*>(a), b, c);
-  else
-    launch_map(stream, a, n, QuotientOp<Fr, true>{factor}, static_cast<const Fr*>(a), b, c);
+  launch_scaled<QuotientOp>(stream, a, n, factor, b, c);
+}
+
+template <class Fr>
+void pointwise_product(Fr* a, const Fr* b, size_t n, cudaStream_t stream) {
+  ::cuzk::cuda::launch_map(stream, a, n, ProductOp<Fr>{}, static_cast<const Fr*>(a), b);
+}
+
+template <class Fr>
+void pointwise_difference(Fr* a, const Fr* c, size_t n, cudaStream_t stream, const Fr& factor) {
+  launch_scaled<DifferenceOp>(stream, a, n, factor, c);
 }
 
 #define CUZK_NTT_CUDA_INSTANTIATE(Fr)                                                               \
@@ -516,7 +555,9 @@ void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t 
   template void coset_ntt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                          \
   template void coset_intt<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                         \
   template void coset_evaluations<Fr>(const DeviceDomain<Fr>&, Fr*, cudaStream_t);                  \
-  template void quotient_pointwise<Fr>(Fr*, const Fr*, const Fr*, size_t, cudaStream_t, const Fr&);
+  template void quotient_pointwise<Fr>(Fr*, const Fr*, const Fr*, size_t, cudaStream_t, const Fr&);  \
+  template void pointwise_product<Fr>(Fr*, const Fr*, size_t, cudaStream_t);                        \
+  template void pointwise_difference<Fr>(Fr*, const Fr*, size_t, cudaStream_t, const Fr&);
 CUZK_NTT_CUDA_INSTANTIATE(ff::bn254::Fr)
 CUZK_NTT_CUDA_INSTANTIATE(ff::bls12_381::Fr)
 

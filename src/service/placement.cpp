@@ -69,6 +69,7 @@ Placement resolve_placement(const PlacementRequest& request) {
     } catch (const std::invalid_argument& e) {
       throw Error(ErrorKind::invalid_argument, e.what());
     }
+    if (request.gpu_memory) cuda::set_memory_limit(request.gpu_memory);
   }
 #endif
   return p;

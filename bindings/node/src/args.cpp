@@ -83,10 +83,12 @@ ProverOptions::ProverOptions(const Napi::Value& value) {
       base_.finalizer_threads = (unsigned)to_count(v, name, kUnsignedMax);
     } else if (key == "maxPendingPartitions") {
       base_.max_pending_partitions = (size_t)to_count(v, name, std::numeric_limits<uint32_t>::max());
+    } else if (key == "gpuMemory") {
+      base_.gpu_memory = (size_t)to_count(v, name, uint64_t(1) << 50);  // bytes; a double holds them exactly
     } else {
       type_error(v.Env(), "unknown option '" + key +
                               "' (known: backend, gpus, threads, synthesisThreads, workersPerGpu, finalizerThreads, "
-                              "maxPendingPartitions)");
+                              "maxPendingPartitions, gpuMemory)");
     }
   }
 }

@@ -91,8 +91,27 @@ class DeviceScope {
   int previous_ = 0;
 };
 
-// Bytes free on the current device right now.
+// The device memory this process may use on each GPU (cuzk --gpu-memory,
+// [service] gpu_memory, cuzk_options.gpu_memory); 0, the default: what the
+// GPU has. Every plan (which keys stay resident, how a proof's buffers are
+// laid out, an MSM's chunks) is then made as if the GPU had that much memory
+// beside what others hold, and an allocation past it fails as the GPU's own
+// would. Process-wide, like the GPU's memory itself.
+void set_memory_limit(size_t bytes);
+size_t memory_limit();
+
+// Bytes free on the current device right now: what the driver reports, or,
+// under a limit, what is left of it after this process's allocations on the
+// device, whichever is less.
 size_t free_device_memory();
+
+// Bytes this process holds on `device` through DeviceAllocator.
+size_t device_memory_used(int device);
+
+// cudaMalloc within the limit (cudaErrorMemoryAllocation past it), and the
+// cudaFree that gives its bytes back: DeviceAllocator's two halves.
+cudaError_t try_allocate_device(void** p, size_t bytes);
+void release_device(void* p);
 
 // An owning array of n T from one allocator (Alloc::allocate/release), freed
 // on scope exit; movable, not copyable. DeviceBuffer and PinnedBuffer are its
@@ -129,13 +148,13 @@ class OwnedArray {
 struct DeviceAllocator {
   static constexpr const char* kind = "device";
   static constexpr size_t granule = size_t(2) << 20;  // an arena's rounding
-  static cudaError_t try_allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+  static cudaError_t try_allocate(void** p, size_t bytes) { return try_allocate_device(p, bytes); }
   static void* allocate(size_t bytes) {
     void* p = nullptr;
     CUZK_CUDA_CHECK(try_allocate(&p, bytes));
     return p;
   }
-  static void release(void* p) { cudaFree(p); }
+  static void release(void* p) { release_device(p); }
 };
 
 // Page-locked host memory: the only kind of host buffer that crosses PCIe at
@@ -240,10 +259,19 @@ class BasicArena {
     size_t allocations = 0, reuses = 0, bytes_held = 0;
   };
 
-  BasicArena() = default;
+  BasicArena() {
+    std::lock_guard lock(registry_mu());
+    registry().push_back(this);
+  }
   BasicArena(const BasicArena&) = delete;
   BasicArena& operator=(const BasicArena&) = delete;
-  ~BasicArena() { trim(); }
+  ~BasicArena() {
+    {
+      std::lock_guard lock(registry_mu());
+      std::erase(registry(), this);
+    }
+    trim();
+  }
 
   // A block of at least `bytes` (rounded up to the allocator's granule, so
   // that similar requests share blocks). Throws cuda::Error when memory is
@@ -262,9 +290,13 @@ class BasicArena {
     }
     void* p = nullptr;
     cudaError_t err = Alloc::try_allocate(&p, bytes);
-    if (err == cudaErrorMemoryAllocation) {
+    // Free blocks of other sizes may be what is in the way: this arena's
+    // first, then those every other arena of the kind keeps (another
+    // worker's, on a GPU whose memory one proof at a time fills).
+    for (auto trim_step : {&BasicArena::trim, &BasicArena::trim_all}) {
+      if (err != cudaErrorMemoryAllocation) break;
       cudaGetLastError();
-      trim();  // free blocks of other sizes may be what is in the way
+      (this->*trim_step)();
       err = Alloc::try_allocate(&p, bytes);
     }
     if (err != cudaSuccess) {
@@ -288,13 +320,36 @@ class BasicArena {
     free_.clear();
   }
 
+  // Every arena of this kind returns its free blocks (trim, for each).
+  void trim_all() {
+    std::lock_guard lock(registry_mu());
+    for (BasicArena* a : registry()) a->trim();
+  }
+
   Counters counters() const {
     std::lock_guard lock(mu_);
     return counters_;
   }
 
+  // Bytes of the blocks kept free for reuse: memory a plan may count on, as
+  // take() returns them to the allocator when it needs the room.
+  size_t free_bytes() const {
+    std::lock_guard lock(mu_);
+    size_t total = 0;
+    for (const auto& [bytes, p] : free_) total += bytes;
+    return total;
+  }
+
  private:
   friend class Lease<BasicArena>;
+  static std::mutex& registry_mu() {
+    static std::mutex mu;
+    return mu;
+  }
+  static std::vector<BasicArena*>& registry() {
+    static std::vector<BasicArena*> arenas;
+    return arenas;
+  }
   void give_back(void* p, size_t bytes) {
     std::lock_guard lock(mu_);
     free_.emplace(bytes, p);

@@ -84,8 +84,11 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
 
   // The key on this GPU, uploading it first if needed (under the cache's lock:
   // a second caller for the same key waits and then shares it). `uploaded`,
-  // when given, is set to whether this call uploaded. Throws cuda::Error when
-  // not even the streamed form fits beside the keys in use.
+  // when given, is set to whether this call uploaded. Resident where the
+  // budget and the device's free memory allow (groth16::cuda::plan_residency:
+  // a proof must fit beside the key), else streamed. Throws cuda::Error
+  // naming the shortfall when not even that fits, or the budget when the
+  // keys in use leave no room.
   std::shared_ptr<const DeviceKey> acquire(const groth16::SharedKey<E>& key, bool* uploaded = nullptr);
 
   // Whether the key is here; nullopt while the cache is busy (an upload holds

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "cuzk/cuda/runtime.hpp"
@@ -119,6 +120,44 @@ class Worker {
 template <class E>
 class PendingGpuProof;
 
+// How a proof's a, b and c meet on the device. together: all three go up
+// with w (or are computed from the key's rows) and the quotient runs on
+// three vectors, w's block still held. in_turn, for a GPU short of memory:
+// w's block goes back once the witness MSMs are enqueued, and prove_start
+// uploads a and b into two vectors, takes their product, then c into the
+// second: two vectors of the domain at the peak instead of three plus w, the
+// same h bit for bit. The caller's host a, b, c are then read until the
+// proof's wait(), not only until wait_uploaded().
+enum class AbcSchedule { together, in_turn };
+
+// Device bytes one proof of `key` takes at its peak beside the key itself:
+// the witness scalars and their classification, a streamed key's staging
+// blocks, the a/b/c vectors of `schedule`, and the scratch of MSM chunks of
+// 2^21 (G1) and 2^20 (G2) significant scalars, the least a plan keeps for
+// them (an MSM takes larger chunks when it finds more free memory).
+template <class E>
+size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions& options, AbcSchedule schedule);
+template <class E>
+size_t proof_device_bytes(const DeviceKey<E>& key, AbcSchedule schedule) {
+  return proof_device_bytes(key.prepared(), key.options(), schedule);
+}
+
+// Where a key goes on a GPU with `free` bytes: resident when its points and
+// the least a proof of it needs (in_turn) fit there, else streamed (also when
+// `options` asks for it), in chunks halved from options.stream_chunk down to
+// kSmallestStreamChunk points until a proof fits beside the staging blocks.
+// Returns the options to make the DeviceKey with; throws cuda::Error naming
+// the shortfall when not even that fits.
+inline constexpr size_t kSmallestStreamChunk = size_t(1) << 18;
+template <class E>
+DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free);
+
+// together when it fits in `room` bytes or when a, b, c are computed from the
+// key's rows (has_abc false: they are made on the GPU from w, all three at
+// once), else in_turn.
+template <class E>
+AbcSchedule choose_schedule(const DeviceKey<E>& key, bool has_abc, size_t room);
+
 // One proof's w and a, b, c on the device, with the events of their copies.
 template <class E>
 class DeviceInputs {
@@ -127,11 +166,15 @@ class DeviceInputs {
   DeviceInputs& operator=(DeviceInputs&&) noexcept;
   ~DeviceInputs();
 
-  // Blocks until the copies are done: from then on the host buffers may be
-  // reused. Returns the copies' GPU time in seconds.
+  // Blocks until the copies enqueued so far are done: from then on the host
+  // buffers may be reused, unless host_abc_pending(). Returns the copies' GPU
+  // time in seconds.
   double wait_uploaded();
-  // Bytes copied from the host.
+  // Bytes copied from the host (w, and a, b, c unless they go up in turn).
   size_t bytes() const;
+  // The in_turn schedule: prove_start uploads a, b, c, so the caller keeps
+  // them until the proof's wait().
+  bool host_abc_pending() const;
 
   struct State;
 
@@ -139,7 +182,7 @@ class DeviceInputs {
   template <class E2>
   friend DeviceInputs<E2> upload_inputs(const DeviceKey<E2>&, Worker&, std::span<const typename E2::Fr>,
                                         std::span<const typename E2::Fr>, std::span<const typename E2::Fr>,
-                                        std::span<const typename E2::Fr>);
+                                        std::span<const typename E2::Fr>, std::optional<AbcSchedule>);
   template <class E2>
   friend PendingGpuProof<E2> prove_start(const DeviceKey<E2>&, Worker&, DeviceInputs<E2>);
   explicit DeviceInputs(std::unique_ptr<State> s);
@@ -147,21 +190,26 @@ class DeviceInputs {
 };
 
 // Enqueues the copies of w (n_vars values) and of a, b, c (domain_size each)
-// on the worker's copy stream. a, b and c may all be empty when the key has
+// on the worker's copy stream; under the in_turn schedule a, b and c are
+// copied later, by prove_start. a, b and c may all be empty when the key has
 // its matrices: prove_start then computes them on the GPU. The host spans
-// must stay valid and unchanged until wait_uploaded() (or the proof's wait()).
-// Throws std::invalid_argument on wrong lengths or a worker on another GPU.
+// must stay valid and unchanged until wait_uploaded(), or the proof's wait()
+// when host_abc_pending(). The schedule, unless given, is choose_schedule's
+// for the device's free memory and the worker's free scratch. Throws
+// std::invalid_argument on wrong lengths or a worker on another GPU.
 template <class E>
 DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
                               std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                              std::span<const typename E::Fr> c);
+                              std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule = {});
 
 // GPU times of one proof's stages, in seconds, from events on the worker's
 // streams (valid once the proof has been waited for). The kernel stages run
 // one after another on the worker's stream, in this order, and add up to total;
 // for a streamed key they include the waits for its chunks' copies.
 struct GpuTimes {
-  double upload = 0;  // the inputs' copies (w, and a, b, c when given)
+  // The inputs' copies (w, and a, b, c when given together); a, b, c going
+  // up in turn count in abc (a and b) and ntt (c).
+  double upload = 0;
   double msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, abc = 0, ntt = 0, msm_h = 0, total = 0;
 };
 

@@ -118,6 +118,11 @@ class Msm {
 
   ec::Jacobian<C> wait();
 
+  // Device scratch of one chunk of m significant scalars (its digits, sort,
+  // buckets and partial sums): what a memory plan reserves for an MSM that
+  // runs in chunks of m.
+  static size_t scratch_bytes(size_t m);
+
   struct State;  // defined in the .cu
 
  private:

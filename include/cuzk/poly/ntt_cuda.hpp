@@ -29,7 +29,8 @@ namespace cuzk::poly::cuda {
 // A domain's tables resident on the current device, of the host domain's ω
 // and coset shift g (so of either convention's roots): every twiddle ω^j and
 // ω^-j for j < n/2, and the coset powers g^i/n in two levels. About 32·n bytes
-// (512 MiB at 2^24). Made once per domain and reused by every proof.
+// (512 MiB at 2^24, device_bytes). Made once per domain and reused by every
+// proof.
 template <class Fr>
 class DeviceDomain {
  public:
@@ -37,6 +38,9 @@ class DeviceDomain {
   ~DeviceDomain();
   DeviceDomain(const DeviceDomain&) = delete;
   DeviceDomain& operator=(const DeviceDomain&) = delete;
+
+  // Device bytes the tables of a domain of n points take.
+  static size_t device_bytes(size_t n);
 
   const Domain<Fr>& host() const { return domain_; }
   unsigned log_size() const { return domain_.log_size(); }
@@ -74,6 +78,14 @@ void coset_intt(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t strea
 // for each of a, b and c).
 template <class Fr>
 void coset_evaluations(const DeviceDomain<Fr>& domain, Fr* d_values, cudaStream_t stream);
+
+// The quotient in two steps, for a GPU that holds two vectors of the domain
+// but not three: a[i] = a[i]·b[i], then a[i] = (a[i] − c[i])·factor; the
+// same values as quotient_pointwise.
+template <class Fr>
+void pointwise_product(Fr* d_a, const Fr* d_b, size_t n, cudaStream_t stream);
+template <class Fr>
+void pointwise_difference(Fr* d_a, const Fr* d_c, size_t n, cudaStream_t stream, const Fr& factor = Fr::one());
 
 // h[i] = (a[i]·b[i] − c[i])·factor in place in a: bellman's prover divides
 // by Z on the coset here (factor 1/Z(g)), snarkjs's H points absorb it

@@ -26,6 +26,9 @@ std::optional<AbcPlace> abc_place_named(std::string_view name);
 struct PlacementRequest {
   BackendKind backend = BackendKind::automatic;
   std::string gpus = "all";  // "all" or device numbers "0,2" (cuda only)
+  // cuda: device bytes this process may use on each GPU (cuda::set_memory_limit:
+  // every plan is made as if the GPU had that much); 0: what the GPU has.
+  size_t gpu_memory = 0;
 };
 
 // The resolved choice: the backend and, for cuda, the GPUs (validated).
@@ -37,6 +40,8 @@ struct Placement {
 // auto picks CUDA where this build has it and a GPU is present; asking for
 // cuda where it cannot run is an Error(invalid_argument) saying why.
 BackendKind resolve_backend(BackendKind requested);
+// Also applies the request's gpu_memory, process-wide, when the backend is
+// cuda (the limit is the process's, as the GPU's memory is).
 Placement resolve_placement(const PlacementRequest& request);
 
 // What this build is, for --version and the C API: the project's version
