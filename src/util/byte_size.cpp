@@ -13,11 +13,16 @@ size_t parse_byte_size(const std::string& text) {
       {"", 1},         {"B", 1},          {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0},
       {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},    {"GB", 1e9},        {"TB", 1e12}};
   const std::string bad = "'" + text + "' is not a size (bytes, or a number with KiB, MiB, GiB, TiB, KB, MB, GB, TB)";
-  char* end = nullptr;
+  // Decimal digits with an optional fraction: strtod alone would also take
+  // hex, exponents, "inf" and a sign.
+  const std::string number = text.substr(0, text.find_first_not_of("0123456789."));
+  const size_t dot = number.find('.');
+  if (number.empty() || dot == 0 || dot + 1 == number.size() || dot != number.rfind('.'))
+    throw std::invalid_argument(bad);
   errno = 0;
-  const double n = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || errno != 0 || !(n >= 0) || !std::isfinite(n)) throw std::invalid_argument(bad);
-  std::string unit(end);
+  const double n = std::strtod(number.c_str(), nullptr);
+  if (errno != 0 || !std::isfinite(n)) throw std::invalid_argument(bad);
+  std::string unit = text.substr(number.size());
   while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
   auto it = units.find(unit);
   if (it == units.end()) throw std::invalid_argument(bad);
