@@ -6,14 +6,18 @@
 #
 #   scripts/example.sh [bn128|bls12381] [cuzk prove options, e.g. --backend cpu]
 #
-# The backend is auto: the GPU when one is present, else the CPU.
+# The backend is auto: the GPU when one is present, else the CPU. The CUDA
+# backend is built where nvidia-smi lists a GPU, for that GPU alone
+# (scripts/cuda-choice.sh, the rule scripts/test.sh follows too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 curve=bn128
 [[ ${1:-} == bn128 || ${1:-} == bls12381 ]] && { curve=$1; shift; }
 
 scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+source scripts/cuda-choice.sh
+echo "building cuzk: $cuda_choice"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda_cmake_args[@]}" >/dev/null
 cmake --build build -j"$(nproc)" --target cuzk
 
 example=examples/$curve/poseidon
