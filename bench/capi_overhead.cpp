@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
 
   // rapidsnark's C API (its prover picks the backend as auto does).
   void* rapidsnark = nullptr;
-  char msg[512];
+  char msg[4096];  // rapidsnark's API cuts its message to the buffer: room for a long path
   if (groth16_prover_create_zkey_file(&rapidsnark, zkey.c_str(), msg, sizeof msg) != PROVER_OK) die(msg);
   unsigned long long proof_cap = 0, public_cap = 0;
   groth16_proof_size(&proof_cap);

@@ -6,21 +6,24 @@
 # machine. CUZK_CUDA=ON|OFF in the environment overrides the choice. The
 # benchmark programs are not tests and are left out (gpu-check.sh builds them).
 # The last line is the one a person reads first: the count of tests passed,
-# failed and skipped (and why), after ctest's own.
+# failed and skipped (and why), after ctest's own. CUZK_BUILD_DIR names the
+# build folder (default build/); CI gives it a path over 200 characters long,
+# so that no path the tests build is cut by a fixed buffer unnoticed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+build=${CUZK_BUILD_DIR:-build}
 jobs=$(nproc)
 cuda=${CUZK_CUDA:-}
 if [ -z "$cuda" ]; then
   if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then cuda=AUTO; else cuda=OFF; fi
 fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" >/dev/null
-cmake --build build -j"$jobs"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" >/dev/null
+cmake --build "$build" -j"$jobs"
 
-log=build/ctest.log
+log=$build/ctest.log
 set +e
-ctest --test-dir build --output-on-failure -j"$jobs" 2>&1 | tee "$log"
+ctest --test-dir "$build" --output-on-failure -j"$jobs" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 
@@ -28,7 +31,7 @@ total=$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || ech
 failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
 skipped_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \(Skipped\)$/\1/p' "$log")
 skipped=$(printf '%s' "$skipped_names" | grep -c . || true)
-gpu_names=$(ctest --test-dir build -N -L gpu | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+)$/\1/p')
+gpu_names=$(ctest --test-dir "$build" -N -L gpu | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+)$/\1/p')
 why=""
 if ((skipped > 0)); then
   not_gpu=$(comm -23 <(printf '%s\n' "$skipped_names" | sort) <(printf '%s\n' "$gpu_names" | sort) | grep -c . || true)

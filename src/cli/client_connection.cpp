@@ -33,13 +33,23 @@ const char* code_name(grpc::StatusCode code) {
   }
 }
 
+// A Unix socket's path must fit sun_path (107 bytes and a NUL): a longer one
+// is refused here rather than cut, or met by a connection error that does
+// not say why.
+std::string unix_target(const std::string& path) {
+  if (path.size() > 107)
+    throw std::invalid_argument("the socket path " + path + " is " + std::to_string(path.size()) +
+                                " bytes, longer than a Unix socket path can be (107)");
+  return "unix:" + path;
+}
+
 // A socket path (it has a '/' and no URI scheme) becomes a unix: target;
 // anything else is a gRPC target already.
 std::string grpc_target(const std::string& address) {
-  if (address.find("://") != std::string::npos || address.starts_with("unix:") ||
-      address.find('/') == std::string::npos)
-    return address;
-  return "unix:" + std::filesystem::absolute(address).string();
+  if (address.starts_with("unix://")) return unix_target(address.substr(7));
+  if (address.starts_with("unix:")) return unix_target(address.substr(5));
+  if (address.find("://") != std::string::npos || address.find('/') == std::string::npos) return address;
+  return unix_target(std::filesystem::absolute(address).string());
 }
 
 std::string read_text(const std::string& path) {

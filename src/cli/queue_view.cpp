@@ -1,19 +1,23 @@
 #include "queue_view.hpp"
 
-#include <cstdio>
 #include <filesystem>
 
 namespace cuzk::cli {
 
 namespace {
 
-// One row of the host table.
+// `text` padded with spaces to `width`, on the left (right-aligned) or the right.
+std::string padded(const std::string& text, size_t width, bool right_aligned) {
+  if (text.size() >= width) return text;
+  const std::string pad(width - text.size(), ' ');
+  return right_aligned ? pad + text : text + pad;
+}
+
+// One row of the host table; a host name longer than its column is written whole.
 std::string row(const std::string& host, const std::string& claimed, const std::string& per_minute,
                 const std::string& proofs) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%-32s %8s %12s %10s\n", host.c_str(), claimed.c_str(), per_minute.c_str(),
-                proofs.c_str());
-  return line;
+  return padded(host, 32, false) + " " + padded(claimed, 8, true) + " " + padded(per_minute, 12, true) + " " +
+         padded(proofs, 10, true) + "\n";
 }
 
 }  // namespace

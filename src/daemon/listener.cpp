@@ -25,13 +25,17 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-// Whether a process accepts connections on the socket file.
+// Whether a process accepts connections on the socket file. A path that
+// does not fit sun_path is refused, not cut (check_config refuses it first).
 bool socket_in_use(const fs::path& path) {
+  sockaddr_un addr{};
+  if (path.native().size() >= sizeof addr.sun_path)
+    throw std::runtime_error(path.string() + ": longer than a Unix socket path can be (" +
+                             std::to_string(sizeof addr.sun_path - 1) + " bytes)");
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.native().size() + 1);
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
   const bool live = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
   ::close(fd);
   return live;

@@ -2,6 +2,7 @@
 
 #include "capi_support.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +38,20 @@ void write_file(const char *path, const char *text) {
   }
 }
 
+void format_path(char *out, size_t size, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  const int n = vsnprintf(out, size, format, args);
+  va_end(args);
+  if (n < 0 || (size_t)n >= size) {
+    fprintf(stderr, "a path of %d bytes does not fit this test's buffer of %zu: %s...\n", n, size, out);
+    exit(2);
+  }
+}
+
 /* FIXTURES/<curve>/<circuit>/<file> */
 void fixture_path(char *out, size_t size, const char *curve, const char *circuit, const char *file) {
-  snprintf(out, size, "%s/%s/%s/%s", fixtures, curve, circuit, file);
+  format_path(out, size, "%s/%s/%s/%s", fixtures, curve, circuit, file);
 }
 
 Bytes fixture(const char *curve, const char *circuit, const char *file) {

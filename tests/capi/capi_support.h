@@ -41,6 +41,13 @@ int run_mode(int argc, char **argv, const Mode *modes, int n_modes);
    exits 2 when it cannot be read. */
 Bytes read_file(const char *path);
 void write_file(const char *path, const char *text);
+/* A path printed into a caller's buffer as snprintf would, but one that does
+   not fit is not cut: the program says so and exits 2. */
+void format_path(char *out, size_t size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* FIXTURES/<curve>/<circuit>/<file>, its path and its bytes. */
 void fixture_path(char *out, size_t size, const char *curve, const char *circuit, const char *file);
 Bytes fixture(const char *curve, const char *circuit, const char *file);

@@ -96,10 +96,10 @@ static void prove_curve(const char *curve) {
   check_result(r, 3, curve, (const char *)vk.data, (const char *)publics.data);
   cuzk_proof first;
   if (cuzk_result_get(r, 0, &first) == CUZK_OK && first.status == CUZK_OK) {
-    char name[64];
-    snprintf(name, sizeof name, "%s/own-%s-proof.json", out_dir, curve);
+    char name[4096];
+    format_path(name, sizeof name, "%s/own-%s-proof.json", out_dir, curve);
     write_file(name, first.proof_json);
-    snprintf(name, sizeof name, "%s/own-%s-public.json", out_dir, curve);
+    format_path(name, sizeof name, "%s/own-%s-public.json", out_dir, curve);
     write_file(name, first.public_json);
   }
   cuzk_result_free(r);

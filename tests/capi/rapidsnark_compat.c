@@ -44,9 +44,9 @@ static int untouched(void) {
 
 static void save(const char *name) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s-proof.json", out_dir, name);
+  format_path(path, sizeof path, "%s/%s-proof.json", out_dir, name);
   write_file(path, proof);
-  snprintf(path, sizeof path, "%s/%s-public.json", out_dir, name);
+  format_path(path, sizeof path, "%s/%s-public.json", out_dir, name);
   write_file(path, publics);
 }
 
@@ -336,7 +336,7 @@ static void mode_errors(void) {
   /* No such key file. */
   void *prover = NULL;
   char missing[4096];
-  snprintf(missing, sizeof missing, "%s/no-such.zkey", out_dir);
+  format_path(missing, sizeof missing, "%s/no-such.zkey", out_dir);
   message[0] = 0;
   CHECK(groth16_prover_create_zkey_file(&prover, missing, message, sizeof message) == PROVER_ERROR &&
             prover == NULL && message[0] != 0,

@@ -78,11 +78,13 @@ static void check(bool ok, const char* what) {
   if (!ok) die(what);
 }
 
+/* DIR/NAME; a path that does not fit is refused, not cut. */
 static const char* path_in(const char* name) {
-  static char p[2][4200];
+  static char p[2][sizeof dir + 64];
   static int which;
   which ^= 1;
-  snprintf(p[which], sizeof p[which], "%s/%s", dir, name);
+  const int n = snprintf(p[which], sizeof p[which], "%s/%s", dir, name);
+  check(n >= 0 && (size_t)n < sizeof p[which], "a path in DIR is too long for this test's buffer");
   return p[which];
 }
 
@@ -369,6 +371,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   compare = strcmp(argv[1], "same") == 0;
+  if (strlen(argv[2]) >= sizeof dir) die("DIR is longer than this test's buffer for it");
   snprintf(dir, sizeof dir, "%s", argv[2]);
   const char* backend = getenv("CUZK_BACKEND");
   cuda = backend && strcmp(backend, "cuda") == 0;

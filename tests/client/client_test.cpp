@@ -377,6 +377,14 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
     EXPECT_FALSE(fs::exists(out / "proof.json"));
     EXPECT_FALSE(fs::exists(out / "public.json"));
   }
+  // A socket path longer than sun_path holds: a usage error that says so,
+  // not a connection to the path cut short.
+  const std::string too_long = (dir / std::string(108, 's')).string();
+  for (const std::string& at : {too_long, "unix://" + too_long}) {
+    const ProcessResult r = cuzk({"client", "status", "--daemon", at});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    expect_one_error_line(r, "longer than a Unix socket path can be (107)");
+  }
   // No address at all: a usage error.
   ::unsetenv("CUZK_DAEMON");
   const ProcessResult none = cuzk({"client", "status"});

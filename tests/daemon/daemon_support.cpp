@@ -16,6 +16,7 @@
 
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
+#include "unix_socket.hpp"
 
 extern char** environ;
 
@@ -39,6 +40,7 @@ std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds timeout) 
 }
 
 Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args) : dir_(dir) {
+  require_socket_path_fits(socket());
   write_bytes(config(), Bytes(toml.begin(), toml.end()));
   std::vector<std::string> argv{cuzkd_binary(), "--config", config().string()};
   const std::pair<std::string, std::string> defaults[] = {{"--listen", "unix://" + socket().string()},

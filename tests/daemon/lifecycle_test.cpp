@@ -17,6 +17,7 @@
 
 #include "config.hpp"
 #include "daemon_support.hpp"
+#include "unix_socket.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -68,6 +69,8 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
       {"syntax", "listen = \n", {}, ":1:"},
       {"missing key file", key_entry("k", dir / "missing.zkey"), {}, "missing.zkey: no such file"},
       {"bad listen", "", {"--listen", "tcp://0.0.0.0:1"}, "is not unix:///path"},
+      {"socket path too long", "", {"--listen", "unix://" + (dir / std::string(108, 's')).string()},
+       "the socket path is longer than 107 bytes"},
       {"bad tcp address", "[tcp]\naddress = \"nohost\"\n", {}, "is not host:port"},
       {"public tcp without tls", "[tcp]\naddress = \"0.0.0.0:50051\"\n", {}, "needs TLS"},
       {"bad size", "[service]\nhost_budget = \"lots\"\n", {}, "is not a size"},
@@ -297,10 +300,8 @@ TEST_F(Lifecycle, AStaleSocketIsReplacedAndALiveOneRefused) {
   const fs::path sock = dir / "cuzkd.sock";
   {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strncpy(addr.sun_path, sock.c_str(), sizeof addr.sun_path - 1);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    const sockaddr_un addr = unix_address(sock);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
     ::close(fd);
   }
   ASSERT_TRUE(fs::exists(sock));

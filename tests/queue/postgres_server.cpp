@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "unix_socket.hpp"
+
 namespace fs = std::filesystem;
 
 namespace cuzk::test {
@@ -40,6 +42,7 @@ bool PostgresServer::available(std::string* why) {
 
 PostgresServer::PostgresServer() {
   std::string tmpl = (fs::temp_directory_path() / "cuzk-pg-XXXXXX").string();
+  require_socket_path_fits(fs::path(tmpl) / ".s.PGSQL.5432");
   if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
   dir_ = tmpl;
   as_nobody_ = ::geteuid() == 0;
