@@ -23,7 +23,7 @@
 #if defined(__x86_64__) && !defined(__CUDACC__)
 #define CUZK_HAVE_MONT52X8 1
 
-#include <immintrin.h>
+#include "cuzk/ff/detail/x86_intrinsics.hpp"
 
 #include <array>
 #include <atomic>

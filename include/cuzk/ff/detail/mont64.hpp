@@ -7,10 +7,7 @@
 
 #include "cuzk/config.hpp"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <immintrin.h>
-#endif
+#include "cuzk/ff/detail/x86_intrinsics.hpp"
 
 namespace cuzk::ff::mont64 {
 
