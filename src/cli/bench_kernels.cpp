@@ -2,7 +2,7 @@
 // per size, the median of --repeat runs after one warm-up. On cuda the inputs
 // are resident in device memory before timing starts, and each row also shows
 // the floor that the H200's measured arithmetic rates allow
-// (../shared/reference/anchors.md §3), to see how far a kernel is from it.
+// (docs/PERFORMANCE.md, its head), to see how far a kernel is from it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

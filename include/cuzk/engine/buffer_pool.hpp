@@ -1,4 +1,4 @@
-// Host buffers for the hot path, allocated once and reused (DESIGN.md, "Pinned
+// Host buffers for the hot path, allocated once and reused (docs/ARCHITECTURE.md, "Pinned
 // host memory only"). Pinned memory costs about half a second per GiB to
 // allocate and the driver serialises those calls, so a pipeline that allocated
 // per partition would stall its own GPU; the pool keeps every buffer it has

@@ -1,4 +1,4 @@
-// The engine's GPU backend (DESIGN.md, "The GPU data path"). Per GPU:
+// The engine's GPU backend (docs/ARCHITECTURE.md, "The GPU data path"). Per GPU:
 //   - N workers (default 2), each with its own stream, copy stream and device
 //     arena; one worker's uploads run while the other's kernels do;
 //   - one lock, held only over the kernel region (from the enqueue of a

@@ -1,4 +1,4 @@
-// Proving keys on one GPU, uploaded once and kept while they fit (DESIGN.md,
+// Proving keys on one GPU, uploaded once and kept while they fit (docs/ARCHITECTURE.md,
 // "Proving key resident on the GPU"): an LRU cache under a device-memory
 // budget that the caches of every curve on the GPU share (DeviceKeyBudget).
 // A key that is not cached is uploaded resident when it fits once keys nobody

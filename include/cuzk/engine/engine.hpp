@@ -1,4 +1,4 @@
-// The proving pipeline (DESIGN.md, "The GPU data path"): jobs of K
+// The proving pipeline (docs/ARCHITECTURE.md, "The GPU data path"): jobs of K
 // partitions each flow through
 //
 //   synthesis threads ──► ready queue ──► workers (prove_start) ──► finalizers (prove_finish)

@@ -1,4 +1,4 @@
-// Instrumentation for the proving pipeline (DESIGN.md, "Instrumentation"):
+// Instrumentation for the proving pipeline (docs/ARCHITECTURE.md, "Instrumentation"):
 // every stage of every partition is a span on a track (a GPU worker, its copy
 // stream, a synthesis thread, the finalizer). From the spans come
 //   - CUZK_TIMING=1 lines on stderr, one per span as it ends;

@@ -9,7 +9,7 @@
 //                 against the key's own verifying key.
 //
 // The split is what lets an engine hand the second half to a finalizer while
-// the first half of the next partition runs (DESIGN.md, "Split phase").
+// the first half of the next partition runs (docs/ARCHITECTURE.md, "Split phase").
 //
 // Inputs are a witness (Montgomery form, signal 0 = 1) and the evaluations
 // a = A·w, b = B·w, c = C·w on the domain's rows, which a native circuit

@@ -1,4 +1,4 @@
-// The proving service (DESIGN.md, layer `service`): what every front end
+// The proving service (docs/ARCHITECTURE.md, layer `service`): what every front end
 // needs and none should copy. The CLI, the daemon (cuzkd) and the C API are
 // thin shells over one Service:
 //   - keys of both curves, loaded from files or bytes, held as owned shared
