@@ -10,10 +10,23 @@ namespace cuzk::service {
 
 namespace {
 
-// Why cuda cannot run here, or empty when it can.
+// Why cuda cannot run here, or empty when it can: no GPU, or none that this
+// build's kernels run on (the first one's reason), so that auto proves on the
+// CPU rather than failing on a GPU it cannot use.
 std::string cuda_unavailable() {
 #if defined(CUZK_HAVE_CUDA)
-  return cuda::device_count() > 0 ? "" : "no CUDA device";
+  const int count = cuda::device_count();
+  if (count == 0) return "no CUDA device";
+  std::string why;
+  for (int d = 0; d < count; ++d) {
+    try {
+      cuda::check_device_supported(d);
+      return "";
+    } catch (const cuda::Error& e) {
+      if (why.empty()) why = e.what();
+    }
+  }
+  return why;
 #else
   return "this build has no CUDA backend";
 #endif
