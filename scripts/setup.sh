@@ -6,13 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-dev (compiler-rt's libFuzzer) build the readers' fuzz targets (tests/fuzz).
-# gRPC, protobuf, prometheus-cpp, toml11 and spdlog build cuzkd and the gRPC clients (proto/, src/daemon).
+# gRPC, protobuf, prometheus-cpp, toml11 and spdlog build cuzkd and the gRPC clients (proto/, src/daemon);
+# python3-grpcio and python3-grpc-tools run the Python example client against it (tests/client).
 # valgrind checks libcuzk for leaks over many create/prove/destroy cycles (tests/capi).
 # libpq-dev and libssl-dev build the job queue (src/queue); postgresql is the server its tests start.
+# openssl makes the certificate of the client's TLS test.
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libgmp-dev
           nlohmann-json3-dev libcli11-dev clang libclang-rt-dev
           libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-          prometheus-cpp-dev libtoml11-dev libspdlog-dev valgrind libpq-dev postgresql libssl-dev)
+          prometheus-cpp-dev libtoml11-dev libspdlog-dev python3-grpcio python3-grpc-tools
+          valgrind libpq-dev postgresql libssl-dev openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

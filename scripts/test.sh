@@ -6,7 +6,8 @@
 # machine. CUZK_CUDA=ON|OFF in the environment overrides the choice. The
 # benchmark programs are not tests and are left out (gpu-check.sh builds them).
 # The last line is the one a person reads first: the count of tests passed,
-# failed and skipped (and why), after ctest's own. CUZK_BUILD_DIR names the
+# failed and skipped, every skip with its reason (a GoogleTest case skipped
+# inside a test that passed too), after ctest's own. CUZK_BUILD_DIR names the
 # build folder (default build/); CI gives it a path over 200 characters long,
 # so that no path the tests build is cut by a fixed buffer unnoticed.
 set -euo pipefail
@@ -21,23 +22,20 @@ fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" >/dev/null
 cmake --build "$build" -j"$jobs"
 
+# GoogleTest programs write their cases (GTEST_SKIP reasons included) to
+# gtest/, ctest its tests to ctest-junit.xml; scripts/test-summary.py reads
+# both for the closing line.
 log=$build/ctest.log
+results=$(cd "$build" && pwd)
+rm -rf "$results/gtest" "$results/ctest-junit.xml"
+mkdir -p "$results/gtest"
 set +e
-ctest --test-dir "$build" --output-on-failure -j"$jobs" 2>&1 | tee "$log"
+GTEST_OUTPUT=xml:$results/gtest/ ctest --test-dir "$build" --output-on-failure -j"$jobs" \
+  --output-junit "$results/ctest-junit.xml" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 
-total=$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
-skipped_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \(Skipped\)$/\1/p' "$log")
-skipped=$(printf '%s' "$skipped_names" | grep -c . || true)
-gpu_names=$(ctest --test-dir "$build" -N -L gpu | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+)$/\1/p')
-why=""
-if ((skipped > 0)); then
-  not_gpu=$(comm -23 <(printf '%s\n' "$skipped_names" | sort) <(printf '%s\n' "$gpu_names" | sort) | grep -c . || true)
-  if ((not_gpu == 0)); then why=" (no GPU)"; else why=" (see the list above)"; fi
-fi
-built=""
-[ "$cuda" = OFF ] && built="; CUDA backend not built (no GPU)"
-echo "$total tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped$why$built"
+not_built=()
+[ "$cuda" = OFF ] && not_built+=("the CUDA backend and its tests (no GPU)")
+python3 scripts/test-summary.py "$results/ctest-junit.xml" "$results/gtest" "${not_built[@]}"
 exit "$status"

@@ -1,18 +1,21 @@
 #include "cli_support.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace cuzk::test {
 
 namespace {
 
-ProcessResult run_cuzk(const std::vector<std::string>& args, bool timing) {
+ProcessResult run_cuzk(const std::vector<std::string>& args, bool timing, std::vector<std::string> argv = {}) {
   // CUZK_TIMING adds stage lines to stderr, which the one-line error contract
   // does not cover; a developer's shell may have it set.
   if (timing) ::setenv("CUZK_TIMING", "1", 1);
   else ::unsetenv("CUZK_TIMING");
-  std::vector<std::string> argv{CUZK_BINARY};
+  argv.push_back(CUZK_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   ProcessResult r = run_process(argv, std::chrono::seconds(120));
   ::unsetenv("CUZK_TIMING");
@@ -24,6 +27,15 @@ ProcessResult run_cuzk(const std::vector<std::string>& args, bool timing) {
 
 ProcessResult cuzk(const std::vector<std::string>& args) { return run_cuzk(args, false); }
 ProcessResult cuzk_with_timing(const std::vector<std::string>& args) { return run_cuzk(args, true); }
+
+ProcessResult cuzk_bound_by_permissions(const std::vector<std::string>& args) {
+  if (::geteuid() != 0) return run_cuzk(args, false);
+  const char* setpriv = "/usr/bin/setpriv";
+  if (!fs::exists(setpriv)) throw std::runtime_error(std::string(setpriv) + " (util-linux) is missing: as root, it "
+                                                     "is what makes file permissions bind the program under test");
+  const std::string caps = "-dac_override,-dac_read_search,-fowner";
+  return run_cuzk(args, false, {setpriv, "--inh-caps=" + caps, "--bounding-set=" + caps, "--"});
+}
 
 ProcessResult snarkjs(const std::vector<std::string>& args) {
   const fs::path bin = fs::path(CUZK_SOURCE_DIR) / "node_modules" / ".bin" / "snarkjs";

@@ -14,6 +14,10 @@ namespace cuzk::test {
 ProcessResult cuzk(const std::vector<std::string>& args);
 // The same with CUZK_TIMING=1 (stage lines on stderr).
 ProcessResult cuzk_with_timing(const std::vector<std::string>& args);
+// The same, bound by file permissions even when the tests run as root (CI):
+// there it runs under setpriv without the capabilities that override them
+// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER), still as root.
+ProcessResult cuzk_bound_by_permissions(const std::vector<std::string>& args);
 
 // node_modules/.bin/snarkjs of the source tree (scripts/setup.sh installs it).
 ProcessResult snarkjs(const std::vector<std::string>& args);
