@@ -92,23 +92,51 @@ std::string prime_to_decimal(std::span<const uint8_t> le) {
 
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, uint32_t version,
                       Residency residency) {
-  BinFile f(path.string());
-  const Fd fd{::open(f.name_.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) f.fail(std::string("cannot open: ") + std::strerror(errno));
+  const std::string name = path.string();
+  // A FIFO, a device or a socket is refused before it is opened: opening a
+  // FIFO for reading blocks until a writer comes, and a device may never end.
+  // O_NONBLOCK covers a file swapped for one between the stat and the open,
+  // and the descriptor must be the file that was checked.
+  struct stat named {};
+  if (::stat(name.c_str(), &named) != 0) BinFile(name).fail(std::string("cannot open: ") + std::strerror(errno));
+  if (!S_ISREG(named.st_mode)) BinFile(name).fail("not a regular file");
+  const Fd fd{::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
+  if (fd.fd < 0) BinFile(name).fail(std::string("cannot open: ") + std::strerror(errno));
+  struct stat opened {};
+  if (::fstat(fd.fd, &opened) != 0 || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino)
+    BinFile(name).fail("the file changed while it was opened");
+  return open_fd(fd.fd, name, magic, version, residency);
+}
+
+BinFile BinFile::open_fd(int fd, std::string name, std::string_view magic, uint32_t version, Residency residency) {
+  BinFile f(std::move(name));
   struct stat st {};
-  if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) f.fail("not a regular file");
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) f.fail("not a regular file");
   f.size_ = (size_t)st.st_size;
   f.check_size();
   f.residency_ = residency;
   if (residency == Residency::map) {
-    void* p = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd.fd, 0);
+    void* p = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) f.fail(std::string("cannot map: ") + std::strerror(errno));
     f.data_ = static_cast<const uint8_t*>(p);
   } else {
+    // The header first: a file that is not what was asked for costs no
+    // memory, however large it claims to be.
+    uint8_t header[kHeader];
+    for (size_t done = 0; done < kHeader;) {
+      const ssize_t n = ::pread(fd, header + done, kHeader - done, (off_t)done);
+      if (n > 0)
+        done += (size_t)n;
+      else if (n == 0)
+        f.fail("the file ended at byte " + std::to_string(done) + " while its header was read");
+      else if (errno != EINTR)
+        f.fail(std::string("cannot read: ") + std::strerror(errno));
+    }
+    f.check_header(header, magic, version);
     uint8_t* const to = f.allocate();
     fill_chunks(f.size_, kReadChunk, kCopyThreads, [&](size_t begin, size_t length) {
       for (size_t done = 0; done < length;) {
-        const ssize_t n = ::pread(fd.fd, to + begin + done, length - done, (off_t)(begin + done));
+        const ssize_t n = ::pread(fd, to + begin + done, length - done, (off_t)(begin + done));
         if (n > 0)
           done += (size_t)n;
         else if (n == 0)
@@ -170,18 +198,17 @@ void BinFile::seal() {
     fail(std::string("cannot protect the bytes read: ") + std::strerror(errno));
 }
 
-void BinFile::index(std::string_view magic, uint32_t version) {
-  if (std::memcmp(data_, magic.data(), 4) != 0) {
-    std::string got;
-    for (int i = 0; i < 4; ++i) {
-      const char c = (char)data_[i];
-      got += (c >= 0x20 && c < 0x7f) ? c : '?';
-    }
-    fail("wrong magic \"" + got + "\", expected \"" + std::string(magic) + "\"");
-  }
-  const uint32_t v = SectionReader::load<uint32_t>(data_ + 4);
+void BinFile::check_header(const uint8_t* header, std::string_view magic, uint32_t version) const {
+  // The bytes found are not quoted: a service reads files its caller may not
+  // read, and a message must not hand their first bytes over.
+  if (std::memcmp(header, magic.data(), 4) != 0) fail("wrong magic: not a \"" + std::string(magic) + "\" file");
+  const uint32_t v = SectionReader::load<uint32_t>(header + 4);
   if (v != version)
     fail("version " + std::to_string(v) + " is not supported (expected " + std::to_string(version) + ")");
+}
+
+void BinFile::index(std::string_view magic, uint32_t version) {
+  check_header(data_, magic, version);
   const uint32_t n = SectionReader::load<uint32_t>(data_ + 8);
 
   uint64_t pos = kHeader;

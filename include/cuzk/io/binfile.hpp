@@ -67,8 +67,14 @@ class BinFile {
   // Opens `path` with the given residency, checks the magic and version and
   // indexes the sections: duplicate ids, a section running past the end of
   // the file and bytes after the last section are errors.
+  // Anything but a regular file (a FIFO, a device, a socket) is refused
+  // before it is opened, so no open or read can block.
   static BinFile open(const std::filesystem::path& path, std::string_view magic, uint32_t version,
                       Residency residency = Residency::map);
+  // The same from a descriptor the caller opened (and still owns: it is not
+  // closed), e.g. beneath an allowed directory; `name` stands for the file.
+  static BinFile open_fd(int fd, std::string name, std::string_view magic, uint32_t version,
+                         Residency residency = Residency::map);
   // A copy of `bytes` (a file's contents received in memory), checked as open
   // checks a file; `name` stands for the file in every message.
   static BinFile from_bytes(std::string name, std::span<const uint8_t> bytes, std::string_view magic,
@@ -104,6 +110,7 @@ class BinFile {
   void check_size() const;
   uint8_t* allocate();
   void seal();
+  void check_header(const uint8_t* header, std::string_view magic, uint32_t version) const;
   void index(std::string_view magic, uint32_t version);
   void release() noexcept;
 
