@@ -1,5 +1,8 @@
 #include "config.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <spdlog/spdlog.h>
 
 #include <toml.hpp>
@@ -150,6 +153,8 @@ void read_service(Table& t, service::ServiceOptions& s) {
   t.read_size("max_pending_bytes", s.max_pending_bytes);
   t.read_uint("max_unawaited_jobs", s.max_unawaited_jobs, uint64_t(1) << 40);
   t.read("record_timing_lines", s.record_timing_lines);
+  t.read("native_circuits", s.native_circuits);
+  t.read_uint("max_keys", s.max_keys, uint64_t(1) << 20);
   double recovery = s.gpu_recovery_interval.count() / 1e3;
   t.read("gpu_recovery_interval", recovery);
   s.gpu_recovery_interval = std::chrono::milliseconds(std::llround(recovery * 1e3));
@@ -331,8 +336,16 @@ void check_file(const fs::path& p, const std::string& what) {
 }  // namespace
 
 bool is_loopback(const std::string& address) {
+  // The host parsed as an address, not matched as text: "127.evil.example"
+  // is a name that may resolve anywhere.
   const auto [host, port] = split_host_port(address, "address");
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+  if (host == "localhost") return true;
+  in_addr v4{};
+  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, host.c_str(), &v6) == 1)
+    return IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
+  return false;
 }
 
 void check_config(const Config& c) {

@@ -69,8 +69,17 @@ struct Config {
   // starts a fresh process (whose self-check decides whether the GPUs serve).
   bool exit_when_gpus_lost = true;
   QueueConfig queue;
-  // ServiceOptions::witness_dirs comes from the top-level witness_dirs.
-  service::ServiceOptions service;
+  // ServiceOptions::witness_dirs and key_dirs come from the top-level
+  // witness_dirs and key_dirs. A client is a stranger: without those, no
+  // server-side path is read; native circuits are off unless
+  // [service] native_circuits is set; at most max_keys keys are loaded.
+  service::ServiceOptions service = [] {
+    service::ServiceOptions s;
+    s.any_path_without_dirs = false;
+    s.native_circuits = false;
+    s.max_keys = 64;
+    return s;
+  }();
 };
 
 // Reads and checks the shape of a TOML file: unknown keys, wrong types and

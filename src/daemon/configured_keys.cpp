@@ -29,7 +29,7 @@ void ConfiguredKeys::load(const KeySpec& k) {
   // Identify the file before reading it: a change during the read shows at
   // the next reload.
   const Loaded before = identify(k);
-  const auto info = service_.load_key(k.path, k.id);
+  const auto info = service_.load_key(k.path, k.id, service::Service::PathFrom::configuration);
   loaded_[k.id] = before;
   spdlog::info("key {} loaded from {} ({}, {} variables, domain {})", info.id, k.path.string(),
                ec::curve_name(info.curve), info.n_vars, info.domain_size);

@@ -170,7 +170,8 @@ int serve(const Config& config, const Flags& flags) {
     if (!config.queue.url.empty()) {
       worker = std::make_unique<QueueWorker>(*service, config.queue);
       metrics.watch_queue(&worker->counters(), worker->config().host);
-      queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{});
+      queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{},
+                                                 config.service.key_dirs);
       services.push_back(queue_rpc.get());
     }
 #endif

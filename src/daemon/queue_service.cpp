@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "cuzk/service/errors.hpp"
+#include "cuzk/service/paths.hpp"
 #include "rpc_status.hpp"
 #include "stage_times.hpp"
 
@@ -23,8 +24,8 @@ v1::Curve curve_of(const std::string& name) {
 
 }  // namespace
 
-QueueService::QueueService(std::string conninfo, queue::QueueOptions options)
-    : conninfo_(std::move(conninfo)), options_(options) {
+QueueService::QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs)
+    : conninfo_(std::move(conninfo)), options_(options), key_dirs_(std::move(key_dirs)) {
   listener_ = std::jthread([this](std::stop_token s) { listen_loop(s); });
 }
 
@@ -120,8 +121,8 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
     job.priority = req->priority();
     job.label = req->label();
     job.requester = req->requester().empty() ? ctx->peer() : req->requester();
-    if (req->deadline_ms())
-      job.deadline = queue::SystemClock::now() + std::chrono::milliseconds(req->deadline_ms());
+    if (const auto d = after_ms<queue::SystemClock>(req->deadline_ms()); d != queue::SystemClock::time_point::max())
+      job.deadline = d;
     job.partitions.reserve((size_t)req->partitions_size());
     for (int i = 0; i < req->partitions_size(); ++i) {
       const v1::QueuePartition& p = req->partitions(i);
@@ -129,12 +130,14 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
         throw Error(ErrorKind::invalid_argument, "partition " + std::to_string(i) + ": no witness (wtns or wtns_url)");
       job.partitions.push_back({p.wtns(), p.wtns_url()});
     }
+    // A key registered by path is checked as a Preload's is, before it is read.
+    if (!req->key_path().empty()) service::open_allowed(req->key_path(), key_dirs_, false, "key");
     const int64_t id = with_queue([&](queue::Queue& q) {
       job.key_id = req->key_path().empty() ? req->key_id() : q.register_key(req->key_path(), req->key_id()).id;
       return q.submit(job);
     });
-    spdlog::info("queue: job {} submitted by {}: key {}, {} partitions, priority {}", id, job.requester, job.key_id,
-                 job.partitions.size(), job.priority);
+    spdlog::info("queue: job {} submitted by {}: key {}, {} partitions, priority {}", id, loggable(job.requester),
+                 loggable(job.key_id), job.partitions.size(), job.priority);
     out->set_job_id((uint64_t)id);
   });
 }
@@ -142,8 +145,7 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
 grpc::Status QueueService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req, v1::JobResult* out) {
   return guarded("Queue.Await", ctx, [&] {
     const int64_t id = (int64_t)req->job_id();
-    const auto until = req->timeout_ms() ? std::chrono::steady_clock::now() + std::chrono::milliseconds(req->timeout_ms())
-                                         : std::chrono::steady_clock::time_point::max();
+    const auto until = after_ms<std::chrono::steady_clock>(req->timeout_ms());
     for (;;) {
       if (ctx->IsCancelled()) throw Error(ErrorKind::cancelled, "the caller went away");
       uint64_t seen;

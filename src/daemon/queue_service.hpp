@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,7 +28,9 @@ class QueueService final : public cuzk::v1::Queue::Service {
  public:
   static constexpr size_t kConnections = 4;
 
-  QueueService(std::string conninfo, queue::QueueOptions options);
+  // `key_dirs`: where a key_path registered through Submit may lie (empty:
+  // nowhere), as for a Preload by path.
+  QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs);
   ~QueueService() override;
 
   grpc::Status Submit(grpc::ServerContext*, const v1::QueueSubmitRequest*, v1::SubmitReply*) override;
@@ -46,6 +49,7 @@ class QueueService final : public cuzk::v1::Queue::Service {
 
   std::string conninfo_;
   queue::QueueOptions options_;
+  std::vector<std::filesystem::path> key_dirs_;
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

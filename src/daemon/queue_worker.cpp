@@ -7,6 +7,7 @@
 #include <condition_variable>
 
 #include "cuzk/queue/schema.hpp"
+#include "rpc_status.hpp"
 #include "stage_times.hpp"
 
 namespace cuzk::daemon {
@@ -149,7 +150,7 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
     } catch (const std::exception& e) {
       const std::exception_ptr ep = std::current_exception();
       const service::ErrorKind kind = service::classify(ep);
-      spdlog::warn("queue: {}: {}", name, service::message_of(ep));
+      spdlog::warn("queue: {}: {}", loggable(name), loggable(service::message_of(ep)));
       q.fail(c, config_.host, service::message_of(ep), worth_retrying(kind));
       ++counters_.failed;
     }
@@ -174,7 +175,7 @@ std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) 
   if (ec::curve_name(info.curve) != rec->curve)
     throw service::Error(service::ErrorKind::invalid_argument,
                          "key " + key_id + " is a " + ec::curve_name(info.curve) + " key, the queue records " + rec->curve);
-  spdlog::info("queue: loaded key {} from {}", key_id, rec->location);
+  spdlog::info("queue: loaded key {} from {}", loggable(key_id), loggable(rec->location));
   std::lock_guard lock(mu_);
   loaded_.insert(key_id);
   return key_id;

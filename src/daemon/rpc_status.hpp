@@ -7,7 +7,10 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "cuzk/service/errors.hpp"
 
@@ -27,6 +30,33 @@ inline grpc::StatusCode grpc_code(service::ErrorKind kind) {
     case service::ErrorKind::internal: return grpc::StatusCode::INTERNAL;
   }
   return grpc::StatusCode::INTERNAL;
+}
+
+// Text a client chose (an id, a label, a name, a message that quotes them)
+// as it goes into the log: control characters (a newline that would start a
+// forged line, a terminal escape) and backslashes written as C escapes.
+inline std::string loggable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = (unsigned char)ch;
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    else out += ch;
+  }
+  return out;
+}
+
+// `ms` from now on clock C (0: never), saturated: a time a client sends too
+// far to represent is never, not one that wrapped into the past.
+template <class C>
+typename C::time_point after_ms(uint64_t ms) {
+  const auto now = C::now();
+  const auto horizon = std::chrono::duration_cast<std::chrono::milliseconds>(C::time_point::max() - now);
+  return ms && ms < (uint64_t)horizon.count() ? now + std::chrono::milliseconds(ms) : C::time_point::max();
 }
 
 // Runs one RPC's body and turns whatever it throws into a status: the error
@@ -49,8 +79,8 @@ grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, Body&& body) {
       // Classifying failed (no memory): INTERNAL with the fixed message.
     }
   }
-  if (kind == service::ErrorKind::internal) spdlog::error("{}: {}", rpc, message);
-  else spdlog::warn("{}: {}: {}", rpc, service::error_kind_name(kind), message);
+  if (kind == service::ErrorKind::internal) spdlog::error("{}: {}", rpc, loggable(message));
+  else spdlog::warn("{}: {}: {}", rpc, service::error_kind_name(kind), loggable(message));
   return grpc::Status(grpc_code(kind), message);
 }
 

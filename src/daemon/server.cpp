@@ -55,12 +55,11 @@ void fill(v1::JobResult* out, const service::JobOutcome& o) {
 // The earlier of a job deadline of `ms` from now (0: none) and a gRPC
 // deadline (system clock, max: none), on the service's clock.
 Clock::time_point job_deadline(uint64_t ms, std::chrono::system_clock::time_point grpc_deadline) {
-  const auto now = Clock::now();
-  auto d = Clock::time_point::max();
-  if (ms) d = now + std::chrono::milliseconds(ms);
+  auto d = after_ms<Clock>(ms);
   if (grpc_deadline != std::chrono::system_clock::time_point::max()) {
-    const auto left = grpc_deadline - std::chrono::system_clock::now();
-    d = std::min(d, now + std::chrono::duration_cast<Clock::duration>(left));
+    const auto now = Clock::now();
+    const auto left = std::chrono::duration_cast<Clock::duration>(grpc_deadline - std::chrono::system_clock::now());
+    if (left < Clock::time_point::max() - now) d = std::min(d, now + left);
   }
   return d;
 }
@@ -108,7 +107,8 @@ grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadR
       case v1::PreloadRequest::SOURCE_NOT_SET:
         throw Error(ErrorKind::invalid_argument, "Preload: no key (path or zkey)");
     }
-    spdlog::info("key {} loaded from {} ({}, {} variables, domain {})", k.id, k.source, ec::curve_name(k.curve),
+    spdlog::info("key {} loaded from {} ({}, {} variables, domain {})", loggable(k.id), loggable(k.source),
+                 ec::curve_name(k.curve),
                  k.n_vars, k.domain_size);
     fill(out, k);
   });
@@ -117,7 +117,7 @@ grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadR
 grpc::Status ProverService::Evict(grpc::ServerContext* ctx, const v1::EvictRequest* req, v1::EvictReply* out) {
   return guarded("Evict", ctx, [&] {
     const bool evicted = service_.evict(req->id());
-    if (evicted) spdlog::info("key {} evicted", req->id());
+    if (evicted) spdlog::info("key {} evicted", loggable(req->id()));
     out->set_evicted(evicted);
   });
 }
@@ -137,7 +137,7 @@ service::JobId ProverService::submit(grpc::ServerContext* ctx, const v1::SubmitR
   // bounds both.
   opts.deadline = job_deadline(req.deadline_ms(), prove ? ctx->deadline() : std::chrono::system_clock::time_point::max());
   const auto id = service_.submit(req.key_id(), partitions_of(req), opts);
-  spdlog::debug("job {} admitted: key {}, {} partitions, priority {}", id, req.key_id(), req.partitions_size(),
+  spdlog::debug("job {} admitted: key {}, {} partitions, priority {}", id, loggable(req.key_id()), req.partitions_size(),
                 req.priority());
   return id;
 }
@@ -146,8 +146,7 @@ bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t 
   // The service is asked in short slices so that a caller who went away
   // frees the thread; its job goes on and stays awaitable.
   constexpr auto kSlice = std::chrono::milliseconds(100);
-  const auto until =
-      timeout_ms ? Clock::now() + std::chrono::milliseconds(timeout_ms) : Clock::time_point::max();
+  const auto until = after_ms<Clock>(timeout_ms);
   for (;;) {
     if (ctx->IsCancelled()) throw Error(ErrorKind::cancelled, "the caller went away");
     const auto now = Clock::now();
@@ -156,7 +155,7 @@ bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t 
     if (auto outcome = service_.await(id, std::max(wait, Clock::duration::zero()))) {
       double total = 0;
       for (const auto& p : outcome->partitions) total = std::max(total, p.times.total);
-      spdlog::info("job {} done: key {}, {} partitions, {} failed, {:.3f} s", id, outcome->key,
+      spdlog::info("job {} done: key {}, {} partitions, {} failed, {:.3f} s", id, loggable(outcome->key),
                    outcome->partitions.size(), outcome->failed(), total);
       fill(out, *outcome);
       return true;

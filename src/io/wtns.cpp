@@ -52,6 +52,10 @@ Witness read_wtns(const std::filesystem::path& path) {
   return read(BinFile::open(path, "wtns", kVersion, Residency::copy));
 }
 
+Witness read_wtns_fd(int fd, std::string name) {
+  return read(BinFile::open_fd(fd, std::move(name), "wtns", kVersion, Residency::copy));
+}
+
 Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes) {
   return read(BinFile::from_bytes(std::move(name), bytes, "wtns", kVersion));
 }

@@ -189,6 +189,10 @@ Zkey Zkey::open(const std::filesystem::path& path, Residency residency) {
   return read(BinFile::open(path, "zkey", kVersion, residency));
 }
 
+Zkey Zkey::open_fd(int fd, std::string name, Residency residency) {
+  return read(BinFile::open_fd(fd, std::move(name), "zkey", kVersion, residency));
+}
+
 Zkey Zkey::from_bytes(std::string name, std::span<const uint8_t> bytes) {
   return read(BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion));
 }

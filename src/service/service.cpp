@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/engine/engine.hpp"
@@ -279,12 +280,25 @@ struct Service::Impl {
     KeyRef replaced;
     {
       std::lock_guard lock(mu);
+      check_room_locked(id);
       auto& slot = keys[id];
       replaced = std::move(slot);
       slot = key;
     }
     if (replaced) forget(*replaced);
     return key->info;
+  }
+
+  // A new id past ServiceOptions::max_keys is refused (a replacement is not
+  // a new key).
+  void check_room_locked(const std::string& id) const {
+    if (options.max_keys && keys.size() >= options.max_keys && !keys.count(id))
+      throw Error(ErrorKind::resource_exhausted, "key " + id + ": " + std::to_string(keys.size()) +
+                                                     " keys are loaded, the most this service holds (max_keys); evict one first");
+  }
+  void check_room(const std::string& id) const {
+    std::lock_guard lock(mu);
+    check_room_locked(id);
   }
 
   KeyInfo load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes) {
@@ -586,33 +600,33 @@ Service::~Service() {
 const ServiceOptions& Service::options() const { return impl_->options; }
 const Placement& Service::placement() const { return impl_->where; }
 
-KeyInfo Service::load_key(const std::filesystem::path& path, std::string id) {
-  if (!detail::allowed_path(path, impl_->options.key_dirs))
-    throw Error(ErrorKind::invalid_argument, path.string() + ": not under a key directory this service allows");
-  std::error_code ec;
-  const auto residency = impl_->options.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
+KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, PathFrom from) {
+  const auto& o = impl_->options;
+  if (id.empty()) id = path.stem().string();
+  impl_->check_room(id);  // before the file is read
+  const FileDescriptor fd =
+      from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
+                               : open_allowed(path, {}, true, "key");
+  const auto residency = o.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
   std::future<void> starting = impl_->start_engine_for(path);
   const io::Zkey zkey = as_error([&] {
-    try {
-      const auto t0 = std::chrono::steady_clock::now();
-      io::Zkey opened = io::Zkey::open(path, residency);
-      engine::report_stage("open zkey", seconds_since(t0));
-      return opened;
-    } catch (const io::FormatError& e) {
-      // The reader's message, under the kind a missing file is.
-      if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::not_found, e.what());
-      throw;
-    }
+    const auto t0 = std::chrono::steady_clock::now();
+    io::Zkey opened = io::Zkey::open_fd(fd.get(), path.string(), residency);
+    engine::report_stage("open zkey", seconds_since(t0));
+    return opened;
   });
-  const uint64_t bytes = impl_->options.key_storage == KeyStorage::copy ? std::filesystem::file_size(path, ec) : 0;
-  return as_error([&] { return impl_->load(zkey, id.empty() ? path.stem().string() : std::move(id), path.string(), bytes); });
+  struct stat st {};
+  const uint64_t bytes = o.key_storage == KeyStorage::copy && ::fstat(fd.get(), &st) == 0 ? (uint64_t)st.st_size : 0;
+  return as_error([&] { return impl_->load(zkey, std::move(id), path.string(), bytes); });
 }
 
 KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id) {
+  if (id.empty()) id = name;
+  impl_->check_room(id);
   const uint64_t size = bytes.size();
   const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });
   bytes = {};  // from_bytes made its own copy
-  return as_error([&] { return impl_->load(zkey, id.empty() ? name : std::move(id), "<bytes> " + name, size); });
+  return as_error([&] { return impl_->load(zkey, std::move(id), "<bytes> " + name, size); });
 }
 
 KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key, std::string source) {

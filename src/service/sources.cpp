@@ -1,5 +1,11 @@
 #include "sources.hpp"
 
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -41,17 +47,100 @@ bool has_circuit(const groth16::ProvingKey<E>& k) {
   return k.convention == groth16::Convention::snarkjs || !k.coefs.empty();
 }
 
-bool lies_under(const fs::path& path, const fs::path& dir) {
-  const fs::path p = fs::weakly_canonical(path), d = fs::weakly_canonical(dir);
-  auto [end, _] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
-  return end == d.end();
+// path relative to dir when it names a place under it ("" otherwise), both
+// made absolute and free of "." and "..", lexically.
+fs::path beneath(const fs::path& path, const fs::path& dir) {
+  const fs::path rel = fs::absolute(path).lexically_normal().lexically_relative(fs::absolute(dir).lexically_normal());
+  if (rel.empty() || rel == "." || *rel.begin() == "..") return {};
+  return rel;
+}
+
+// openat2(dir, rel, RESOLVE_BENEATH), or where the kernel lacks openat2
+// (before 5.6) a walk that opens every component with O_NOFOLLOW.
+int open_beneath(int dir, const fs::path& rel, int flags) {
+  open_how how{};
+  how.flags = (uint64_t)flags;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  const long fd = ::syscall(SYS_openat2, dir, rel.c_str(), &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS) return (int)fd;
+  FileDescriptor at(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
+  for (auto it = rel.begin(); it != rel.end(); ++it) {
+    const bool last = std::next(it) == rel.end();
+    const int next = ::openat(at.get(), it->c_str(), (last ? flags : O_PATH | O_DIRECTORY | O_CLOEXEC) | O_NOFOLLOW);
+    if (next < 0) return -1;
+    at = FileDescriptor(next);
+  }
+  return ::fcntl(at.get(), F_DUPFD_CLOEXEC, 0);
 }
 
 }  // namespace
 
-bool allowed_path(const fs::path& path, const std::vector<fs::path>& dirs) {
-  return dirs.empty() || std::any_of(dirs.begin(), dirs.end(), [&](const fs::path& d) { return lies_under(path, d); });
+}  // namespace cuzk::service::detail
+
+namespace cuzk::service {
+
+namespace fs = std::filesystem;
+using detail::beneath;
+using detail::open_beneath;
+
+FileDescriptor& FileDescriptor::operator=(FileDescriptor&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(o.fd_, -1);
+  }
+  return *this;
 }
+
+FileDescriptor::~FileDescriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+FileDescriptor open_allowed(const fs::path& path, const std::vector<fs::path>& dirs, bool any_path, const char* what) {
+  const std::string name = path.string();
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+  const auto refuse = [&](int err) -> FileDescriptor {
+    if (err == ENOENT) throw Error(ErrorKind::not_found, name + ": cannot open: " + std::strerror(ENOENT));
+    if (err == EXDEV || err == ELOOP)
+      throw Error(ErrorKind::invalid_argument,
+                  name + ": not under a " + std::string(what) + " directory this service allows");
+    throw Error(ErrorKind::invalid_argument, name + ": cannot open: " + std::strerror(err));
+  };
+  const auto regular = [&](FileDescriptor fd) {
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+      throw Error(ErrorKind::invalid_argument, name + ": not a regular file");
+    return fd;
+  };
+  if (dirs.empty()) {
+    if (!any_path)
+      throw Error(ErrorKind::invalid_argument, name + ": this service reads no " + std::string(what) +
+                                                   " files by path (no " + what + " directories are configured)");
+    struct stat st {};
+    if (::stat(name.c_str(), &st) != 0) return refuse(errno);
+    if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::invalid_argument, name + ": not a regular file");
+    FileDescriptor fd(::open(name.c_str(), kFlags));
+    if (fd.get() < 0) return refuse(errno);
+    return regular(std::move(fd));
+  }
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    // The directory as configured, or where its links lead.
+    for (const fs::path& d : {dir, fs::weakly_canonical(dir, ec)}) {
+      const fs::path rel = beneath(path, d);
+      if (rel.empty()) continue;
+      const FileDescriptor at(::open(d.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+      if (at.get() < 0) continue;
+      FileDescriptor fd(open_beneath(at.get(), rel, kFlags));
+      if (fd.get() < 0) return refuse(errno);
+      return regular(std::move(fd));
+    }
+  }
+  throw Error(ErrorKind::invalid_argument, name + ": not under a " + std::string(what) + " directory this service allows");
+}
+
+}  // namespace cuzk::service
+
+namespace cuzk::service::detail {
 
 namespace {
 
@@ -91,15 +180,14 @@ Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const st
 template <class E>
 Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std::string& key_name,
                     const ServiceOptions& o) {
-  const std::string name = in.path.string();
-  if (!allowed_path(in.path, o.witness_dirs))
-    throw Error(ErrorKind::invalid_argument, name + ": not under a witness directory this service allows");
-  // Missing now is an error of the request; anything else wrong with the
-  // file is the reader's to say when the partition is synthesized.
-  std::error_code ec;
-  if (!fs::exists(in.path, ec)) throw Error(ErrorKind::not_found, name + ": cannot open: " + std::strerror(ENOENT));
-  auto synthesize = [key, key_name, path = in.path, threads = o.threads](auto w, auto a, auto b, auto c) {
-    const io::Witness witness = io::read_wtns(path);
+  // Opened now, so that a path refused or missing fails the submit, and
+  // again beneath its directory when read: a link swapped in meanwhile
+  // cannot lead out of it. Partitions waiting hold no descriptor.
+  open_allowed(in.path, o.witness_dirs, o.any_path_without_dirs, "witness");
+  auto synthesize = [key, key_name, path = in.path, dirs = o.witness_dirs, any_path = o.any_path_without_dirs,
+                     threads = o.threads](auto w, auto a, auto b, auto c) {
+    const FileDescriptor fd = open_allowed(path, dirs, any_path, "witness");
+    const io::Witness witness = io::read_wtns_fd(fd.get(), path.string());
     io::check_witness_shape(witness, key_name, "key", E::id, key->key().n_vars());
     fill(*key, witness.as<E>(), w, a, b, c, threads);
   };
@@ -122,7 +210,16 @@ void check_shape(const NativeWitness& in, const groth16::PreparedKey<E>& key, co
 
 template <class E>
 Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const std::string& key_name,
-                      NativeShapes& shapes) {
+                      const ServiceOptions& o, NativeShapes& shapes) {
+  if (!o.native_circuits)
+    throw Error(ErrorKind::invalid_argument, "native circuits are not enabled on this service (native_circuits)");
+  // The size first: the shape pass below costs time in proportion to it, and
+  // a circuit larger than the key's domain cannot be the key's circuit.
+  const uint64_t domain = key->key().domain_size();
+  if (in.constraints > domain)
+    throw Error(ErrorKind::invalid_argument, in.circuit + " of " + std::to_string(in.constraints) +
+                                                 " constraints is larger than " + key_name + "'s domain of " +
+                                                 std::to_string(domain));
   const std::pair<std::string, uint64_t> which{in.circuit, in.constraints};
   bool checked;
   {
@@ -220,7 +317,7 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
                                  "their a, b and c");
         else if constexpr (std::is_same_v<In, WitnessBytes>) return from_bytes<E>(std::move(in), key, key_name, options);
         else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
-        else return from_native<E>(std::move(in), key, key_name, shapes);
+        else return from_native<E>(std::move(in), key, key_name, options, shapes);
       },
       std::move(input));
 }

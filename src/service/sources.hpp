@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/service/paths.hpp"
 #include "cuzk/service/service.hpp"
 
 namespace cuzk::service::detail {
@@ -35,10 +36,6 @@ struct Source {
 // length, a path outside `options.witness_dirs`, an unknown circuit or one
 // whose shape is not the key's), not_found (no such witness file).
 // `key_name` names the key in messages.
-// Whether `path` lies under one of `dirs` (after resolving "..", and links
-// where they exist); true when `dirs` is empty.
-bool allowed_path(const std::filesystem::path& path, const std::vector<std::filesystem::path>& dirs);
-
 template <class E>
 Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, const std::string& key_name,
                       const ServiceOptions& options, NativeShapes& shapes);

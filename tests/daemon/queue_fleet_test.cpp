@@ -48,7 +48,8 @@ class QueueFleet : public ::testing::Test {
   std::unique_ptr<Daemon> worker(const std::string& host, std::vector<std::string> extra = {}) {
     fs::create_directories(dir.path() / host);
     std::vector<std::string> args{"--selfcheck", "false", "--queue", pg->conninfo(), "--queue-host", host,
-                                  "--key-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(), "--log-level", "info"};
+                                  "--key-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(),
+                                  "--witness-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(), "--log-level", "info"};
     args.insert(args.end(), extra.begin(), extra.end());
     return std::make_unique<Daemon>(dir.path() / host, "", args);
   }
@@ -274,6 +275,15 @@ TEST_F(QueueFleet, ClientsGoThroughAnyCuzkd) {
   const ProcessResult pending = cuzk({"client", "await", "--queue", std::to_string(submit_one("bn128", 50, -1)),
                                       "--timeout-ms", "1", "--daemon", at(*a)});
   EXPECT_EQ(pending.exit_code, 1) << "a timeout that passed first";
+
+  // A key registered by path is checked against key_dirs as a Preload's is
+  // (before: any file cuzkd could read was hashed and registered).
+  fs::copy_file(zkey, dir.path() / "outside.zkey");
+  const ProcessResult outside = cuzk({"client", "submit", "--queue", "outside", "--key-path",
+                                      (dir.path() / "outside.zkey").string(), wtns, "--daemon", at(*a)});
+  EXPECT_NE(outside.exit_code, 0);
+  EXPECT_NE(outside.err.find("not under a key directory"), std::string::npos) << outside.err;
+  EXPECT_FALSE(q->key("outside")) << "registered";
 
   fs::create_directories(dir.path() / "plain");
   Daemon plain(dir.path() / "plain", "", {"--selfcheck", "false"});

@@ -75,7 +75,8 @@ TEST_F(Serve, ProvesOnBothCurvesAndTheProofsVerify) {
 }
 
 TEST_F(Serve, PreloadsFromPathAndBytesAndEvicts) {
-  Daemon d(dir.path(), "");
+  const fs::path key_dir = fs::path(fixture("bls12381", "multiplier", "circuit.zkey")).parent_path();
+  Daemon d(dir.path(), "key_dirs = [\"" + key_dir.string() + "\"]\n");
   v1::PreloadRequest from_path;
   from_path.set_path(fixture("bls12381", "multiplier", "circuit.zkey"));
   v1::KeyInfo info;
@@ -120,7 +121,7 @@ TEST_F(Serve, BadRequestsAnswerWithTheirCodeAndTheDaemonKeepsServing) {
   fs::create_directories(witness_dir);
   fs::copy_file(fixture("bn128", "multiplier", "witness.wtns"), witness_dir / "good.wtns");
   Daemon d(dir.path(),
-           "witness_dirs = [\"" + witness_dir.string() + "\"]\n" +
+           "witness_dirs = [\"" + witness_dir.string() + "\"]\nkey_dirs = [\"" + dir.path().string() + "\"]\n" +
                key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
 
   const auto good = [&] {
@@ -401,7 +402,7 @@ TEST_F(Serve, NativePartitionsProveAgainstASetupKey) {
   const auto made = cuzk({"setup", "--circuit", "partition", "--curve", "bls12_381", "--constraints", "1024",
                           key.string(), "--vk", vk.string(), "--backend", "cpu"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  Daemon d(dir.path(), key_entry("native", key));
+  Daemon d(dir.path(), key_entry("native", key) + "[service]\nnative_circuits = true\n");
   const auto native = [](const std::string& circuit, uint64_t constraints, uint64_t seed) {
     v1::Partition p;
     p.mutable_native()->set_circuit(circuit);
@@ -421,10 +422,15 @@ TEST_F(Serve, NativePartitionsProveAgainstASetupKey) {
   EXPECT_NE(result.partitions(0).public_json(), result.partitions(1).public_json());
 
   req.clear_partitions();
-  *req.add_partitions() = native("partition", 2048, 1);
+  *req.add_partitions() = native("hash-chain", 1024, 1);
   status = d.stub().Prove(context().get(), req, &result);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("is not the circuit of"), std::string::npos) << status.error_message();
+  req.clear_partitions();
+  *req.add_partitions() = native("partition", 2048, 1);
+  status = d.stub().Prove(context().get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("larger than"), std::string::npos) << status.error_message();
   req.clear_partitions();
   *req.add_partitions() = native("sudoku", 1024, 1);
   status = d.stub().Prove(context().get(), req, &result);

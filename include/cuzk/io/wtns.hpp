@@ -42,6 +42,8 @@ struct Witness {
 // is read (Residency::copy), not mapped, so one rewritten while it is read
 // gives an error, not SIGBUS.
 Witness read_wtns(const std::filesystem::path& path);
+// The same from a descriptor the caller owns; `name` stands for the file.
+Witness read_wtns_fd(int fd, std::string name);
 // The same from a .wtns file's bytes in memory; `name` stands for the file in
 // messages and becomes the Witness's source.
 Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes);

@@ -59,6 +59,8 @@ class Zkey {
   // Subgroup membership is not checked (neither snarkjs nor rapidsnark does,
   // and it would cost a scalar multiplication per point on BLS12-381).
   static Zkey open(const std::filesystem::path& path, Residency residency = Residency::map);
+  // The same from a descriptor the caller owns (BinFile::open_fd).
+  static Zkey open_fd(int fd, std::string name, Residency residency = Residency::map);
   // The same from a key's bytes in memory, which are copied; `name` stands
   // for the file in messages.
   static Zkey from_bytes(std::string name, std::span<const uint8_t> bytes);

@@ -62,11 +62,20 @@ struct ServiceOptions {
   // the host's memory).
   size_t max_pending_partitions = 4096;
   size_t max_pending_bytes = 0;
-  // Where server-side witness paths may lie (WitnessFile); empty: anywhere
-  // (the CLI), a daemon sets its configured directories.
+  // Where server-side witness paths may lie (WitnessFile), and key files a
+  // client names (load_key with PathFrom::client): each is opened beneath one
+  // of these directories, so no "..", link or later swap leads out of it.
   std::vector<std::filesystem::path> witness_dirs;
-  // Where key files loaded by path (load_key) may lie; empty: anywhere.
   std::vector<std::filesystem::path> key_dirs;
+  // With either list empty: true, any path the process can read (the CLI's
+  // and the C API's own files); false, none (cuzkd: its clients are strangers).
+  bool any_path_without_dirs = true;
+  // Keys loaded at once (0: no limit); a load under a new id past it is
+  // refused (resource_exhausted) before the key is read.
+  size_t max_keys = 0;
+  // Whether NativeWitness partitions (a native example circuit synthesized
+  // in the service) are taken; cuzkd turns them off unless configured.
+  bool native_circuits = true;
   // Finished jobs kept for await(); beyond it the oldest unawaited go, so a
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
@@ -103,7 +112,7 @@ struct WitnessBytes {
   std::string name = "witness";  // for messages
 };
 struct WitnessFile {
-  std::filesystem::path path;  // must lie under ServiceOptions::witness_dirs when those are set
+  std::filesystem::path path;  // opened beneath ServiceOptions::witness_dirs
 };
 struct NativeWitness {
   std::string circuit;       // "partition" or "hash-chain"
@@ -230,7 +239,10 @@ class Service {
   // `name` for bytes). A key already under that id is replaced: jobs already
   // submitted keep the old one. Errors: invalid_argument (malformed key),
   // not_found (no such file).
-  KeyInfo load_key(const std::filesystem::path& path, std::string id = "");
+  // A path from a client must lie under key_dirs (see any_path_without_dirs);
+  // one from the operator's configuration may lie anywhere.
+  enum class PathFrom { client, configuration };
+  KeyInfo load_key(const std::filesystem::path& path, std::string id = "", PathFrom from = PathFrom::client);
   KeyInfo load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id = "");
   // Forgets the key: its GPU copies go once no job uses them. False if unknown.
   bool evict(const std::string& id);

@@ -1,0 +1,232 @@
+// cuzkd facing a client that is a stranger (issue 34; docs/SECURITY.md has the
+// table of findings, each naming its test here): a real cuzkd on a Unix socket,
+// every call bounded by a gRPC deadline, so a finding that comes back fails
+// its test instead of hanging it.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "config.hpp"
+#include "daemon_support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+v1::SubmitRequest by_path(const fs::path& wtns) {
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  req.add_partitions()->set_wtns_path(wtns.string());
+  return req;
+}
+
+std::string dirs_line(const char* name, const fs::path& dir) { return std::string(name) + " = [\"" + dir.string() + "\"]\n"; }
+
+// A FIFO under a witness directory is refused at submission: before, the
+// synthesis thread blocked in open() forever and the Prove never returned.
+TEST(Security, AFifoWitnessIsRefusedAndProvingGoesOn) {
+  TempDir dir;
+  const fs::path witness = dir / "witness";
+  fs::create_directories(witness);
+  ASSERT_EQ(::mkfifo((witness / "fifo.wtns").c_str(), 0600), 0);
+  Daemon d(dir.path(), dirs_line("witness_dirs", witness) + key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
+  v1::JobResult result;
+  const auto status = d.stub().Prove(context(20s).get(), by_path(witness / "fifo.wtns"), &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("not a regular file"), std::string::npos) << status.error_message();
+  v1::SubmitRequest good;
+  good.set_key_id("mult");
+  *good.add_partitions() = wtns_partition("bn128", "multiplier");
+  ASSERT_TRUE(d.stub().Prove(context(60s).get(), good, &result).ok());
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+}
+
+v1::Partition native(uint64_t constraints) {
+  v1::Partition p;
+  p.mutable_native()->set_circuit("partition");
+  p.mutable_native()->set_constraints(constraints);
+  p.mutable_native()->set_seed(1);
+  return p;
+}
+
+// Native circuits are off unless configured; on, a size far beyond the key's
+// domain is refused before any pass over the circuit (before, the shape pass
+// of 2^40 constraints ran in the RPC thread for hours).
+TEST(Security, NativeCircuitsAreOffByDefaultAndHugeSizesAreRefusedAtOnce) {
+  TempDir dir;
+  const std::string key = key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey"));
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  *req.add_partitions() = native(uint64_t{1} << 40);
+  v1::JobResult result;
+  fs::create_directories(dir / "off");
+  fs::create_directories(dir / "on");
+  {
+    Daemon d(dir / "off", key);
+    const auto status = d.stub().Prove(context(20s).get(), req, &result);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+    EXPECT_NE(status.error_message().find("not enabled"), std::string::npos) << status.error_message();
+  }
+  Daemon d(dir / "on", key + "[service]\nnative_circuits = true\n");
+  const auto status = d.stub().Prove(context(20s).get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("larger than"), std::string::npos) << status.error_message();
+}
+
+// Without witness_dirs and key_dirs, cuzkd reads no file a client names
+// (before: any file it could read), and a file of the wrong kind is named
+// without its bytes (before: `wrong magic "root"`).
+TEST(Security, NoDirectoriesMeanNoServerSidePathsAndErrorsQuoteNoBytes) {
+  TempDir dir;
+  const fs::path secret = dir / "shadow";
+  std::ofstream(secret) << "root:$6$salt$hash:19000:0:99999:7:::\n";
+  v1::KeyInfo info;
+  v1::JobResult result;
+  fs::create_directories(dir / "none");
+  fs::create_directories(dir / "keys");
+  {
+    Daemon d(dir / "none", key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
+    v1::PreloadRequest preload;
+    preload.set_path(secret.string());
+    auto status = d.stub().Preload(context(20s).get(), preload, &info);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+    EXPECT_EQ(status.error_message().find("root"), std::string::npos) << status.error_message();
+    preload.set_path(fixture("bn128", "multiplier", "circuit.zkey"));
+    EXPECT_EQ(d.stub().Preload(context(20s).get(), preload, &info).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    preload.set_path((dir / "missing.zkey").string());  // existence is not told either
+    EXPECT_EQ(d.stub().Preload(context(20s).get(), preload, &info).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    status = d.stub().Prove(context(20s).get(), by_path(fixture("bn128", "multiplier", "witness.wtns")), &result);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  }
+  Daemon d(dir / "keys", dirs_line("key_dirs", dir.path()));
+  v1::PreloadRequest preload;
+  preload.set_path(secret.string());
+  const auto status = d.stub().Preload(context(20s).get(), preload, &info);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("wrong magic"), std::string::npos) << status.error_message();
+  EXPECT_EQ(status.error_message().find("root"), std::string::npos) << status.error_message();
+}
+
+// A witness checked at submission and swapped for a link out of its
+// directory before it is read: the read, beneath the directory, refuses it
+// (before: the file was opened by name and the link followed).
+TEST(Security, ALinkSwappedInAfterSubmissionDoesNotLeadOut) {
+  TempDir dir;
+  const fs::path witness = dir / "witness", outside = dir / "outside";
+  fs::create_directories(witness);
+  fs::create_directories(outside);
+  const fs::path wtns = fixture("bn128", "multiplier", "witness.wtns");
+  fs::copy_file(wtns, witness / "w.wtns");
+  fs::copy_file(wtns, outside / "secret.wtns");
+  Daemon d(dir.path(), dirs_line("witness_dirs", witness) + key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),
+           {"--cpu-workers", "1"});
+  // Work ahead of it, so that it is read well after the swap.
+  v1::SubmitRequest ahead;
+  ahead.set_key_id("mult");
+  ahead.set_priority(1);
+  for (int i = 0; i < 200; ++i) *ahead.add_partitions() = wtns_partition("bn128", "multiplier");
+  v1::SubmitReply first, second;
+  ASSERT_TRUE(d.stub().Submit(context(20s).get(), ahead, &first).ok());
+  ASSERT_TRUE(d.stub().Submit(context(20s).get(), by_path(witness / "w.wtns"), &second).ok());
+  fs::remove(witness / "w.wtns");
+  fs::create_symlink(outside / "secret.wtns", witness / "w.wtns");
+  v1::CancelRequest cancel;
+  cancel.set_job_id(first.job_id());
+  v1::CancelReply cancelled;
+  ASSERT_TRUE(d.stub().Cancel(context(20s).get(), cancel, &cancelled).ok());
+  v1::AwaitRequest await;
+  await.set_job_id(second.job_id());
+  v1::JobResult result;
+  ASSERT_TRUE(d.stub().Await(context(120s).get(), await, &result).ok());
+  ASSERT_EQ(result.partitions_size(), 1);
+  EXPECT_FALSE(result.partitions(0).ok()) << "the witness was read through the link";
+  EXPECT_NE(result.partitions(0).error().find("not under a witness directory"), std::string::npos)
+      << result.partitions(0).error();
+}
+
+// A deadline a client sends too far to represent is none (before: the sum
+// wrapped and the job expired at once).
+TEST(Security, AHugeDeadlineSaturates) {
+  TempDir dir;
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  req.set_deadline_ms(10'000'000'000'000);
+  *req.add_partitions() = wtns_partition("bn128", "multiplier");
+  v1::JobResult result;
+  const auto status = d.stub().Prove(context(60s).get(), req, &result);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(result.partitions_size(), 1);
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+  v1::AwaitRequest await;  // an Await's timeout saturates the same way
+  await.set_job_id(987654);
+  await.set_timeout_ms(10'000'000'000'000);
+  EXPECT_EQ(d.stub().Await(context(20s).get(), await, &result).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// Control characters a client puts in an id reach the log escaped: a newline
+// cannot forge a log line.
+TEST(Security, ControlCharactersInIdsAreEscapedInTheLog) {
+  TempDir dir;
+  Daemon d(dir.path(), "");
+  const std::string forged = "\n[2026-01-01 00:00:00.000] [cuzkd] [info] forged";
+  v1::PreloadRequest preload;
+  const Bytes zkey = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  preload.set_zkey(std::string(zkey.begin(), zkey.end()));
+  preload.set_id("k" + forged);
+  v1::KeyInfo info;
+  ASSERT_TRUE(d.stub().Preload(context(60s).get(), preload, &info).ok());
+  v1::SubmitRequest req;
+  req.set_key_id("missing\x1b[31m" + forged);
+  *req.add_partitions() = wtns_partition("bn128", "multiplier");
+  v1::JobResult result;
+  EXPECT_EQ(d.stub().Prove(context(20s).get(), req, &result).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(d.wait_for_log("missing\\x1b[31m\\n[2026", 10s)) << d.log();
+  EXPECT_TRUE(d.wait_for_log("k\\n[2026", 10s)) << d.log();
+  EXPECT_EQ(d.log().find(forged), std::string::npos) << d.log();
+  EXPECT_EQ(d.log().find('\x1b'), std::string::npos) << d.log();
+}
+
+// Keys loaded at once are bounded (before: 3,000 Preloads grew memory and the
+// metric series without limit); a replacement under a loaded id is not a new
+// key, and an eviction makes room.
+TEST(Security, KeysLoadedAtOnceAreBounded) {
+  TempDir dir;
+  Daemon d(dir.path(), "[service]\nmax_keys = 2\n");
+  const Bytes zkey = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  const auto preload = [&](const std::string& id) {
+    v1::PreloadRequest req;
+    req.set_zkey(std::string(zkey.begin(), zkey.end()));
+    req.set_id(id);
+    v1::KeyInfo info;
+    return d.stub().Preload(context(60s).get(), req, &info).error_code();
+  };
+  EXPECT_EQ(preload("a"), grpc::StatusCode::OK);
+  EXPECT_EQ(preload("b"), grpc::StatusCode::OK);
+  EXPECT_EQ(preload("c"), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(preload("a"), grpc::StatusCode::OK);
+  v1::EvictRequest evict;
+  evict.set_id("a");
+  v1::EvictReply evicted;
+  ASSERT_TRUE(d.stub().Evict(context(20s).get(), evict, &evicted).ok());
+  EXPECT_EQ(preload("c"), grpc::StatusCode::OK);
+  // The default bounds them too.
+  EXPECT_GT(daemon::Config{}.service.max_keys, 0u);
+}
+
+// A TCP address is loopback by its parsed address, not by a prefix of its
+// text: "127.evil.example" is a name that may resolve anywhere.
+TEST(Security, LoopbackIsAParsedAddress) {
+  for (const char* yes : {"127.0.0.1:1", "127.1.2.3:50051", "[::1]:1", "localhost:1", "[::ffff:127.0.0.1]:1"})
+    EXPECT_TRUE(daemon::is_loopback(yes)) << yes;
+  for (const char* no : {"127.evil.example:1", "127.0.0.1.evil.example:1", "10.0.0.1:1", "[::2]:1", "0.0.0.0:1",
+                         "evil.example:1"})
+    EXPECT_FALSE(daemon::is_loopback(no)) << no;
+  daemon::Config c;
+  c.tcp.address = "127.evil.example:50051";
+  EXPECT_THROW(daemon::check_config(c), daemon::ConfigError);
+}
+
+}  // namespace
+}  // namespace cuzk::test
