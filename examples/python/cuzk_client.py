@@ -11,7 +11,8 @@ generated code is kept. Then, for example:
 
 prove sends the witness's bytes and writes snarkjs's proof.json and public.json,
 both or neither (each is written to a temporary file, then renamed). With
---zkey, the key (a path on the daemon's host) is first preloaded under KEY.
+--zkey, the key is first preloaded under KEY (by its path where cuzkd reads it
+there, else by its bytes).
 Errors print one line "error: ..." and exit 2 for a bad argument or an unknown
 key (INVALID_ARGUMENT, NOT_FOUND), 1 for anything else, as the cuzk CLI does.
 """
@@ -82,12 +83,32 @@ def write_together(files):
             os.unlink(temp)
 
 
+def preload_key(pb2, stub, zkey, key):
+    """By its path, read on the daemon's host; where cuzkd reads no client's key
+    by path (no key_dirs, or not under them), by its contents."""
+    import grpc  # main checked that it imports
+    try:
+        stub.Preload(pb2.PreloadRequest(path=os.path.abspath(zkey), id=key))
+        return
+    except grpc.RpcError as e:
+        refused = e.code() == grpc.StatusCode.INVALID_ARGUMENT and (
+            "reads no key files" in e.details() or "not under a key directory" in e.details())
+        if not refused:
+            raise
+    try:
+        with open(zkey, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise Failure("%s: cannot read the key: %s" % (zkey, e.strerror), 2)
+    stub.Preload(pb2.PreloadRequest(zkey=data, name=os.path.basename(zkey), id=key))
+
+
 def prove(pb2, stub, args):
     for path in (args.proof, args.public):
         if os.path.exists(path):
             os.unlink(path)  # no older proof survives a failed run
     if args.zkey:
-        stub.Preload(pb2.PreloadRequest(path=os.path.abspath(args.zkey), id=args.key))
+        preload_key(pb2, stub, args.zkey, args.key)
     try:
         with open(args.wtns, "rb") as f:
             wtns = f.read()

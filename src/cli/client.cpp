@@ -306,17 +306,18 @@ int client_status(const ClientFlags& f) {
 }
 
 int client_preload(const ClientFlags& f) {
-  v1::PreloadRequest request;
+  Daemon& daemon = connect(f.connection);
+  v1::KeyInfo key;
   if (f.bytes) {
+    v1::PreloadRequest request;
     request.set_zkey(read_bytes(f.key, "the key"));
     request.set_name(std::filesystem::path(f.key).filename().string());
+    request.set_id(f.id);
+    key = daemon.call(&Stub::Preload, request);
   } else {
     // A relative path means the caller's directory, not the daemon's.
-    request.set_path(std::filesystem::absolute(f.key).lexically_normal().string());
+    key = preload_path_or_bytes(daemon, f.key, f.id);
   }
-  request.set_id(f.id);
-  Daemon& daemon = connect(f.connection);
-  const v1::KeyInfo key = daemon.call(&Stub::Preload, request);
   if (!f.quiet) std::printf("cuzk client preload: %s\n", key_line(key).c_str());
   return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/json.hpp"
+#include "file_bytes.hpp"
 
 namespace cuzk::cli {
 
@@ -88,6 +89,23 @@ void write_partition(const v1::PartitionResult& result, const std::filesystem::p
   io::write_json_files(files);
 }
 
+v1::KeyInfo preload_path_or_bytes(Daemon& daemon, const std::filesystem::path& zkey, const std::string& id) {
+  v1::PreloadRequest request;
+  request.set_path(std::filesystem::absolute(zkey).lexically_normal().string());
+  request.set_id(id.empty() ? zkey.stem().string() : id);  // the stem, by path or by bytes
+  v1::KeyInfo info;
+  grpc::Status status = daemon.call_status(&v1::Prover::Stub::Preload, request, info);
+  if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT &&
+      (status.error_message().find("reads no key files") != std::string::npos ||
+       status.error_message().find("not under a key directory") != std::string::npos)) {
+    request.set_zkey(read_bytes(zkey.string(), "the key"));
+    request.set_name(zkey.filename().string());
+    status = daemon.call_status(&v1::Prover::Stub::Preload, request, info);
+  }
+  if (!status.ok()) daemon.fail(status);
+  return info;
+}
+
 ResidentKey ensure_key(Daemon& daemon, const std::string& zkey) {
   const std::filesystem::path absolute = std::filesystem::absolute(zkey).lexically_normal();
   const std::string id = key_id_for(absolute), older = absolute.string() + "@";
@@ -95,10 +113,7 @@ ResidentKey ensure_key(Daemon& daemon, const std::string& zkey) {
   for (const v1::KeyInfo& key : listed.keys())
     if (key.id() == id) return {key, false};
 
-  v1::PreloadRequest request;
-  request.set_path(absolute.string());
-  request.set_id(id);
-  ResidentKey loaded{daemon.call(&v1::Prover::Stub::Preload, request), true};
+  ResidentKey loaded{preload_path_or_bytes(daemon, absolute, id), true};
   for (const v1::KeyInfo& key : listed.keys())
     if (key.id() != id && (key.id() == absolute.string() || key.id().starts_with(older))) {
       v1::EvictRequest evict;

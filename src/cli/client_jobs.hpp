@@ -49,6 +49,10 @@ struct ResidentKey {
   bool loaded_now = false;  // false: the daemon held it already
 };
 ResidentKey ensure_key(Daemon& daemon, const std::string& zkey);
+// Preloads the key file `zkey` under `id`: by its path, read on cuzkd's host,
+// or, where cuzkd reads no client's key by path (no key_dirs, or not under
+// them), by its contents.
+v1::KeyInfo preload_path_or_bytes(Daemon& daemon, const std::filesystem::path& zkey, const std::string& id);
 
 // Median and 95th percentile of each stage over the partitions proved
 // (`times`), as a table of milliseconds; empty when there are none.
