@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <sstream>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/circuit/matrices.hpp"
@@ -15,6 +18,7 @@
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ff/encode.hpp"
 #include "cuzk/groth16/constraints.hpp"
+#include "noble.hpp"
 
 namespace cuzk::test {
 
@@ -79,6 +83,22 @@ void expect_abc_layout(const groth16::ConstraintMatrices<E>& m, const Synthesize
     ASSERT_EQ(s.a[i], k <= m.n_public ? s.w[k] : Fr::zero()) << "row " << i;
     ASSERT_TRUE(s.b[i].is_zero() && s.c[i].is_zero()) << "row " << i;
   }
+}
+
+// MiMC's x_n for each (x, k, n) from tests/oracle/mimc.py: the cipher written
+// again from mimc.hpp's definition with Python's integers, sharing no code
+// with the C++ reference or the gadget.
+template <class E>
+std::vector<typename E::Fr> mimc_oracle(const std::vector<std::tuple<typename E::Fr, typename E::Fr, uint64_t>>& in) {
+  std::string command = std::string("python3 tests/oracle/mimc.py ") +
+                        (std::is_same_v<E, ec::Bn254> ? "bn254" : "bls12_381");
+  for (const auto& [x, k, n] : in) command += " " + ff::to_decimal(x) + " " + ff::to_decimal(k) + " " + std::to_string(n);
+  std::istringstream lines(oracle_output(command));
+  std::vector<typename E::Fr> out;
+  for (std::string line; std::getline(lines, line);) out.push_back(parse_fq<typename E::Fr>(line));
+  if (out.size() != in.size()) throw std::runtime_error("tests/oracle/mimc.py gave " + std::to_string(out.size()) +
+                                                        " values for " + std::to_string(in.size()) + " inputs");
+  return out;
 }
 
 }  // namespace cuzk::test

@@ -1,5 +1,6 @@
-// Gadgets against plain references: MiMC (and the facts its definition rests
-// on), bit decomposition and packing, and the boolean operations.
+// Gadgets against plain references: MiMC against tests/oracle/mimc.py (and
+// the facts its definition rests on), bit decomposition and packing, and the
+// boolean operations.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -93,11 +94,21 @@ TYPED_TEST(Gadgets, ConstantsFollowTheDocumentedSeed) {
   EXPECT_NE(c[0], c[1]);
 }
 
-TYPED_TEST(Gadgets, MimcMatchesReference) {
+// The gadget and the C++ reference against tests/oracle/mimc.py, for random
+// x and k, from no round to past the constants' wrap, and at x = k = 0 and
+// x = k = −1.
+TYPED_TEST(Gadgets, MimcMatchesTheOracle) {
   SEED_TRACE();
   using Fr = typename TestFixture::Fr;
-  for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(circuit::mimc::rounds), uint64_t(250)}) {
-    const Fr x = this->random(), k = this->random();
+  std::vector<std::tuple<Fr, Fr, uint64_t>> in;
+  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(7), uint64_t(circuit::mimc::rounds), uint64_t(250)})
+    in.emplace_back(this->random(), this->random(), n);
+  in.emplace_back(Fr::zero(), Fr::zero(), circuit::mimc::rounds);
+  in.emplace_back(-Fr::one(), -Fr::one(), 3);
+  const std::vector<Fr> want = mimc_oracle<TypeParam>(in);
+  for (size_t i = 0; i < in.size(); ++i) {
+    const auto& [x, k, n] = in[i];
+    SCOPED_TRACE("x = " + ff::to_decimal(x) + ", k = " + ff::to_decimal(k) + ", n = " + std::to_string(n));
     Variable out{};
     const auto c = circuit_of<TypeParam>([&](auto& cs) {
       const Variable vx = cs.alloc("x", [&](const auto&) { return x; });
@@ -106,10 +117,11 @@ TYPED_TEST(Gadgets, MimcMatchesReference) {
     });
     const auto s = synthesize(c);
     EXPECT_EQ(s.shape.n_constraints, 3 * n);
-    EXPECT_EQ(s.value(out), circuit::mimc::iterate(x, k, n)) << "n = " << n;
+    EXPECT_EQ(s.value(out), want[i]);
+    EXPECT_EQ(circuit::mimc::iterate(x, k, n), want[i]);
   }
-  const Fr x = this->random(), k = this->random();
-  EXPECT_EQ(circuit::mimc::encrypt(x, k), circuit::mimc::iterate(x, k, circuit::mimc::rounds));
+  const auto& [x, k, n] = in[3];  // n = rounds
+  EXPECT_EQ(circuit::mimc::encrypt(x, k), want[3]);
   EXPECT_NE(circuit::mimc::encrypt(x, k), circuit::mimc::encrypt(x + Fr::one(), k));
 }
 

@@ -1,17 +1,22 @@
 // The CPU prover on the circom/snarkjs fixtures of both curves: a/b/c against
 // the circuit's own .r1cs, proofs that verify (and that snarkjs verifies, in
-// interop_test), randomness that changes the proof but not its validity, an
-// unsatisfied witness refused, and the constant-time scalar multiplication
-// against the variable-time one.
+// interop_test), the assembly against Groth16's definition computed here,
+// randomness that changes the proof but not its validity, an unsatisfied
+// witness refused, and the constant-time scalar multiplication against the
+// variable-time one.
 #include "cuzk/groth16/prover.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <new>
+#include <random>
+#include <span>
+#include <utility>
 
 #include "../io/io_test_support.hpp"
 #include "cuzk/ec/consttime.hpp"
+#include "cuzk/ec/ops.hpp"
 #include "cuzk/groth16/detail/assemble.hpp"
 #include "cuzk/ff/encode.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -85,10 +90,10 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts) {
   EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, proof2));
   EXPECT_NE(proof1, proof2);
 
-  // Fixed randomness is deterministic, and r = s = 0 is still a valid proof
-  // (the randomness hides the witness; it is not what makes the proof valid).
+  // r = s = 0 is still a valid proof (the randomness hides the witness; it
+  // is not what makes the proof valid); AssemblyFollowsTheDefinition checks
+  // the assembly itself.
   const groth16::Randomness<Fr> zero{Fr::zero(), Fr::zero()};
-  EXPECT_EQ(groth16::detail::assemble(p.key, pending, zero), groth16::detail::assemble(p.key, pending, zero));
   EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, groth16::detail::assemble(p.key, pending, zero)));
 
   // A witness that breaks one constraint is refused, not proved. The last
@@ -96,6 +101,59 @@ void check_fixture(const std::string& curve, const CircuitFacts& facts) {
   std::vector<Fr> bad = p.w;
   bad.back() += Fr::one();
   EXPECT_THROW(groth16::prove_finish(p.key, p.start(bad)), groth16::ProofError);
+}
+
+// Groth16's proof from its definition (Groth 2016, §3.2; snarkjs's C adds
+// its own H term), with sums over the key's points by the variable-time
+// multiplication, sharing no code with prove_start's MSMs or the
+// constant-time assembly; only the quotient's MSM H is the prover's:
+//   A = α + Σ w_i A_i + r δ,   B = β + Σ w_i B_i + s δ (in G2, and B1 in G1),
+//   C = Σ_{i > ℓ} w_i C_i + H + s A + r B1 − r s δ.
+template <class C>
+ec::Jacobian<C> sum_vartime(std::span<const ec::Affine<C>> points, std::span<const typename C::Fr> w) {
+  ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
+  for (size_t i = 0; i < points.size(); ++i) acc = acc.add(ec::mul_vartime(points[i], w[i]));
+  return acc;
+}
+
+template <class E>
+groth16::Proof<E> proof_by_definition(const groth16::ProvingKey<E>& pk, const std::vector<typename E::Fr>& w,
+                                      const ec::Jacobian<typename E::G1>& h, const typename E::Fr& r,
+                                      const typename E::Fr& s) {
+  using G1 = typename E::G1;
+  using G2 = typename E::G2;
+  const std::span<const typename E::Fr> all(w), secret = all.subspan(pk.n_public() + 1);
+  const ec::Jacobian<G1> a = sum_vartime<G1>(pk.a, all).add(pk.alpha1).add(ec::mul_vartime(pk.delta1, r));
+  const ec::Jacobian<G2> b = sum_vartime<G2>(pk.b2, all).add(pk.beta2).add(ec::mul_vartime(pk.delta2, s));
+  const ec::Jacobian<G1> b1 = sum_vartime<G1>(pk.b1, all).add(pk.beta1).add(ec::mul_vartime(pk.delta1, s));
+  const ec::Jacobian<G1> c = sum_vartime<G1>(pk.c, secret)
+                                 .add(h)
+                                 .add(ec::mul_vartime(a.to_affine(), s))
+                                 .add(ec::mul_vartime(b1.to_affine(), r))
+                                 .add(-ec::mul_vartime(pk.delta1, r * s));
+  return {a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+template <class E>
+void check_assembly(const std::string& curve, std::mt19937_64& rng) {
+  using Fr = typename E::Fr;
+  SCOPED_TRACE(curve);
+  const Proving<E> p(curve, "linear");
+  const auto pending = p.start(p.w);
+  for (const auto& [r, s] : {std::pair{Fr::zero(), Fr::zero()},
+                             std::pair{ff::random_element<Fr>(rng), ff::random_element<Fr>(rng)}}) {
+    SCOPED_TRACE("r = " + ff::to_decimal(r) + ", s = " + ff::to_decimal(s));
+    const auto proof = groth16::detail::assemble(p.key, pending, groth16::Randomness<Fr>{r, s});
+    EXPECT_TRUE(proof == proof_by_definition<E>(p.key.key(), p.w, pending.h, r, s));
+    EXPECT_TRUE(groth16::verify<E>(p.key.vk(), pending.publics, proof));
+  }
+}
+
+TEST(Groth16Prove, AssemblyFollowsTheDefinition) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  check_assembly<ec::Bn254>("bn128", rng);
+  check_assembly<ec::Bls12_381>("bls12381", rng);
 }
 
 TEST(Groth16Prove, Bn128Fixtures) {

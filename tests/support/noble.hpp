@@ -20,6 +20,11 @@ using json = nlohmann::json;
 // Runs the oracle once per (seed, count) and caches the result for the process.
 const json& noble_vectors(uint64_t seed, int count = 4);
 
+// An oracle script's output: `command` (e.g. "python3 tests/oracle/mimc.py ...")
+// run by the shell in the source tree; its stdout. Throws, naming the command,
+// when it cannot start or does not exit 0.
+std::string oracle_output(const std::string& command);
+
 template <class F>
 F parse_fq(const json& j) {
   F out;

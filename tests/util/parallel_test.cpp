@@ -106,16 +106,27 @@ TEST(ParallelTasks, AThrowingTaskIsRethrownToTheCaller) {
                  if (i == 40000) throw std::bad_alloc();
                }),
                std::bad_alloc);
-  // A non-std type from a pool thread (the caller's own tasks never throw).
+  // A non-std type from a pool thread: the caller's own tasks never throw,
+  // and wait until a pool thread has taken a task, which throws.
   const auto caller = std::this_thread::get_id();
+  std::atomic<bool> helper_ran{false};
+  bool caught = false;
   try {
     parallel_tasks(600, 0, [&](size_t t) {
+      if (std::this_thread::get_id() != caller) {
+        helper_ran = true;
+        throw NotAStdException{int(t)};
+      }
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (!helper_ran && std::chrono::steady_clock::now() < until) std::this_thread::yield();
       spin(t);
-      if (std::this_thread::get_id() != caller) throw NotAStdException{int(t)};
     });
   } catch (const NotAStdException& e) {
+    caught = true;
     EXPECT_GE(e.code, 0);
   }
+  ASSERT_TRUE(helper_ran) << "no pool thread took a task in 30 s";
+  EXPECT_TRUE(caught) << "a pool thread's exception did not reach the caller";
 }
 
 // Many callers on one pool, each with loops nested in its tasks, get their own
