@@ -19,7 +19,17 @@ cuda=${CUZK_CUDA:-}
 if [ -z "$cuda" ]; then
   if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then cuda=AUTO; else cuda=OFF; fi
 fi
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" >/dev/null
+# Every optional part (cuzkd, the queue, the Node.js binding, the fuzz
+# targets, and the tests that need GMP, valgrind, dpkg-deb, PostgreSQL,
+# python3's grpc or openssl) is built where what it needs is found (AUTO);
+# with CUZK_REQUIRE_ALL=1, or CI=true, each is required (ON), so that a
+# missing package fails the run instead of dropping its tests.
+require=${CUZK_REQUIRE_ALL:-}
+if [ -z "$require" ] && [ "${CI:-}" = true ]; then require=1; fi
+parts=AUTO
+[ "$require" = 1 ] && parts=ON
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" \
+  -DCUZK_DAEMON=$parts -DCUZK_QUEUE=$parts -DCUZK_NODE=$parts -DCUZK_FUZZ=$parts -DCUZK_TEST_TOOLS=$parts >/dev/null
 cmake --build "$build" -j"$jobs"
 
 # GoogleTest programs write their cases (GTEST_SKIP reasons included) to
@@ -35,7 +45,13 @@ GTEST_OUTPUT=xml:$results/gtest/ ctest --test-dir "$build" --output-on-failure -
 status=${PIPESTATUS[0]}
 set -e
 
+# Every part cmake left out (build/cuzk-parts.txt), with why; CUDA's why is
+# this script's choice where it made it.
 not_built=()
-[ "$cuda" = OFF ] && not_built+=("the CUDA backend and its tests (no GPU)")
+while IFS=$'\t' read -r state what why; do
+  [ "$state" = OFF ] || continue
+  if [ "$what" = "the CUDA backend and its tests" ] && [ -z "${CUZK_CUDA:-}" ]; then why="no GPU: nvidia-smi lists none"; fi
+  not_built+=("$what ($why)")
+done < "$build/cuzk-parts.txt"
 python3 scripts/test-summary.py "$results/ctest-junit.xml" "$results/gtest" "${not_built[@]}"
 exit "$status"

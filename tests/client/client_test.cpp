@@ -396,8 +396,8 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
 // self-signed one for localhost, made by openssl); without it the handshake
 // fails and nothing answers.
 TEST(Client, TlsWithTheDaemonsCertificateAuthority) {
-  const fs::path openssl = "/usr/bin/openssl";
-  if (!fs::exists(openssl)) GTEST_SKIP() << "no " << openssl << " to make a certificate with";
+  const fs::path openssl = CUZK_OPENSSL;
+  if (openssl.empty()) GTEST_SKIP() << "no openssl to make a certificate with";
   TempDir certs, out;
   const fs::path cert = certs / "cert.pem", key = certs / "key.pem";
   const std::vector<std::string> make{openssl,   "req",       "-x509",      "-newkey", "ec",         "-pkeyopt",
