@@ -169,7 +169,21 @@ Metrics::~Metrics() {
   http_.reset();
 }
 
-void Metrics::observe(const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
+size_t Metrics::key_label_limit() const {
+  const size_t keys = service_.options().max_keys;
+  return keys ? 4 * keys : 1024;
+}
+
+std::string Metrics::key_label(const std::string& key) {
+  std::lock_guard lock(key_labels_mu_);
+  if (key_labels_.count(key)) return key;
+  if (key_labels_.size() >= key_label_limit()) return "other";
+  key_labels_.insert(key);
+  return key;
+}
+
+void Metrics::observe(const std::string& key_id, ec::Curve curve, const service::PartitionOutcome& o) {
+  const std::string key = key_label(key_id);
   if (o.ok()) {
     const auto& t = o.times;
     const std::pair<const char*, double> stages[] = {

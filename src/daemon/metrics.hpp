@@ -10,6 +10,8 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "cuzk/service/service.hpp"
@@ -53,6 +55,11 @@ class Metrics {
   // One finished partition (called from an engine thread).
   void observe(const std::string& key, ec::Curve curve, const service::PartitionOutcome& outcome);
 
+  // Distinct key ids that get their own series in the per-key counters: four
+  // times max_keys (1024 without it); the ids beyond them count under "other",
+  // so that loading and evicting new ids cannot grow the series without bound.
+  size_t key_label_limit() const;
+
  private:
   class Handler;
   service::Service& service_;
@@ -60,6 +67,9 @@ class Metrics {
   prometheus::Family<prometheus::Histogram>* stage_seconds_;
   prometheus::Family<prometheus::Counter>* proofs_;
   prometheus::Family<prometheus::Counter>* failures_;
+  std::string key_label(const std::string& key);
+  std::mutex key_labels_mu_;
+  std::set<std::string> key_labels_;
   std::atomic<bool> draining_{false};
   const QueueCounters* queue_ = nullptr;
   std::string queue_host_;

@@ -215,6 +215,39 @@ TEST(Security, KeysLoadedAtOnceAreBounded) {
   EXPECT_GT(daemon::Config{}.service.max_keys, 0u);
 }
 
+// The per-key counters keep their own series for a bounded number of key ids
+// (4 x max_keys); ids beyond count under "other" (before: every id ever
+// proved, so loading, proving and evicting new ids grew /metrics forever).
+TEST(Security, PerKeyMetricSeriesAreBounded) {
+  TempDir dir;
+  Daemon d(dir.path(), "[service]\nmax_keys = 1\n");
+  const Bytes zkey = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  for (int i = 0; i < 10; ++i) {
+    const std::string id = "k" + std::to_string(i);
+    v1::PreloadRequest preload;
+    preload.set_zkey(std::string(zkey.begin(), zkey.end()));
+    preload.set_id(id);
+    v1::KeyInfo info;
+    ASSERT_TRUE(d.stub().Preload(context(60s).get(), preload, &info).ok());
+    v1::SubmitRequest req;
+    req.set_key_id(id);
+    *req.add_partitions() = wtns_partition("bn128", "multiplier");
+    v1::JobResult result;
+    ASSERT_TRUE(d.stub().Prove(context(60s).get(), req, &result).ok());
+    ASSERT_TRUE(result.partitions(0).ok()) << result.partitions(0).error();
+    v1::EvictRequest evict;
+    evict.set_id(id);
+    v1::EvictReply evicted;
+    ASSERT_TRUE(d.stub().Evict(context(20s).get(), evict, &evicted).ok());
+  }
+  const HttpReply metrics = http_get(d.metrics_port(), "/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  size_t series = 0;
+  for (size_t at = 0; (at = metrics.body.find("\ncuzk_proofs_total{", at)) != std::string::npos; ++at) ++series;
+  EXPECT_EQ(series, 5u) << metrics.body;  // k0..k3 and other
+  EXPECT_NE(metrics.body.find("key=\"other\""), std::string::npos) << metrics.body;
+}
+
 // A TCP address is loopback by its parsed address, not by a prefix of its
 // text: "127.evil.example" is a name that may resolve anywhere.
 TEST(Security, LoopbackIsAParsedAddress) {
