@@ -14,8 +14,10 @@
  *            message naming the problem; messages are per thread
  *   jobs     eviction while a job runs, cancel, await with a timeout,
  *            a high-priority job overtaking a queued low one
- *   threads  4 threads proving with one prover at once
- *   cycles   100 create/load/prove/destroy cycles ($CUZK_TEST_CYCLES; under valgrind too)
+ *   threads  4 threads proving with one prover at once; writes
+ *            OUT/own-thread<t>-<i>-{proof,public}.json for snarkjs
+ *   cycles   100 create/load/prove/destroy cycles ($CUZK_TEST_CYCLES; 20
+ *            under valgrind)
  * Prints each failed check and exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -364,6 +366,14 @@ static void mode_threads(void) {
     for (int i = 0; i < kProofsPerThread; ++i) {
       CHECK(work[t].codes[i] == CUZK_OK, "thread %d proof %d: %s", t, i, cuzk_status_name(work[t].codes[i]));
       check_result(work[t].results[i], 1, "thread", (const char *)vk.data, (const char *)publics.data);
+      cuzk_proof proof;
+      if (cuzk_result_get(work[t].results[i], 0, &proof) == CUZK_OK && proof.status == CUZK_OK) {
+        char name[4096];
+        format_path(name, sizeof name, "%s/own-thread%d-%d-proof.json", out_dir, t, i);
+        write_file(name, proof.proof_json);
+        format_path(name, sizeof name, "%s/own-thread%d-%d-public.json", out_dir, t, i);
+        write_file(name, proof.public_json);
+      }
       cuzk_result_free(work[t].results[i]);
     }
   free(wtns.data), free(vk.data), free(publics.data);

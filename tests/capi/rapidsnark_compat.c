@@ -8,14 +8,17 @@
  *   prove    both curves, from a zkey buffer and from a zkey file, with the
  *            prover object and the one-shot functions; public signals equal
  *            the fixture's; buffers of the sizes the size functions give
- *            suffice; writes OUT/<curve>-<how>-{proof,public}.json
+ *            suffice; a circuit without public signals; writes
+ *            OUT/<curve>-<how>-{proof,public}.json and
+ *            OUT/<curve>-nopublic-{proof,public}.json
  *   buffers  short buffers, error_msg truncation, NULL arguments
  *   errors   wrong witness length, wrong curve, truncated and random keys and
  *            witnesses, an unsatisfied witness: codes, messages, and nothing
  *            written
  *   threads  4 threads proving with one prover at once; writes
- *            OUT/thread<i>-{proof,public}.json
- *   cycles   100 create/prove/destroy cycles ($CUZK_TEST_CYCLES)
+ *            OUT/thread<t>-<i>-{proof,public}.json
+ *   cycles   100 create/prove/destroy cycles ($CUZK_TEST_CYCLES; 20 under
+ *            valgrind)
  * Prints each failed check and exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
@@ -138,6 +141,9 @@ static void prove_without_publics(const char *curve) {
                                             &public_size, message, sizeof message);
   CHECK(code == PROVER_OK, "%s nopublic: %d %s", curve, code, message);
   CHECK(strcmp(publics, "[]") == 0 && public_size == 2, "%s nopublic: %s", curve, publics);
+  char name[64];
+  snprintf(name, sizeof name, "%s-nopublic", curve);
+  if (code == PROVER_OK) save(name);
   free(wtns.data);
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -51,12 +53,32 @@ TEST(Progress, CountsAddsFromManyThreads) {
 }
 
 // Runs `step` with progress going to a temporary file; returns what it wrote.
+// step(drawn) may call drawn(text) to wait until the drawing thread has
+// written `text` (at most 30 s, then the test fails).
 template <class F>
 std::string written(ProgressOutput o, F step) {
   std::FILE* f = std::tmpfile();
   o.out = f;
   set_progress_output(o);
-  step();
+  const auto so_far = [&] {
+    // The drawer flushes each line; read them through the descriptor, not
+    // the FILE, whose position is the drawer's.
+    std::string text(1 << 16, '\0');
+    const ssize_t n = ::pread(::fileno(f), text.data(), text.size(), 0);
+    text.resize(n > 0 ? size_t(n) : 0);
+    return text;
+  };
+  const auto drawn = [&](const std::string& part) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (so_far().find(part) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > until) {
+        ADD_FAILURE() << "\"" << part << "\" was not drawn in 30 s; drawn: " << so_far();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  step(drawn);
   set_progress_output({});
   std::string text(std::ftell(f), '\0');
   std::rewind(f);
@@ -65,10 +87,8 @@ std::string written(ProgressOutput o, F step) {
   return text;
 }
 
-void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
-
 TEST(Progress, AShortStepShowsNothing) {
-  EXPECT_EQ(written({.delay = 60}, [] {
+  EXPECT_EQ(written({.delay = 60}, [](auto) {
               Progress p("short", 10, "items");
               p.add(10);
             }),
@@ -76,9 +96,9 @@ TEST(Progress, AShortStepShowsNothing) {
 }
 
 TEST(Progress, ALongStepWritesLinesAndAnEnd) {
-  const std::string text = written({.delay = 0, .line_period = 60}, [] {
+  const std::string text = written({.delay = 0, .line_period = 60}, [](auto drawn) {
     Progress p("long", 10, "items");
-    pause();  // the first line is drawn at once, at 0%
+    drawn("long: 0%");  // the first line is drawn at once, at 0%
     p.add(10);
   });
   EXPECT_TRUE(text.starts_with("long: 0% (0 of 10 items), ")) << text;
@@ -87,9 +107,9 @@ TEST(Progress, ALongStepWritesLinesAndAnEnd) {
 }
 
 TEST(Progress, OnATerminalABarIsRedrawnInPlace) {
-  const std::string text = written({.terminal = true, .delay = 0, .period = 60}, [] {
+  const std::string text = written({.terminal = true, .delay = 0, .period = 60}, [](auto drawn) {
     Progress p("bar", 4, "items");
-    pause();
+    drawn("\rbar [");
     p.add(4);
   });
   EXPECT_TRUE(text.starts_with("\rbar [                              ] 0% ")) << text;
@@ -98,25 +118,25 @@ TEST(Progress, OnATerminalABarIsRedrawnInPlace) {
 }
 
 TEST(Progress, OneStepIsDrawnAtATime) {
-  const std::string text = written({.delay = 0, .line_period = 60}, [] {
+  const std::string text = written({.delay = 0, .line_period = 60}, [](auto drawn) {
     Progress first("first", 1, "items"), second("second", 1, "items");
-    pause();
+    drawn("first: ");
   });
   EXPECT_NE(text.find("first: "), std::string::npos) << text;
   EXPECT_EQ(text.find("second"), std::string::npos) << text;
   // The display is free again.
-  const std::string next = written({.delay = 0, .line_period = 60}, [] {
+  const std::string next = written({.delay = 0, .line_period = 60}, [](auto drawn) {
     Progress p("next", 1, "items");
-    pause();
+    drawn("next: ");
   });
   EXPECT_TRUE(next.starts_with("next: ")) << next;
 }
 
 TEST(Progress, StoppedEarlySaysSo) {
-  const std::string text = written({.delay = 0, .line_period = 60}, [] {
+  const std::string text = written({.delay = 0, .line_period = 60}, [](auto drawn) {
     Progress p("early", 4, "items");
     p.add(1);
-    pause();
+    drawn("early: ");  // shown, so its end is written
   });
   EXPECT_NE(text.find("early: stopped at 25%, 1 items in "), std::string::npos) << text;
 }

@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -20,33 +23,42 @@ struct Calls {
   std::atomic<int> count[8] = {};
   std::atomic<bool> caller_was_0{false};
   std::thread::id caller = std::this_thread::get_id();
+  // The caller's call returns only once a helper has come (run() withdraws
+  // the help not taken when the first call returns), or after 30 s.
+  bool wait_for_a_helper = true;
+  std::mutex mu;
+  std::condition_variable helper_came;
+  bool helped = false;
 };
 
 void record(void* c, size_t worker) noexcept {
   auto& calls = *static_cast<Calls*>(c);
   if (worker < 8) ++calls.count[worker];
-  if (worker == 0 && std::this_thread::get_id() == calls.caller) calls.caller_was_0 = true;
-  // Long enough that idle pool threads wake up and join in.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::unique_lock lock(calls.mu);
+  if (worker != 0) {
+    calls.helped = true;
+    calls.helper_came.notify_all();
+    return;
+  }
+  if (std::this_thread::get_id() == calls.caller) calls.caller_was_0 = true;
+  if (calls.wait_for_a_helper) calls.helper_came.wait_for(lock, std::chrono::seconds(30), [&] { return calls.helped; });
 }
 
 TEST(ThreadPool, HelpersAreNumberedFromOneAndRunAtMostOnce) {
   ThreadPool pool(3);
   EXPECT_EQ(pool.size(), 3u);
-  size_t helped = 0;
   for (int round = 0; round < 5; ++round) {
     Calls calls;
     pool.run(5, record, &calls);
     EXPECT_TRUE(calls.caller_was_0);
     EXPECT_EQ(calls.count[0], 1);
-    // Helpers 1..k for some k ≤ min(helpers, size): no gaps, none twice.
+    // Helpers 1..k for some 1 ≤ k ≤ min(helpers, size): no gaps, none twice.
     size_t k = 0;
     while (k + 1 < 8 && calls.count[k + 1] == 1) ++k;
+    EXPECT_GE(k, 1u) << "round " << round << ": no pool thread came in 30 s";
     EXPECT_LE(k, 3u);
     for (size_t w = k + 1; w < 8; ++w) EXPECT_EQ(calls.count[w], 0) << "worker " << w;
-    helped += k;
   }
-  EXPECT_GT(helped, 0u) << "no pool thread ever helped";
 }
 
 // What a pool whose threads could not be started does: the caller runs the
@@ -54,6 +66,7 @@ TEST(ThreadPool, HelpersAreNumberedFromOneAndRunAtMostOnce) {
 TEST(ThreadPool, WithNoThreadsTheCallerRunsTheWholeCall) {
   ThreadPool pool(0);
   Calls calls;
+  calls.wait_for_a_helper = false;
   pool.run(4, record, &calls);
   EXPECT_TRUE(calls.caller_was_0);
   EXPECT_EQ(calls.count[0], 1);

@@ -1,9 +1,13 @@
-// bellperson's files through the cuzk program, checked by snarkjs 0.7.6: for
-// every BLS12-381 fixture circuit, `cuzk setup --format bellperson` makes a
-// parameter file, `cuzk prove` proves with it and the circuit into
-// bellperson's 192-byte encoding, `cuzk convert-proof` turns that into
-// snarkjs's three JSON files, and `snarkjs groth16 verify` accepts them and
-// rejects tampered ones; `export-vk` and `info` read the parameter file.
+// bellperson's file formats through the cuzk program, checked by snarkjs
+// 0.7.6: for every BLS12-381 fixture circuit, `cuzk setup --format
+// bellperson` makes a parameter file, `cuzk prove` proves with it and the
+// circuit into bellperson's 192-byte encoding, `cuzk convert-proof` turns
+// that into snarkjs's three JSON files, and `snarkjs groth16 verify` accepts
+// them and rejects tampered ones; `export-vk` and `info` read the parameter
+// file. Every bellperson-format file here is cuzk's own: what this shows is
+// that cuzk's writer, its reader and snarkjs agree, not that a file
+// bellperson wrote reads (no such file is among the fixtures; making one
+// takes bellperson's Rust crates).
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -28,7 +32,7 @@ bool snarkjs_accepts(const fs::path& dir) {
   return false;
 }
 
-class BellpersonInterop : public ::testing::TestWithParam<CircuitFacts> {
+class BellpersonFormat : public ::testing::TestWithParam<CircuitFacts> {
  protected:
   fs::path fixture_file(const std::string& name) const { return fixture("bls12381", GetParam().name, name); }
   ProcessResult convert(const fs::path& proof, const fs::path& pub, const fs::path& out) const {
@@ -39,7 +43,7 @@ class BellpersonInterop : public ::testing::TestWithParam<CircuitFacts> {
   const fs::path params = dir / "key.params";
 };
 
-TEST_P(BellpersonInterop, ProofConvertsAndVerifiesInSnarkjs) {
+TEST_P(BellpersonFormat, ProofConvertsAndVerifiesInSnarkjs) {
   const fs::path r1cs = fixture_file("circuit.r1cs"), wtns = fixture_file("witness.wtns");
   ProcessResult r = cuzk({"setup", "--format", "bellperson", r1cs, params});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -104,7 +108,7 @@ TEST_P(BellpersonInterop, ProofConvertsAndVerifiesInSnarkjs) {
 }
 
 // The same parameter file proves into snarkjs's proof.json too.
-TEST_P(BellpersonInterop, SnarkjsFormatFromParameters) {
+TEST_P(BellpersonFormat, SnarkjsFormatFromParameters) {
   const fs::path r1cs = fixture_file("circuit.r1cs");
   ASSERT_EQ(cuzk({"setup", "--format", "bellperson", r1cs, params, "--vk", dir / "vk.json"}).exit_code, 0);
   const ProcessResult r =
@@ -114,7 +118,7 @@ TEST_P(BellpersonInterop, SnarkjsFormatFromParameters) {
   EXPECT_TRUE(snarkjs_accepts(dir.path()));
 }
 
-TEST_P(BellpersonInterop, InfoDescribesParameters) {
+TEST_P(BellpersonFormat, InfoDescribesParameters) {
   const fs::path r1cs = fixture_file("circuit.r1cs");
   ASSERT_EQ(cuzk({"setup", "--format", "bellperson", r1cs, params}).exit_code, 0);
   const ProcessResult r = cuzk({"info", params});
@@ -152,7 +156,7 @@ TEST(BellpersonNative, ProvesWithTheNamedCircuit) {
   EXPECT_NE(r.err.find(": L has "), std::string::npos) << r.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, BellpersonInterop, ::testing::ValuesIn(kCircuits),
+INSTANTIATE_TEST_SUITE_P(Fixtures, BellpersonFormat, ::testing::ValuesIn(kCircuits),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
