@@ -247,8 +247,10 @@ void Metrics::serve(const std::string& address) {
     body = draining_ ? "draining\n" : "ok\n";
   });
   try {
-    http_ = std::make_unique<CivetServer>(
-        std::vector<std::string>{"listening_ports", address, "num_threads", "4"});
+    // A connection that never finishes its request holds a thread only for
+    // request_timeout_ms, and a few of them leave threads for /healthz.
+    http_ = std::make_unique<CivetServer>(std::vector<std::string>{
+        "listening_ports", address, "num_threads", "16", "request_timeout_ms", "5000"});
   } catch (const std::exception& e) {
     throw std::runtime_error("metrics: cannot listen on " + address + ": " + e.what());
   }

@@ -2,11 +2,15 @@
 // table of findings, each naming its test here): a real cuzkd on a Unix socket,
 // every call bounded by a gRPC deadline, so a finding that comes back fails
 // its test instead of hanging it.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 
 #include "config.hpp"
 #include "daemon_support.hpp"
@@ -246,6 +250,34 @@ TEST(Security, PerKeyMetricSeriesAreBounded) {
   for (size_t at = 0; (at = metrics.body.find("\ncuzk_proofs_total{", at)) != std::string::npos; ++at) ++series;
   EXPECT_EQ(series, 5u) << metrics.body;  // k0..k3 and other
   EXPECT_NE(metrics.body.find("key=\"other\""), std::string::npos) << metrics.body;
+}
+
+// Connections to the metrics port that never finish their request leave
+// /healthz answering at once (before: 4 threads, each held 30 s by a
+// half-open request, so 6 of them starved /healthz).
+TEST(Security, HalfOpenRequestsDoNotStarveHealthz) {
+  TempDir dir;
+  Daemon d(dir.path(), "");
+  std::vector<int> held;
+  for (int i = 0; i < 8; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in at{};
+    at.sin_family = AF_INET;
+    at.sin_port = htons((uint16_t)d.metrics_port());
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&at), sizeof at), 0);
+    const char partial[] = "GET /healthz HTTP/1.0\r\n";  // and never the blank line
+    ASSERT_EQ(::send(fd, partial, sizeof partial - 1, MSG_NOSIGNAL), (ssize_t)(sizeof partial - 1));
+    held.push_back(fd);
+  }
+  std::this_thread::sleep_for(200ms);  // every one taken by a thread
+  const auto t0 = std::chrono::steady_clock::now();
+  const HttpReply health = http_get(d.metrics_port(), "/healthz");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  for (int fd : held) ::close(fd);
+  EXPECT_EQ(health.status, 200);
+  EXPECT_LT(waited, 3s) << "/healthz waited behind half-open requests";
 }
 
 // A TCP address is loopback by its parsed address, not by a prefix of its
