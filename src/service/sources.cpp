@@ -164,10 +164,51 @@ engine::Synthesize<E> faulty(const std::string& name) {
   throw Error(ErrorKind::invalid_argument, name + ": no such injected fault");
 }
 
+// The curve and count a .wtns's bytes declare, read from its header and
+// section table in place (bounds-checked, nothing copied); nullopt when they
+// do not read as a .wtns (the full read names the problem).
+struct DeclaredWitness {
+  ec::Curve curve;
+  uint64_t count;
+};
+std::optional<DeclaredWitness> declared_witness(std::span<const uint8_t> b) {
+  const auto u32 = [&](size_t at) { return io::SectionReader::load<uint32_t>(b.data() + at); };
+  if (b.size() < 12 || std::memcmp(b.data(), "wtns", 4) != 0 || u32(4) != 2) return std::nullopt;
+  size_t pos = 12;
+  for (uint32_t i = 0, n = u32(8); i < n && b.size() - pos >= 12; ++i) {
+    const uint32_t id = u32(pos);
+    const uint64_t size = io::SectionReader::load<uint64_t>(b.data() + pos + 4);
+    pos += 12;
+    if (size > b.size() - pos) return std::nullopt;
+    if (id == 1) {
+      if (size < 4 || u32(pos) != 32 || size < 4 + 32 + 4) return std::nullopt;
+      const auto curve = io::curve_from_r(b.subspan(pos + 4, 32));
+      if (!curve) return std::nullopt;
+      return DeclaredWitness{*curve, u32(pos + 4 + 32)};
+    }
+    pos += size;
+  }
+  return std::nullopt;
+}
+
 template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
   if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
+  // The header first: a witness of the wrong curve or length is refused before
+  // its values are copied and decoded (three more times its size), in the
+  // words of io::check_witness_shape.
+  if (const auto d = declared_witness(in.bytes)) {
+    const uint64_t n_vars = key->key().n_vars();
+    if (d->curve != E::id)
+      throw io::FormatError(in.name + " is a " + io::curve_name(d->curve) + " witness but " + key_name + " is a " +
+                            io::curve_name(E::id) + " key");
+    if (d->count != n_vars) {
+      const std::string want = std::to_string(n_vars), got = std::to_string(d->count);
+      throw io::FormatError(in.name + " has " + got + " values but " + key_name + " has nVars " + want + " (" +
+                            std::string(io::kWitnessLengthMessage) + want + ", witness: " + got + ")");
+    }
+  }
   auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
   io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
   const size_t bytes = witness->size() * sizeof(typename E::Fr);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <thread>
 
@@ -278,6 +279,45 @@ TEST(Security, HalfOpenRequestsDoNotStarveHealthz) {
   for (int fd : held) ::close(fd);
   EXPECT_EQ(health.status, 200);
   EXPECT_LT(waited, 3s) << "/healthz waited behind half-open requests";
+}
+
+// The peak resident memory of process `pid` (VmHWM), in MiB.
+long peak_mib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6)) / 1024;
+  return -1;
+}
+
+// A witness sent as bytes whose header declares the wrong length is refused
+// from its header, before its values are copied and decoded (before: ~5 times
+// its size in memory before the refusal).
+TEST(Security, AWrongLengthWitnessIsRefusedFromItsHeader) {
+  TempDir dir;
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
+  const Bytes good = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
+  constexpr uint32_t kValues = uint32_t{1} << 22;  // 128 MiB of values
+  std::string wtns(good.begin(), good.begin() + 64);  // the header and section 1 (n8, r, nWitness)
+  std::memcpy(wtns.data() + 60, &kValues, 4);
+  const uint32_t id = 2;
+  const uint64_t size = uint64_t{kValues} * 32;
+  wtns.append(reinterpret_cast<const char*>(&id), 4).append(reinterpret_cast<const char*>(&size), 8);
+  wtns.resize(wtns.size() + size, '\0');
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  req.add_partitions()->set_wtns(std::move(wtns));
+  req.mutable_partitions(0)->set_name("long.wtns");
+  const long before = peak_mib(d.pid());
+  v1::JobResult result;
+  const auto status = d.stub().Prove(context(60s).get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("Invalid witness length. Circuit: 254, witness: 4194304"), std::string::npos)
+      << status.error_message();
+  const long spent = peak_mib(d.pid()) - before;
+  // The request as gRPC received it, its bytes, and their copy into the
+  // partition: 3 x 128 MiB (640 MiB before, with the container's copy and the
+  // decoded values).
+  EXPECT_LT(spent, 512) << "MiB of peak memory for a 128 MiB witness refused";
 }
 
 // A TCP address is loopback by its parsed address, not by a prefix of its
