@@ -45,8 +45,9 @@ nlohmann::json read_json(const fs::path& p) {
 
 // A running cuzkd and the address cuzk reaches it at.
 struct Served {
+  explicit Served(const std::string& toml = "") : daemon(dir.path(), toml) {}
   TempDir dir;
-  Daemon daemon{dir.path(), ""};
+  Daemon daemon;
   std::string address = "unix://" + daemon.socket().string();
 
   // cuzk ARGS --daemon ADDRESS
@@ -273,7 +274,7 @@ TEST(Client, CancelAndTimeoutOfAJobUnderWay) {
   ASSERT_EQ(cuzk(setup).exit_code, 0);
   ASSERT_EQ(cuzk(witness).exit_code, 0);
 
-  Served served;
+  Served served("[service]\nnative_circuits = true\n");  // the native partitions below
   ASSERT_EQ(served.cuzk_at({"client", "preload", zkey, "--id", "chain", "-q"}).exit_code, 0);
   // Three witnesses sent and three native partitions that cuzkd synthesizes.
   const std::vector<std::string> submit{"client", "submit", "chain", wtns, wtns, wtns, "--circuit", "hash-chain",

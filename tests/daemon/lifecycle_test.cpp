@@ -232,7 +232,9 @@ TEST_F(Lifecycle, ResultsOfADrainedJobCanStillBeAwaited) {
 }
 
 TEST_F(Lifecycle, SighupLoadsNewKeysAndEvictsRemovedOnes) {
-  Daemon d(dir.path(), key_entry("a", fixture("bn128", "multiplier", "circuit.zkey")));
+  // Preload by path needs a key directory: cuzkd reads no client's path without one.
+  Daemon d(dir.path(), key_entry("a", fixture("bn128", "multiplier", "circuit.zkey")),
+           {"--key-dir", fs::path(fixture("bn128", "linear", "circuit.zkey")).parent_path().string()});
   const auto key_ids = [&] {
     v1::ListKeysReply keys;
     EXPECT_TRUE(d.stub().ListKeys(context().get(), {}, &keys).ok());
