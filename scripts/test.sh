@@ -3,7 +3,8 @@
 # and its tests are built where a GPU can run them (nvidia-smi lists one): on a
 # machine without one (CI: 2 cores) compiling them took ~850 s of a 55-minute
 # run and tested nothing; scripts/gpu-check.sh builds and runs them on the GPU
-# machine. CUZK_CUDA=ON|OFF in the environment overrides the choice. The
+# machine; where one is, for that machine's GPUs alone (scripts/cuda-choice.sh).
+# CUZK_CUDA=ON|OFF and CUZK_CUDA_ARCHS in the environment override the choice. The
 # benchmark programs are not tests and are left out (gpu-check.sh builds them).
 # The last line is the one a person reads first: the count of tests passed,
 # failed and skipped, every skip with its reason (a GoogleTest case skipped
@@ -15,10 +16,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 build=${CUZK_BUILD_DIR:-build}
 jobs=$(nproc)
-cuda=${CUZK_CUDA:-}
-if [ -z "$cuda" ]; then
-  if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then cuda=AUTO; else cuda=OFF; fi
-fi
+# The CUDA choice is example.sh's too: scripts/cuda-choice.sh.
+source scripts/cuda-choice.sh
 # Every optional part (cuzkd, the queue, the Node.js binding, the fuzz
 # targets, and the tests that need GMP, valgrind, dpkg-deb, PostgreSQL,
 # python3's grpc or openssl) is built where what it needs is found (AUTO);
@@ -28,7 +27,7 @@ require=${CUZK_REQUIRE_ALL:-}
 if [ -z "$require" ] && [ "${CI:-}" = true ]; then require=1; fi
 parts=AUTO
 [ "$require" = 1 ] && parts=ON
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF -DCUZK_CUDA="$cuda" \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BENCH=OFF "${cuda_cmake_args[@]}" \
   -DCUZK_DAEMON=$parts -DCUZK_QUEUE=$parts -DCUZK_NODE=$parts -DCUZK_FUZZ=$parts -DCUZK_TEST_TOOLS=$parts >/dev/null
 cmake --build "$build" -j"$jobs"
 
