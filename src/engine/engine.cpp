@@ -138,16 +138,22 @@ std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
     job->results[p].partition = p;
   }
   if (job->sources.empty()) job->done.set_value({});
+  // Once the lock goes, the job's last partition may complete (and release
+  // its key and sources) and no_workers_ may change: what follows reads
+  // copies taken under the lock.
+  const size_t n = job->sources.size();
   if (no_workers_) {
+    const std::exception_ptr fault = no_workers_;
     lock.unlock();
-    for (uint32_t p = 0; p < job->sources.size(); ++p)
-      complete_failed(Task{job, p, {}}, "prove", no_workers_);
+    for (uint32_t p = 0; p < n; ++p) complete_failed(Task{job, p, {}}, "prove", fault);
     return future;
   }
+  const groth16::SharedKey<E> job_key = job->key;
+  const uint32_t id = job->id;
   enqueue(job);
   work_.notify_all();
   lock.unlock();
-  if (!job->sources.empty()) backend_->prefetch(job->key, job->id, recorder_);
+  if (n > 0) backend_->prefetch(job_key, id, recorder_);
   return future;
 }
 
