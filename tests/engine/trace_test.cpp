@@ -71,7 +71,7 @@ TEST(Trace, KeepsTheLatestSpansWithinItsCapacity) {
   for (uint32_t p = 0; p < 3; ++p) totals_only.record(span(Stage::ntt, {}, p, p + 2, 0, p));
   EXPECT_TRUE(totals_only.spans().empty());
   EXPECT_EQ(totals_only.dropped(), 3u);
-  const StageTotal& ntt = totals_only.totals().at(-1)[(size_t)Stage::ntt];
+  const StageTotal ntt = totals_only.totals().at(-1)[(size_t)Stage::ntt];  // a copy: totals() is a value
   EXPECT_EQ(ntt.count, 3u);
   EXPECT_DOUBLE_EQ(ntt.seconds, 6.0);
 }
