@@ -32,10 +32,10 @@ test('a truncated witness', async () => {
 
 test('random bytes as a witness and as a key', async () => {
   const noise = crypto.randomBytes(4096);
-  await assert.rejects(prover.prove(key, noise), failure('invalid_argument', /wrong magic .*expected "wtns"/));
-  await assert.rejects(prover.loadKey(noise), failure('invalid_argument', /wrong magic .*expected "zkey"/));
+  await assert.rejects(prover.prove(key, noise), failure('invalid_argument', /wrong magic: not a "wtns" file/));
+  await assert.rejects(prover.loadKey(noise), failure('invalid_argument', /wrong magic: not a "zkey" file/));
   await assert.rejects(cuzk.groth16.prove(noise, fixture('bn128', 'witness.wtns'), CPU),
-                       failure('invalid_argument', /wrong magic .*expected "zkey"/));
+                       failure('invalid_argument', /wrong magic: not a "zkey" file/));
 });
 
 test("the other curve's witness", async () => {
