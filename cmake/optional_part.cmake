@@ -11,8 +11,11 @@
 # A group of tests that needs a tool the build does not (GMP, valgrind,
 # dpkg-deb, a PostgreSQL server, python3 with grpc, openssl) is switched by
 # one variable, CUZK_TEST_TOOLS: AUTO leaves out the group whose tool is
-# missing, ON makes that an error (CI: scripts/test.sh with CUZK_REQUIRE_ALL=1).
+# missing, ON makes that an error (scripts/test.sh, and so CI).
 #   cuzk_test_part("the GMP oracle tests" "${missing}" have_gmp)   # have_gmp: TRUE or FALSE
+#
+# A group whose tool is one program found on the PATH into a cache variable:
+#   cuzk_test_program("the memcheck tests" valgrind CUZK_VALGRIND have_valgrind)
 #
 # Every part's outcome goes to CMAKE_BINARY_DIR/cuzk-parts.txt, a line
 # "ON<TAB>what" or "OFF<TAB>what<TAB>why" each, which scripts/test.sh names
@@ -54,6 +57,16 @@ function(cuzk_test_part what missing out)
     cuzk_record_part(ON "${what}" "")
     set(${out} TRUE PARENT_SCOPE)
   endif()
+endfunction()
+
+function(cuzk_test_program what program variable out)
+  find_program(${variable} ${program})
+  set(missing "")
+  if(NOT ${variable})
+    set(missing "${program}")
+  endif()
+  cuzk_test_part("${what}" "${missing}" have)
+  set(${out} ${have} PARENT_SCOPE)
 endfunction()
 
 # At the end of the top-level directory: the parts switched OFF by their
