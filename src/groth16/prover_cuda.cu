@@ -446,8 +446,7 @@ void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, Convention con
   const auto upload_after_main = [&](std::initializer_list<std::pair<Fr*, std::span<const Fr>>> copies) {
     main_so_far.record(main);
     main_so_far.wait_in(copy);
-    for (const auto& [to, from] : copies)
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(to, from.data(), from.size_bytes(), cudaMemcpyHostToDevice, copy));
+    for (const auto& [to, from] : copies) upload_async(to, from, copy);
     arrived.record(copy);
     arrived.wait_in(main);
   };

@@ -34,6 +34,7 @@ using Fr = E::Fr;
 using Chain = circuit::HashChain<E>;
 using Part = circuit::Partition<E>;
 
+using test::cpu_pending;
 using test::dev_key;
 using test::expect_same_pending;
 using test::expect_verified;
@@ -168,11 +169,6 @@ TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
 // Keys on the GPU: residency, streaming, the cache, a/b/c from the rows.
 
 using Inputs = circuit::Assignment<Fr>;
-
-groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, Inputs in) {
-  return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
-                              std::span<Fr>(in.c));
-}
 
 TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
   for (uint64_t constraints : {uint64_t(1) << 10, (uint64_t(1) << 16) + 5}) {

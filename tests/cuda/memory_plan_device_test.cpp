@@ -66,15 +66,6 @@ TEST(MemoryLimit, FreeMemoryAndAllocationsStayUnderIt) {
 using Bn = ec::Bn254;
 using Bls = ec::Bls12_381;
 
-template <class E>
-groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, const circuit::Partition<E>& circuit) {
-  using Fr = typename E::Fr;
-  const size_t n = key.key().domain_size();
-  std::vector<Fr> w(key.key().n_vars()), a(n), b(n), c(n);
-  circuit::synthesize_witness(circuit, w, a, b, c);
-  return groth16::prove_start(key, std::span<const Fr>(w), std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
-}
-
 // Both schedules on a resident and a streamed key against the CPU.
 template <class E>
 void check_schedules(groth16::Convention convention) {
@@ -85,7 +76,7 @@ void check_schedules(groth16::Convention convention) {
   const size_t n = key->key().domain_size();
   cuda::PinnedBuffer<Fr> w(key->key().n_vars()), a(n), b(n), c(n);
   circuit::synthesize_witness(circuit, w.span(), a.span(), b.span(), c.span());
-  const auto want = cpu_pending(*key, circuit);
+  const auto want = cpu_pending<E>(*key, circuit::synthesize_assignment(circuit));
   for (const gpu::DeviceKeyOptions o : {gpu::DeviceKeyOptions{}, gpu::DeviceKeyOptions{true, 1000, false}}) {
     SCOPED_TRACE(o.streamed ? "streamed" : "resident");
     const gpu::DeviceKey<E> dk(key, 0, o);

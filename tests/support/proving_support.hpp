@@ -39,6 +39,15 @@ engine::Synthesize<E> synthesis_source(Make make) {
   };
 }
 
+// The CPU prover's MSM results for an assignment (which it consumes): what
+// the GPU's are held to.
+template <class E>
+groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, circuit::Assignment<typename E::Fr> in) {
+  using Fr = typename E::Fr;
+  return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
+                              std::span<Fr>(in.c));
+}
+
 // A partition the engine proved, and whose proof verifies against the key.
 template <class E>
 void expect_verified(const groth16::PreparedKey<E>& key, const engine::PartitionResult<E>& r) {
