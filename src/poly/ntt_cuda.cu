@@ -125,9 +125,9 @@ __device__ __forceinline__ unsigned padded(unsigned l) { return l + (l >> 3); }
 //    the bit reversal (no separate pass over the points), reading the point for position g from in[rev(g)]; the
 //    sub-transforms are those at g >> S = rev(q·2^batch + i) for block q, so
 //    that rev(g) runs through 2^batch consecutive points.
-constexpr unsigned kRegMaxStages = 10;  // 36 KiB of shared memory
-constexpr unsigned kRegBits = 2;
-constexpr unsigned kRegMinBlocks = 4;
+constexpr unsigned kRegMaxStages = kNttPassMaxStages;  // 36 KiB of shared memory
+constexpr unsigned kRegBits = kNttPointBits;
+constexpr unsigned kRegMinBlocks = kNttPassMinBlocks;
 
 enum class Layout { kPlain, kColumns, kReversed };
 
@@ -332,6 +332,25 @@ std::vector<Fr> powers(const Fr& base, const Fr& first, size_t count) {
   return out;
 }
 
+// The limits ntt_block_bits chooses from.
+SmLimits sm_limits_of_current_device() {
+  int dev = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  const auto get = [dev](cudaDeviceAttr attr) {
+    int v = 0;
+    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, dev));
+    return v;
+  };
+  SmLimits sm;
+  sm.shared_per_sm = (size_t)get(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+  sm.shared_per_block = (size_t)get(cudaDevAttrMaxSharedMemoryPerBlock);
+  sm.shared_reserved_per_block = (size_t)get(cudaDevAttrReservedSharedMemoryPerBlock);
+  sm.max_threads = (unsigned)get(cudaDevAttrMaxThreadsPerMultiProcessor);
+  sm.max_blocks = (unsigned)get(cudaDevAttrMaxBlocksPerMultiprocessor);
+  sm.registers = (unsigned)get(cudaDevAttrMaxRegistersPerMultiprocessor);
+  return sm;
+}
+
 }  // namespace
 
 template <class Fr>
@@ -344,7 +363,11 @@ struct DeviceDomain<Fr>::Tables {
 };
 
 template <class Fr>
-DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain) : domain_(domain), tables_(std::make_unique<Tables>()) {
+DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain, unsigned block_bits)
+    : domain_(domain),
+      block_bits_(block_bits ? std::clamp(block_bits, kNttPointBits, kNttPassMaxStages)
+                             : ntt_block_bits(sm_limits_of_current_device())),
+      tables_(std::make_unique<Tables>()) {
   const size_t n = domain.size();
   const size_t half = std::max<size_t>(1, n / 2);
   for (int d = 0; d < 2; ++d) {
@@ -387,19 +410,21 @@ constexpr unsigned kBatchBits = 3;
 
 // One pass_reg_kernel launch: 2^(stages + batch) points a block (at most
 // 2^kRegMaxStages: 36 KiB of shared memory, under the 48 KiB a kernel gets
-// without asking).
+// without asking, on every architecture).
 template <class Fr, bool Dit, Layout L>
 void launch_reg_pass(const Fr* in, Fr* out, const Fr* tw, unsigned log_n, unsigned t_lo, unsigned stages,
                      unsigned batch, PowTable<Fr> scale, cudaStream_t stream) {
   const unsigned points = 1u << (stages + batch);
   const size_t blocks = (size_t(1) << log_n) / points;
+  static_assert(sizeof(Fr) * 9 / 8 == kNttSharedBytesPerPoint);
   const size_t smem = sizeof(Fr) * (points + points / 8);
   pass_reg_kernel<Fr, Dit, L><<<(unsigned)blocks, points >> kRegBits, smem, stream>>>(in, out, tw, log_n, t_lo, stages, batch, scale);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
 // All stages of one transform direction, split into near-equal passes of at
-// most kRegMaxStages (each then has at least kRegBits stages); the last pass of a DIF run may scale its output (see pass_kernel).
+// most kRegMaxStages (each then has at least kRegBits stages), the passes with
+// fewer stages batching columns up to the domain's block size; the last pass of a DIF run may scale its output (see pass_kernel).
 // A transform of fewer than 2^kRegBits points is one pass_kernel pass. With a
 // scratch (DIT, two passes or more), the first pass reads x in bit-reversed
 // order (see pass_reg_kernel) and the passes run x -> scratch -> ... -> x.
@@ -424,7 +449,8 @@ void run_passes(const DeviceDomain<Fr>& d, Fr* x, int direction, PowTable<Fr> la
     const PowTable<Fr> scale = last ? last_scale : PowTable<Fr>{};
     Fr* out = scratch && !last ? scratch : x;
     const Fr* in = scratch && !first ? scratch : x;
-    const unsigned room = kRegMaxStages - stages;  // batch bits that keep 2^kRegMaxStages points a block
+    // Batch bits that keep at most 2^block_bits points a block (ntt_block.hpp).
+    const unsigned room = d.block_bits() > stages ? d.block_bits() - stages : 0;
     if (Dit && scratch && first)  // (kReversed is for DIT only: DIF instantiates kPlain here, never launched)
       launch_reg_pass<Fr, Dit, Dit ? Layout::kReversed : Layout::kPlain>(
           in, out, tw, log_n, t_lo, stages, std::min({kBatchBits, room, log_n - stages}), scale, stream);

@@ -36,12 +36,16 @@ template <class T>
 struct DeviceNtt : ::testing::Test {};
 TYPED_TEST_SUITE(DeviceNtt, ScalarFields, ScalarFieldNames);
 
+// block_bits: the pass blocks' size (0: this GPU's choice, ntt_block.hpp).
 template <class Fr>
 void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream,
-                    poly::Roots roots = poly::Roots::snarkjs) {
-  SCOPED_TRACE("log size " + std::to_string(k));
+                    poly::Roots roots = poly::Roots::snarkjs, unsigned block_bits = 0) {
+  SCOPED_TRACE("log size " + std::to_string(k) + ", blocks of 2^" + std::to_string(block_bits) + " points");
   const poly::Domain<Fr> host(k, roots);
-  const poly::cuda::DeviceDomain<Fr> dev(host);
+  const poly::cuda::DeviceDomain<Fr> dev(host, block_bits);
+  if (block_bits) {
+    ASSERT_EQ(dev.block_bits(), block_bits);
+  }
   ASSERT_EQ(dev.log_size(), k);
   ASSERT_EQ(dev.size(), host.size());
   const size_t n = host.size();
@@ -85,6 +89,18 @@ TYPED_TEST(DeviceNtt, LogSizes25And26) {
   auto rng = test_rng();
   const cuda::Stream stream;
   for (unsigned k : {25u, 26u}) check_log_size<typename TypeParam::Fr>(k, rng(), stream);
+}
+
+// What GPUs with less shared memory per SM run (ntt_block.hpp): blocks of
+// 2^9 points (RTX 30/40/50, L4, T4), and of 2^8 and 2^2 to cover every batch
+// width of the passes' layouts, at sizes of one, two and three passes.
+TYPED_TEST(DeviceNtt, SmallerBlocksOfOtherGpus) {
+  SEED_TRACE();
+  auto rng = test_rng();
+  const cuda::Stream stream;
+  for (unsigned bits : {9u, 8u, 2u})
+    for (unsigned k : {3u, 9u, 10u, 11u, 13u, 17u, 20u, 22u, 23u})
+      check_log_size<typename TypeParam::Fr>(k, rng(), stream, poly::Roots::snarkjs, bits);
 }
 
 // bellman's ω = 7^((r-1)/n) and coset 7·⟨ω⟩, which the tables follow from

@@ -23,6 +23,7 @@
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/bn254.hpp"
 #include "cuzk/poly/domain.hpp"
+#include "cuzk/poly/ntt_block.hpp"
 
 namespace cuzk::poly::cuda {
 
@@ -34,7 +35,10 @@ namespace cuzk::poly::cuda {
 template <class Fr>
 class DeviceDomain {
  public:
-  explicit DeviceDomain(const Domain<Fr>& domain);
+  // block_bits: log2 of the most points a pass block holds (ntt_block.hpp);
+  // 0 chooses it from the current device's SM, as a proof does. Tests give
+  // other devices' choices to run their code on this one.
+  explicit DeviceDomain(const Domain<Fr>& domain, unsigned block_bits = 0);
   ~DeviceDomain();
   DeviceDomain(const DeviceDomain&) = delete;
   DeviceDomain& operator=(const DeviceDomain&) = delete;
@@ -45,12 +49,14 @@ class DeviceDomain {
   const Domain<Fr>& host() const { return domain_; }
   unsigned log_size() const { return domain_.log_size(); }
   size_t size() const { return domain_.size(); }
+  unsigned block_bits() const { return block_bits_; }
 
   struct Tables;  // device pointers, defined in the .cu
   const Tables& tables() const { return *tables_; }
 
  private:
   Domain<Fr> domain_;
+  unsigned block_bits_;
   std::unique_ptr<Tables> tables_;
 };
 
