@@ -91,16 +91,23 @@
 #            the same variable; the tests hold the GPU's MSM results (so its
 #            proofs, for the same r and s) to the CPU's, bit for bit, as in the
 #            sm_90 build. Steps cut at CUZK_DEADLINE_S (default 570)
-#     smallmem  build cuzk and cuzk_gpu_hold; for each size in CUZK_SMALLMEM_LEAVE
-#            (default "16GiB 24GiB"): bench prove of a BLS12-381 Partition of
-#            2^CUZK_SMALLMEM_LOG constraints (default 27), its key made on the
-#            GPU and brought to the host, then a second process
-#            (cuzk_gpu_hold) holds all of the GPU's memory but that size, and
+#     smallmem  build cuzk and cuzk_gpu_hold; bench prove of a BLS12-381
+#            Partition of 2^CUZK_SMALLMEM_LOG constraints (default 27), its key
+#            made once on the GPU and brought to the host, then a phase for
+#            each size in CUZK_SMALLMEM_LEAVE (default "16GiB 24GiB") and one
+#            with nothing held: scripts/gpu-hold-phase.sh has a second process
+#            (cuzk_gpu_hold) hold all of the GPU's memory but that size, and
 #            cuzk, given no cap, proves within what it finds free
-#            (CUZK_SMALLMEM_REPEAT proofs, default 1, after a warm-up); with
-#            CUZK_SMALLMEM_UNLIMITED=1 also the same with the key resident and
-#            nothing held. Memory sampled as in prove
+#            (CUZK_SMALLMEM_REPEAT proofs, default 1, after a warm-up); then
+#            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
+#            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
+#            (default 60GiB). Memory sampled as in prove
 #     all    (default) tests, bench and prove
+# CUZK_GPU_ARCHS=all builds every architecture (the default build, in
+# build-all) instead of sm_90 alone; tests then also lists the images each
+# binary carries (ctest -L cuda_build). CUZK_BUILD_S=N stops the build after N
+# seconds (exit 3) so that a long build can go on in the next call on the
+# same warm machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-$PWD/gpu-out}
@@ -118,11 +125,17 @@ deadline=${CUZK_DEADLINE_S:-100000}
 # 383 s on 2026-12-03, and the one-shot step after ctest ran past 600 s).
 [[ $mode == throughput || $mode == queue || $mode == tests || $mode == ptx || $mode == smallmem ]] &&
   deadline=${CUZK_DEADLINE_S:-570}
+# sm_90 alone by default; CUZK_GPU_ARCHS=all: the default build, every
+# architecture (cmake/cuda_archs.cmake), in its own folder.
 build=build-gpu
-archs=90
+arch_args=(-DCMAKE_CUDA_ARCHITECTURES=90)
+if [[ ${CUZK_GPU_ARCHS:-90} == all ]]; then
+  build=build-all
+  arch_args=()
+fi
 if [[ $mode == ptx ]]; then
   build=build-ptx
-  archs=${CUZK_PTX_ARCH:-75}-virtual
+  arch_args=(-DCMAKE_CUDA_ARCHITECTURES="${CUZK_PTX_ARCH:-75}-virtual")
 fi
 status=0
 summary=()
@@ -141,7 +154,7 @@ case $? in
   1) summary+=("deps: no .deps, so no cuzkd") ;;
   *) summary+=("deps: .deps did not unpack (deps.log), so no cuzkd") ;;
 esac
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" -DCUZK_CUDA=ON \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${arch_args[@]}" -DCUZK_CUDA=ON \
   "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 grep -E "cuzk: (cuzkd|gRPC|job queue)" "$OUT/configure.log"
 start=$(date +%s)
@@ -152,8 +165,15 @@ targets=()
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
 [[ $mode == smallmem ]] && targets=(--target cuzk cuzk_gpu_hold)
-build_all() { cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
-if ! build_all; then
+build_all() { timeout "${CUZK_BUILD_S:-0}" cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
+build_all
+build_rc=$?
+if ((build_rc == 124)); then
+  echo "build: stopped after ${CUZK_BUILD_S} s ($(grep -c '^\[' "$OUT/build.log") steps done); the same command goes on"
+  tail -3 "$OUT/build.log"
+  exit 3
+fi
+if ((build_rc != 0)); then
   # cuzkd's libraries come from another distribution: where they do not
   # build, the rest is built again without gRPC instead of not at all.
   if ((${#deps_args[@]})); then
@@ -185,6 +205,9 @@ run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure; cut
 }
 
 if [[ $mode == tests || $mode == all ]]; then
+  # The images each binary carries (cuobjdump), against what was configured.
+  run ctest-cuda-build ctest --test-dir "$build" -L cuda_build --output-on-failure
+  grep -E "sm_|tests passed|Failed|\*\*\*" "$OUT/ctest-cuda-build.log" | head -8
   run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-3}" --output-on-failure --timeout 900
   grep -E "tests passed|Failed|FAILED|\*\*\*" "$OUT/ctest-gpu.log" | head -20
   run selfcheck "$cuzk" selfcheck --backend cuda --device-inputs 1048576
@@ -254,24 +277,28 @@ if [[ $mode == pipeline ]]; then
 fi
 if [[ $mode == smallmem ]]; then
   sk=${CUZK_SMALLMEM_LOG:-27}
-  hold="$PWD/$build/bench/cuzk_gpu_hold"
   sample_memory
-  for leave in ${CUZK_SMALLMEM_LEAVE:-16GiB 24GiB}; do
-    ready=$(mktemp -u)
-    # After the setup, a second process holds all but $leave of the GPU's
-    # memory; cuzk plans its proofs within what it then finds free.
-    after="(setsid \"$hold\" $leave $ready > \"$OUT/hold-$leave.log\" 2>&1 &); \
-for i in \$(seq 300); do [ -s $ready ] && exit 0; sleep 0.2; done; exit 1"
-    run "smallmem-$leave-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
-      --constraints $((1 << sk)) --setup-on gpu-to-host --after-setup "$after" \
-      --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-$leave-$sk.json"
-    pkill -f cuzk_gpu_hold
-    sleep 1
+  # One development setup a benchmark, then a phase a size: the holder of the
+  # phase before stops, a new one holds all of the GPU's memory but $leave,
+  # and cuzk, given no cap, plans within what it then finds free; the last
+  # phase holds nothing (the key resident, the reference).
+  phases=()
+  for leave in ${CUZK_SMALLMEM_LEAVE:-16GiB 24GiB} none; do
+    phases+=(--after-setup "scripts/gpu-hold-phase.sh $leave $PWD/$build/bench/cuzk_gpu_hold $OUT")
   done
-  [[ ${CUZK_SMALLMEM_UNLIMITED:-0} == 1 ]] &&
-    run "smallmem-unlimited-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
-      --constraints $((1 << sk)) --setup-on gpu --repeat "${CUZK_SMALLMEM_REPEAT:-1}" \
-      --json "$OUT/smallmem-unlimited-$sk.json"
+  run "smallmem-prove-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
+    --constraints $((1 << sk)) --setup-on gpu-to-host "${phases[@]}" \
+    --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-prove-$sk.json"
+  scripts/gpu-hold-phase.sh none - -
+  # The engine end to end in the same phases, at CUZK_SMALLMEM_PIPELINE_LOG
+  # (default 26: a 2^27 key's 77 GB of points and a/b/c buffers of 17 GB
+  # each outgrow the 128 GiB host), its buffers within a stated host budget.
+  pk=${CUZK_SMALLMEM_PIPELINE_LOG:-26}
+  run "smallmem-pipeline-$pk" "$cuzk" bench pipeline --backend cuda --curve bls12_381 --circuit partition \
+    --constraints $((1 << pk)) --setup-on gpu-to-host "${phases[@]}" --jobs 1 \
+    --partitions "${CUZK_SMALLMEM_PARTITIONS:-8}" --warmup 2 --synthesis-threads 8 \
+    --host-budget "${CUZK_SMALLMEM_HOST_BUDGET:-60GiB}" --json "$OUT/smallmem-pipeline-$pk.json"
+  scripts/gpu-hold-phase.sh none - -
   memory_peaks
 fi
 if [[ $mode == stream ]]; then

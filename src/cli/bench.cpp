@@ -23,19 +23,14 @@ namespace cuzk::cli {
 
 namespace {
 
+// One phase's proofs: a prover made for it (the key uploaded or locked for
+// streaming, as the memory free now allows), a warm-up where the prover has
+// one, then the timed proofs.
 template <class C>
-nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, const Placement& where) {
+nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<typename C::Curve>& key,
+                                   const circuit::Shape& shape, const BenchOptions& o, const Placement& where,
+                                   groth16::Convention convention, bool on_gpu, double setup_s) {
   using E = typename C::Curve;
-  const auto t0 = std::chrono::steady_clock::now();
-  const groth16::Convention convention =
-      parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
-  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size(), convention);
-  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention,
-                                o.setup_on == "gpu-to-host");
-  const double setup_s = seconds_since(t0);
-  run_after_setup(o.after_setup);
-  const auto shape = circuit::shape_of(circuit);
-
   return with_prover(key, where, o.run.threads, [&](auto& prover) {
     // Stage names in the order they first ran, and their times.
     std::vector<std::string> order;
@@ -83,13 +78,8 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   });
 }
 
-}  // namespace
-
-int bench_prove(const BenchOptions& o) {
-  const Placement where = resolve_placement(o.run);
-  check_repeat(o.repeat);
-  check_json_outputs({o.json});
-  const auto j = visit_native(o.native, [&](const auto& circuit) { return bench_circuit(circuit, o, where); });
+// What the benchmark is, from the first phase's figures.
+void print_header(const nlohmann::ordered_json& j, const BenchOptions& o) {
   std::printf("cuzk bench prove: %s, %s circuit (%s's convention), %llu constraints (domain 2^%d), %llu signals (%.0f%% "
               "of them 0 or 1)\n",
               j["curve"].get<std::string>().c_str(), o.native.name.c_str(), j["convention"].get<std::string>().c_str(),
@@ -101,13 +91,49 @@ int bench_prove(const BenchOptions& o) {
       j["backend"].get<std::string>().c_str(), cuda ? " on " : "", cuda ? j["device"].get<std::string>().c_str() : "",
       j["threads"].get<unsigned>(), o.repeat, j["warm_up"].get<bool>() ? " after one warm-up proof" : "",
       j["setup_on"].get<std::string>().c_str(), j["setup_s"].get<double>());
-  for (const auto& [stage, s] : j["backend_setup_s"].items())
+}
+
+// One phase's table, printed as soon as it is done (a later phase may be cut short).
+void print_phase(const nlohmann::ordered_json& p, const std::string& command) {
+  if (!command.empty()) std::printf("\nafter `%s`:\n", command.c_str());
+  for (const auto& [stage, s] : p["backend_setup_s"].items())
     std::printf("%s: %.3f s, once before the proofs (not part of a proof)\n", stage.c_str(), s.get<double>());
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& [stage, ms] : j["stages_ms"].items()) rows.push_back({{"stage", stage}, {"ms", ms}});
+  for (const auto& [stage, ms] : p["stages_ms"].items()) rows.push_back({{"stage", stage}, {"ms", ms}});
   print_table(rows, {{"stage", "stage", 18}, {"ms", "ms", 12}});
   std::printf("(total: wall time per proof, synthesis included%s)\n",
-              cuda ? (", with the key " + j["key_place"].get<std::string>()).c_str() : "");
+              p["backend"] == "cuda" ? (", with the key " + p["key_place"].get<std::string>()).c_str() : "");
+  std::fflush(stdout);
+}
+
+template <class C>
+nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, const Placement& where) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const groth16::Convention convention =
+      parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
+  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size(), convention);
+  const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention,
+                                o.setup_on == "gpu-to-host");
+  const double setup_s = seconds_since(t0);
+  const auto shape = circuit::shape_of(circuit);
+  const std::vector<std::string> commands = setup_phases(o.after_setup);
+  std::vector<nlohmann::ordered_json> phases;
+  for (const std::string& command : commands) {
+    run_after_setup(command);
+    phases.push_back(prove_phase(circuit, key, shape, o, where, convention, on_gpu, setup_s));
+    if (phases.size() == 1) print_header(phases.front(), o);
+    print_phase(phases.back(), command);
+  }
+  return join_phases(commands, std::move(phases));
+}
+
+}  // namespace
+
+int bench_prove(const BenchOptions& o) {
+  const Placement where = resolve_placement(o.run);
+  check_repeat(o.repeat);
+  check_json_outputs({o.json});
+  const auto j = visit_native(o.native, [&](const auto& circuit) { return bench_circuit(circuit, o, where); });
   write_json_if(o.json, j);
   return 0;
 }

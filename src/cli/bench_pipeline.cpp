@@ -126,7 +126,7 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
 
 // The jobs with each variant of the engine flags; setup_s: the time the
 // development key took (0 with --zkey).
-int run_pipeline(const KeyLoader& load, const PipelineBenchOptions& o, double setup_s) {
+nlohmann::ordered_json run_pipeline(const KeyLoader& load, const PipelineBenchOptions& o, double setup_s) {
   std::vector<EngineFlags> variants{o.engine};
   if (o.compare) {
     EngineFlags one = o.engine, pageable = o.engine;
@@ -159,7 +159,20 @@ int run_pipeline(const KeyLoader& load, const PipelineBenchOptions& o, double se
   j["variants"] = rows;
   // The first variant's figures at the top level too, as before --compare.
   for (const auto& [k, v] : rows[0].items()) j[k] = v;
-  write_json_if(o.json, j);
+  return j;
+}
+
+// Each --after-setup phase: its command, then the jobs (dev_key.hpp).
+int run_phases(const KeyLoader& load, const PipelineBenchOptions& o, double setup_s) {
+  const std::vector<std::string> commands = setup_phases(o.after_setup);
+  std::vector<nlohmann::ordered_json> phases;
+  for (const std::string& command : commands) {
+    run_after_setup(command);
+    if (!command.empty()) std::printf("\nafter `%s`:\n", command.c_str());
+    phases.push_back(run_pipeline(load, o, setup_s));
+    std::fflush(stdout);
+  }
+  write_json_if(o.json, join_phases(commands, std::move(phases)));
   return 0;
 }
 
@@ -176,7 +189,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
     std::printf("cuzk bench pipeline: key %s, %s circuit, %llu constraints; %u jobs x %u partitions\n",
                 o.zkey.c_str(), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
                 o.partitions);
-    return run_pipeline([&](service::Service& svc) { return svc.load_key(o.zkey, "bench"); }, o, 0);
+    return run_phases([&](service::Service& svc) { return svc.load_key(o.zkey, "bench"); }, o, 0);
   }
   return visit_native(o.native, [&](const auto& circuit) {
     using E = typename std::decay_t<decltype(circuit)>::Curve;
@@ -187,13 +200,12 @@ int bench_pipeline(const PipelineBenchOptions& o) {
     const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads,
                                   groth16::Convention::snarkjs, o.setup_on == "gpu-to-host");
     const double setup_s = seconds_since(t_setup);
-    run_after_setup(o.after_setup);
     std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
                 "on the %s took %.2f s (not timed)\n",
                 ec::curve_name(E::id), o.native.name.c_str(), (unsigned long long)o.native.constraints, o.jobs,
                 o.partitions, on_gpu ? o.setup_on == "gpu-to-host" ? "gpu (points then brought to the host)" : "gpu" : "host",
                 setup_s);
-    return run_pipeline([&](service::Service& svc) { return svc.add_key("bench", key); }, o, setup_s);
+    return run_phases([&](service::Service& svc) { return svc.add_key("bench", key); }, o, setup_s);
   });
 }
 

@@ -70,7 +70,7 @@ struct BenchOptions {
   std::string format = "snarkjs";  // the key's convention: snarkjs, or bellperson (bellman's; BLS12-381)
   RunOptions run;
   std::string setup_on = "auto";  // where the development key is made: auto, host, gpu or gpu-to-host (dev_key.hpp)
-  std::string after_setup;        // a shell command run between the setup and the first proof (dev_key.hpp)
+  std::vector<std::string> after_setup;  // shell commands, each starting a phase of proofs (dev_key.hpp)
   int repeat = 1;
   std::string json;        // also write the figures here, when set
 };
@@ -118,6 +118,7 @@ struct EngineFlags {
   std::string abc = "auto";      // where a, b, c are computed: auto, host or gpu
   bool pageable = false;         // heap buffers instead of pinned ones, to show what pinning buys
   size_t key_budget_mib = 0;     // cuda: device memory per GPU for resident keys (0: 70% of free)
+  size_t host_budget = 0;        // bytes of pooled host buffers (0: sized from the key, engine.hpp)
   std::string trace;             // Chrome trace-event file, when set
 };
 
@@ -136,7 +137,7 @@ struct PipelineBenchOptions {
   NativeCircuit native;
   std::string zkey;  // the key to prove with; empty: a development key of `native`
   std::string setup_on = "auto";  // where that development key is made: auto, host, gpu or gpu-to-host (dev_key.hpp)
-  std::string after_setup;        // a shell command run between the setup and the first job (dev_key.hpp)
+  std::vector<std::string> after_setup;  // shell commands, each starting a phase of jobs (dev_key.hpp)
   RunOptions run;
   unsigned partitions = 8, jobs = 2;
   // Partitions of one job run first, untimed and left out of the figures; -1:

@@ -12,6 +12,9 @@
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
@@ -39,7 +42,10 @@ inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, si
 // --after-setup: a shell command run once the key is made and before the
 // first proof (e.g. one that starts a process holding most of the GPU's
 // memory, so that the proofs plan within what it leaves free); a failure
-// stops the benchmark.
+// stops the benchmark. Given several times, each starts a phase of its own:
+// the command, then the benchmark's proofs again with the same key, each
+// phase's prover or engine made and freed in it, so that one setup serves
+// several conditions (16 GiB free, then 24, then all).
 inline void run_after_setup(const std::string& command) {
   if (command.empty()) return;
   const int status = std::system(command.c_str());
@@ -48,6 +54,23 @@ inline void run_after_setup(const std::string& command) {
                              (status > 0 && WIFEXITED(status) ? "exited with status " +
                                                                     std::to_string(WEXITSTATUS(status))
                                                               : std::string("did not run to its end")));
+}
+
+// The phases' commands: one phase with none when --after-setup is not given.
+inline std::vector<std::string> setup_phases(const std::vector<std::string>& after_setup) {
+  return after_setup.empty() ? std::vector<std::string>{""} : after_setup;
+}
+
+// A benchmark's figures over its phases: the one phase's as they are, else
+// the first's at the top level (as with one) and every phase's under "phases",
+// each with its command.
+inline nlohmann::ordered_json join_phases(const std::vector<std::string>& commands,
+                                          std::vector<nlohmann::ordered_json> phases) {
+  if (phases.size() == 1) return phases.front();
+  for (size_t i = 0; i < phases.size(); ++i) phases[i]["after_setup"] = commands[i];
+  nlohmann::ordered_json j = phases.front();
+  j["phases"] = phases;
+  return j;
 }
 
 template <class C>

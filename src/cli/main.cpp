@@ -58,6 +58,17 @@ void add_run_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   cmd->add_option("--threads", opts.threads, "CPU threads (0: all)")->check(CLI::Range(0u, 4096u));
 }
 
+// An option's "16GiB" or "1.5 GB" as bytes (util/byte_size.hpp).
+std::function<std::string(std::string)> byte_size(std::string option) {
+  return [option](std::string v) {
+    try {
+      return std::to_string(cuzk::parse_byte_size(v));
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError(option, e.what());
+    }
+  };
+}
+
 // ... and --gpus, on every command that proves or benchmarks.
 void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   add_run_options(cmd, opts);
@@ -68,18 +79,13 @@ void add_proving_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   cmd->add_option("--gpu-memory", opts.gpu_memory,
                   "With the cuda backend, the device memory cuzk may use on each GPU, e.g. 16GiB: keys, buffers and "
                   "chunks are planned as if the GPU had that much (default: what the GPU has free)")
-      ->transform([](std::string v) {
-        try {
-          return std::to_string(cuzk::parse_byte_size(v));
-        } catch (const std::invalid_argument& e) {
-          throw CLI::ValidationError("--gpu-memory", e.what());
-        }
-      });
+      ->transform(byte_size("--gpu-memory"));
 }
 
 // Where bench prove and bench pipeline make their development key, and what
 // runs between it and the proofs (dev_key.hpp).
-void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::string& after_setup, const char* auto_means) {
+void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::vector<std::string>& after_setup,
+                         const char* auto_means) {
   cmd->add_option("--setup-on", setup_on,
                   std::string("Where the development key's points are made: host; gpu, where they then stay (no "
                               "host copy, nothing written: the key proves on that GPU only); or gpu-to-host, made on "
@@ -89,7 +95,10 @@ void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::string& afte
       ->capture_default_str();
   cmd->add_option("--after-setup", after_setup,
                   "A shell command run once the key is made, before the first proof; its failure stops the "
-                  "benchmark (e.g. start a process that holds most of the GPU's memory, to prove within the rest)");
+                  "benchmark (e.g. start a process that holds most of the GPU's memory, to prove within the rest). "
+                  "Given again, each starts a phase: the command, then the same proofs with the same key, "
+                  "reported phase by phase")
+      ->allow_extra_args(false);
 }
 
 // The engine's options, shared by prove-batch and bench pipeline.
@@ -113,6 +122,10 @@ void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
   cmd->add_option("--key-budget-mib", e.key_budget_mib,
                   "With cuda, device memory per GPU for resident proving keys (0: 70% of what is free); a key that "
                   "does not fit is streamed from page-locked host memory");
+  cmd->add_option("--host-budget", e.host_budget,
+                  "Bytes of pooled host buffers (witnesses, a/b/c), e.g. 48GiB; partitions wait for a buffer "
+                  "beyond it (default: one a synthesis thread and two a worker)")
+      ->transform(byte_size("--host-budget"));
   cmd->add_option("--trace", e.trace, "Write a Chrome trace-event timeline (opens in Perfetto)");
 }
 

@@ -93,7 +93,8 @@ class CudaProver {
     t0 = std::chrono::steady_clock::now();
     // Resident where a proof fits beside it in the GPU's free memory, else
     // streamed.
-    const auto options = groth16::cuda::plan_residency(*key, {}, ::cuzk::cuda::free_device_memory());
+    free_at_plan_ = ::cuzk::cuda::free_device_memory();
+    const auto options = groth16::cuda::plan_residency(*key, {}, free_at_plan_);
     key_ = std::make_unique<groth16::cuda::DeviceKey<E>>(key, gpu, options);
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
     setup_.emplace_back(options.streamed ? "key locked for streaming" : "key upload", seconds_since(t0));
@@ -106,9 +107,10 @@ class CudaProver {
   const StageTimes& setup_times() const { return setup_; }
   size_t key_bytes() const { return key_->bytes(); }
   std::string key_place() const {
-    return key_->streamed() ? "streamed from host memory in chunks of " + std::to_string(key_->options().stream_chunk) +
-                                  " points"
-                            : "resident on the GPU";
+    return (key_->streamed() ? "streamed from host memory in chunks of " +
+                                   std::to_string(key_->options().stream_chunk) + " points"
+                             : std::string("resident on the GPU")) +
+           " (planned with " + std::to_string(free_at_plan_ >> 20) + " MiB of device memory free)";
   }
 
   std::span<Fr> w() { return w_.span(); }
@@ -143,6 +145,7 @@ class CudaProver {
 
  private:
   int gpu_;
+  size_t free_at_plan_ = 0;  // what the GPU had free when the key's place was planned
   StageTimes setup_;
   ::cuzk::cuda::PinnedBuffer<Fr> w_, a_, b_, c_;
   std::unique_ptr<groth16::cuda::DeviceKey<E>> key_;

@@ -23,6 +23,7 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
   if (o.abc == service::AbcPlace::automatic && native_jobs) o.abc = service::AbcPlace::host;
   o.pageable = e.pageable;
   o.key_budget = e.key_budget_mib << 20;
+  o.host_budget = e.host_budget;
   // A command's key lives as long as the command: mapping it saves a copy.
   o.key_storage = service::KeyStorage::map;
   o.record_timing_lines = engine::Recorder::timing_requested();
