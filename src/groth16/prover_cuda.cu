@@ -216,11 +216,16 @@ size_t DeviceKey<E>::bytes() const {
 
 namespace {
 
-// Points a streamed key's staging block holds (each block takes a chunk of
-// the widest points, G2's).
+// G2 points a streamed key's staging block holds (each block takes a chunk
+// of the widest points, G2's; a G1 chunk is as many bytes, twice the points).
 template <class E>
 size_t staging_points(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
   return std::min(options.stream_chunk, std::max(k.n_vars(), k.domain_size()));
+}
+
+template <class E>
+size_t staging_bytes(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
+  return options.streamed ? 2 * staging_points(k, options) * sizeof(ec::Affine<typename E::G2>) : 0;
 }
 
 }  // namespace
@@ -232,7 +237,7 @@ size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions
   const size_t n = k.domain_size(), vector = n * sizeof(Fr);
   // w (with bellman's gathered scalars) and the significant and ones lists.
   const size_t witness = witness_layout(k).size() * (sizeof(Fr) + 2 * sizeof(uint32_t));
-  const size_t staging = options.streamed ? 2 * staging_points(k, options) * sizeof(ec::Affine<typename E::G2>) : 0;
+  const size_t staging = staging_bytes(k, options);
   const size_t msm = std::max(msm::cuda::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
                               msm::cuda::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
   // The arena rounds each of the proof's blocks (about 16) up to its granule.
@@ -251,7 +256,20 @@ DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions
   if (!options.streamed && fits(options)) return options;
   options.streamed = true;
   while (!fits(options) && options.stream_chunk > kSmallestStreamChunk) options.stream_chunk /= 2;
-  if (fits(options)) return options;
+  if (fits(options)) {
+    // Fewer, larger chunks where memory allows: each chunk is an MSM of its
+    // own (its sort, bucket sums and window reduction, and its launches from
+    // the host), and a 2^27 key's 160 chunks of 2^22 points made a streamed
+    // proof 1.8 times the resident one's GPU time (docs/PERFORMANCE.md).
+    const ProvingKey<E>& k = prepared.key();
+    for (DeviceKeyOptions larger = options; larger.stream_chunk < kLargestStreamChunk &&
+                                            larger.stream_chunk < std::max(k.n_vars(), k.domain_size());) {
+      larger.stream_chunk *= 2;
+      if (staging_bytes(k, larger) > free / kStagingShareOfFree || !fits(larger)) break;
+      options = larger;
+    }
+    return options;
+  }
   const size_t key = DeviceKey<E>::bytes_needed(prepared, options);
   const size_t proof = proof_device_bytes(prepared, options, AbcSchedule::in_turn);
   throw ::cuzk::cuda::Error("too little device memory for this key: even streamed it needs " +
@@ -475,8 +493,10 @@ struct MsmParts {
   }
 };
 
-// The double buffer a streamed key's chunks pass through.
+// The double buffer a streamed key's chunks pass through: two blocks of
+// `bytes`, a chunk of G2 points or of twice as many G1 points each.
 struct Staging {
+  size_t bytes = 0;
   Arena::Block block[2];
   Event loaded[2]{Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
   Event consumed[2]{Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
@@ -485,7 +505,7 @@ struct Staging {
 
 template <class C>
 MsmParts<C> enqueue_msm(const Bases<C>& bases, const msm::cuda::Classified<typename C::Fr>& k, size_t begin,
-                        size_t end, Worker& worker, Staging* staging, size_t chunk) {
+                        size_t end, Worker& worker, Staging* staging) {
   using Msm = msm::cuda::Msm<C>;
   MsmParts<C> out;
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
@@ -493,6 +513,7 @@ MsmParts<C> enqueue_msm(const Bases<C>& bases, const msm::cuda::Classified<typen
     out.parts.push_back(Msm::enqueue(bases.device, k, begin, end, main, worker.arena()));
     return out;
   }
+  const size_t chunk = staging->bytes / sizeof(ec::Affine<C>);
   size_t b = begin;
   do {  // once for no terms, whose MSM is the point at infinity
     const size_t m = std::min(chunk, end - b);
@@ -593,11 +614,13 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   ::cuzk::cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
 
   Staging* staging = nullptr;
-  const size_t chunk = key.options().stream_chunk;
+  // G2's chunks, whose bounds include G1's (twice as long).
+  static_assert(sizeof(ec::Affine<G2>) == 2 * sizeof(ec::Affine<G1>));
+  const size_t chunk = staging_points(pk, key.options());
   if (key.streamed()) {
-    const size_t points = staging_points(pk, key.options());
     st->staging.emplace();
-    for (auto& b : st->staging->block) b = worker.arena().take(points * sizeof(ec::Affine<G2>));
+    st->staging->bytes = chunk * sizeof(ec::Affine<G2>);
+    for (auto& b : st->staging->block) b = worker.arena().take(st->staging->bytes);
     // The blocks may have served earlier work on the main stream: the first
     // copies into them wait for it.
     for (auto& e : st->staging->consumed) e.record(main);
@@ -614,13 +637,13 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
         for (size_t b = range.begin + chunk; b < range.end; b += chunk) bounds.push_back(b);
     }
     const msm::cuda::Classified<Fr> k(d_scalars, layout.size(), bounds, main, worker.arena());
-    st->a.emplace(enqueue_msm<G1>(resident.a, k, layout.a.begin, layout.a.end, worker, staging, chunk));
+    st->a.emplace(enqueue_msm<G1>(resident.a, k, layout.a.begin, layout.a.end, worker, staging));
     st->a_done.record(main);
-    st->b1.emplace(enqueue_msm<G1>(resident.b1, k, layout.b.begin, layout.b.end, worker, staging, chunk));
+    st->b1.emplace(enqueue_msm<G1>(resident.b1, k, layout.b.begin, layout.b.end, worker, staging));
     st->b1_done.record(main);
-    st->b2.emplace(enqueue_msm<G2>(resident.b2, k, layout.b.begin, layout.b.end, worker, staging, chunk));
+    st->b2.emplace(enqueue_msm<G2>(resident.b2, k, layout.b.begin, layout.b.end, worker, staging));
     st->b2_done.record(main);
-    st->c.emplace(enqueue_msm<G1>(resident.c, k, layout.c.begin, layout.c.end, worker, staging, chunk));
+    st->c.emplace(enqueue_msm<G1>(resident.c, k, layout.c.begin, layout.c.end, worker, staging));
     st->c_done.record(main);
   }
 
@@ -653,7 +676,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   // (deg h ≤ n − 2).
   const auto h = msm::cuda::Classified<Fr>::all(d_h, n);
   const size_t h_terms = pk.convention == Convention::bellman ? n - 1 : n;
-  st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging, chunk));
+  st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging));
   st->work.finish();
   st->inputs.emplace(std::move(inputs));
   return PendingGpuProof<E>(std::move(st));

@@ -150,6 +150,25 @@ TEST(MemoryLimit, EngineStreamsTheKeyAndItsWorkersTakeTurns) {
     }
 }
 
+// A streamed key's chunks grow where memory allows (fewer MSMs a proof) and
+// stay as they are where a larger staging block would not leave room for a
+// proof.
+TEST(MemoryPlan, StreamChunksGrowOnlyWhereAProofStillFits) {
+  using Part = circuit::Partition<Bn>;
+  const auto key = dev_key<Bn>(Part::for_constraints(1 << 16, 0));
+  const size_t width = std::max(key->key().n_vars(), key->key().domain_size());
+  gpu::DeviceKeyOptions o;
+  o.streamed = true;
+  o.stream_chunk = size_t(1) << 10;
+  const size_t least =
+      gpu::DeviceKey<Bn>::bytes_needed(*key, o) + gpu::proof_device_bytes(*key, o, gpu::AbcSchedule::in_turn);
+  EXPECT_EQ(gpu::plan_residency(*key, o, least).stream_chunk, size_t(1) << 10);
+  const auto roomy = gpu::plan_residency(*key, o, SIZE_MAX);
+  EXPECT_TRUE(roomy.streamed);
+  EXPECT_GE(roomy.stream_chunk, width);  // one chunk an MSM
+  EXPECT_LT(roomy.stream_chunk, 2 * width);
+}
+
 TEST(MemoryLimit, TooLittleForOneProofFailsNamingTheShortfall) {
   using Part = circuit::Partition<Bn>;
   const auto key = dev_key<Bn>(Part::for_constraints(1 << 14, 0));

@@ -49,7 +49,8 @@ struct DevicePoints {
 
 struct DeviceKeyOptions {
   // Keep the points in host memory (page-locked in place) and stream each MSM's
-  // bases in chunks of stream_chunk points, two chunks on the GPU at a time.
+  // bases in chunks of stream_chunk G2 points (or as many bytes of G1's: twice
+  // the points), two chunks on the GPU at a time.
   bool streamed = false;
   size_t stream_chunk = size_t(1) << 22;
   // Upload the A and B rows, so that prove_start can compute a, b, c itself.
@@ -145,10 +146,15 @@ size_t proof_device_bytes(const DeviceKey<E>& key, AbcSchedule schedule) {
 // Where a key goes on a GPU with `free` bytes: resident when its points and
 // the least a proof of it needs (in_turn) fit there, else streamed (also when
 // `options` asks for it), in chunks halved from options.stream_chunk down to
-// kSmallestStreamChunk points until a proof fits beside the staging blocks.
+// kSmallestStreamChunk points until a proof fits beside the staging blocks,
+// or, where one fits, doubled up to kLargestStreamChunk while the two staging
+// blocks take at most 1/kStagingShareOfFree of `free` and a proof still fits
+// (chunks count G2 points; G1's are twice as many in the same bytes).
 // Returns the options to make the DeviceKey with; throws cuda::Error naming
 // the shortfall when not even that fits.
 inline constexpr size_t kSmallestStreamChunk = size_t(1) << 18;
+inline constexpr size_t kLargestStreamChunk = size_t(1) << 24;
+inline constexpr size_t kStagingShareOfFree = 6;
 template <class E>
 DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free);
 
