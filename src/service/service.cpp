@@ -86,6 +86,7 @@ PartitionOutcome outcome_of(const engine::PartitionResult<E>& r) {
     out.publics = io::public_to_json<E>(std::span<const typename E::Fr>(r.publics));
   } else {
     out.error = r.cause ? message_of(r.cause) : r.error;
+    out.cause = r.cause;
   }
   return out;
 }
@@ -104,6 +105,15 @@ const char* job_state_name(JobState s) {
     case JobState::done: return "done";
   }
   return "done";
+}
+
+void PartitionOutcome::rethrow() const {
+  if (!cause) throw Error(error_kind, error);
+  try {
+    std::rethrow_exception(cause);
+  } catch (...) {
+    std::throw_with_nested(Error(error_kind, error));
+  }
 }
 
 size_t JobOutcome::failed() const {

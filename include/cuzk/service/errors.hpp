@@ -39,10 +39,29 @@ class Error : public std::runtime_error {
 // The kind of an exception thrown by any layer (io::FormatError and
 // std::invalid_argument: invalid_argument; groth16::ProofError: unsatisfied;
 // std::bad_alloc: resource_exhausted; a CUDA error: internal; ...), and its
-// message.
+// message. Every front end's exit status, gRPC code and C code comes from it.
 ErrorKind classify(const std::exception_ptr& e);
 std::string message_of(const std::exception_ptr& e);
-// f(), with whatever it throws turned into an Error of that kind and message.
+
+// Whether e is a T, or an exception made from one that keeps it nested (an
+// Error from as_error or PartitionOutcome::rethrow): for a C API whose codes
+// tell apart more than the kinds do.
+template <class T>
+bool caused_by(const std::exception_ptr& e) {
+  if (!e) return false;
+  try {
+    std::rethrow_exception(e);
+  } catch (const T&) {
+    return true;
+  } catch (const std::nested_exception& outer) {
+    return caused_by<T>(outer.nested_ptr());
+  } catch (...) {
+    return false;
+  }
+}
+
+// f(), with whatever it throws turned into an Error of that kind and message,
+// the original nested in it.
 template <class F>
 decltype(auto) as_error(F&& f) {
   try {
@@ -51,7 +70,7 @@ decltype(auto) as_error(F&& f) {
     throw;
   } catch (...) {
     const std::exception_ptr e = std::current_exception();
-    throw Error(classify(e), message_of(e));
+    std::throw_with_nested(Error(classify(e), message_of(e)));
   }
 }
 

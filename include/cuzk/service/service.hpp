@@ -17,6 +17,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -163,8 +164,11 @@ struct PartitionOutcome {
   nlohmann::ordered_json proof;    // snarkjs proof.json, when ok
   nlohmann::ordered_json publics;  // snarkjs public.json, when ok
   ErrorKind error_kind = ErrorKind::none;
-  std::string error;  // one line, when not ok
+  std::string error;         // one line, when not ok
+  std::exception_ptr cause;  // what a stage threw, when one did (a cancel, a deadline or a stop throws nothing)
   StageTimes times;
+  // When not ok: throws an Error of the kind and message, the cause nested in it.
+  [[noreturn]] void rethrow() const;
 };
 
 struct JobOutcome {
