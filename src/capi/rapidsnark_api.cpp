@@ -29,7 +29,6 @@
 namespace {
 
 using namespace cuzk;
-using service::ErrorKind;
 
 // A failure with its C code, thrown inside a guarded call.
 struct CError {
@@ -79,12 +78,9 @@ std::span<const uint8_t> bytes_of(const void* p, unsigned long long size, const 
 }
 
 // The code of a proving failure: a witness whose signal count is not the
-// key's nVars has its own (io::check_witness_shape's message is the only one
-// that holds kWitnessLengthMessage); every other failure is PROVER_ERROR.
-int prove_error_code(ErrorKind kind, std::string_view message) {
-  const bool wrong_length = kind == ErrorKind::invalid_argument &&
-                            message.find(io::kWitnessLengthMessage) != std::string_view::npos;
-  return wrong_length ? PROVER_INVALID_WITNESS_LENGTH : PROVER_ERROR;
+// key's nVars has its own; every other failure is PROVER_ERROR.
+int prove_error_code(const std::exception_ptr& e) {
+  return service::caused_by<io::WitnessLengthError>(e) ? PROVER_INVALID_WITNESS_LENGTH : PROVER_ERROR;
 }
 
 // Buffer sizes, NUL included, measured on the JSON the service returns
@@ -164,14 +160,13 @@ int prove(Prover& prover, std::span<const uint8_t> wtns, char* proof_buffer, uns
     job = prover.svc.submit(kKeyId, std::move(partitions));
   } catch (...) {
     const std::exception_ptr e = std::current_exception();
-    const std::string message = service::message_of(e);
-    throw CError{prove_error_code(service::classify(e), message), message};
+    throw CError{prove_error_code(e), service::message_of(e)};
   }
   const std::optional<service::JobOutcome> outcome = prover.svc.await(job);
   if (!outcome || outcome->partitions.size() != 1)
     throw CError{PROVER_ERROR, "the service returned no outcome for the proof"};
   const service::PartitionOutcome& p = outcome->partitions.front();
-  if (!p.ok()) throw CError{prove_error_code(p.error_kind, p.error), p.error};
+  if (!p.ok()) throw CError{prove_error_code(p.cause), p.error};
   deliver(io::json_text(p.proof), proof_buffer, proof_size, io::json_text(p.publics), public_buffer, public_size);
   return PROVER_OK;
 }

@@ -106,16 +106,22 @@ void write_wtns(const std::filesystem::path& path, const Witness& w) {
   f.commit();
 }
 
+WitnessLengthError::WitnessLengthError(const std::string& witness, const std::string& owner, uint64_t n_vars,
+                                       uint64_t count)
+    : FormatError(witness + " has " + std::to_string(count) + " values but " + owner + " has nVars " +
+                  std::to_string(n_vars) + " (Invalid witness length. Circuit: " + std::to_string(n_vars) +
+                  ", witness: " + std::to_string(count) + ")") {}
+
 void check_witness_shape(const Witness& w, const std::string& owner, const char* kind, Curve curve, uint64_t n_vars) {
-  const std::string name = w.source.empty() ? "the witness" : w.source;
-  if (w.curve() != curve)
-    throw FormatError(name + " is a " + curve_name(w.curve()) + " witness but " + owner + " is a " +
+  check_witness_shape(w.source.empty() ? "the witness" : w.source, w.curve(), w.size(), owner, kind, curve, n_vars);
+}
+
+void check_witness_shape(const std::string& witness, Curve witness_curve, uint64_t count, const std::string& owner,
+                         const char* kind, Curve curve, uint64_t n_vars) {
+  if (witness_curve != curve)
+    throw FormatError(witness + " is a " + curve_name(witness_curve) + " witness but " + owner + " is a " +
                       curve_name(curve) + " " + kind);
-  if (w.size() != n_vars) {
-    const std::string want = std::to_string(n_vars), got = std::to_string(w.size());
-    throw FormatError(name + " has " + got + " values but " + owner + " has nVars " + want +
-                      " (" + std::string(kWitnessLengthMessage) + want + ", witness: " + got + ")");
-  }
+  if (count != n_vars) throw WitnessLengthError(witness, owner, n_vars, count);
 }
 
 }  // namespace cuzk::io

@@ -196,19 +196,9 @@ Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const st
                      const ServiceOptions& o) {
   if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
   // The header first: a witness of the wrong curve or length is refused before
-  // its values are copied and decoded (three more times its size), in the
-  // words of io::check_witness_shape.
-  if (const auto d = declared_witness(in.bytes)) {
-    const uint64_t n_vars = key->key().n_vars();
-    if (d->curve != E::id)
-      throw io::FormatError(in.name + " is a " + io::curve_name(d->curve) + " witness but " + key_name + " is a " +
-                            io::curve_name(E::id) + " key");
-    if (d->count != n_vars) {
-      const std::string want = std::to_string(n_vars), got = std::to_string(d->count);
-      throw io::FormatError(in.name + " has " + got + " values but " + key_name + " has nVars " + want + " (" +
-                            std::string(io::kWitnessLengthMessage) + want + ", witness: " + got + ")");
-    }
-  }
+  // its values are copied and decoded (three more times its size).
+  if (const auto d = declared_witness(in.bytes))
+    io::check_witness_shape(in.name, d->curve, d->count, key_name, "key", E::id, key->key().n_vars());
   auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
   io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
   const size_t bytes = witness->size() * sizeof(typename E::Fr);

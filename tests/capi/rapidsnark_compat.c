@@ -12,9 +12,9 @@
  *            OUT/<curve>-<how>-{proof,public}.json and
  *            OUT/<curve>-nopublic-{proof,public}.json
  *   buffers  short buffers, error_msg truncation, NULL arguments
- *   errors   wrong witness length, wrong curve, truncated and random keys and
- *            witnesses, an unsatisfied witness: codes, messages, and nothing
- *            written
+ *   errors   wrong witness length, wrong curve (also with a key file named in
+ *            rapidsnark's words), truncated and random keys and witnesses,
+ *            an unsatisfied witness: codes, messages, and nothing written
  *   threads  4 threads proving with one prover at once; writes
  *            OUT/thread<t>-<i>-{proof,public}.json
  *   cycles   100 create/prove/destroy cycles ($CUZK_TEST_CYCLES; 20 under
@@ -287,6 +287,21 @@ static void expect_create_failure(Bytes zkey, const char *what) {
   free(wtns.data);
 }
 
+/* The code is the failure's type, never its words: with a key file whose
+   name holds rapidsnark's sentence, a witness of the other curve, whose
+   message names that file, is still PROVER_ERROR. */
+static void words_are_not_the_code(const char *curve, Bytes zkey, Bytes wrong_curve) {
+  char named[4096];
+  format_path(named, sizeof named, "%s/Invalid witness length. Circuit: %s.zkey", out_dir, curve);
+  FILE *f = fopen(named, "wb");
+  CHECK(f && fwrite(zkey.data, 1, zkey.size, f) == zkey.size && fclose(f) == 0, "cannot write %s", named);
+  void *prover = NULL;
+  CHECK(groth16_prover_create_zkey_file(&prover, named, message, sizeof message) == PROVER_OK, "%s", message);
+  expect_prove_failure(prover, wrong_curve, PROVER_ERROR, "Invalid witness length. Circuit: ",
+                       "wrong curve, the key named in rapidsnark's words");
+  groth16_prover_destroy(prover);
+}
+
 static void errors_for(const char *curve, const char *other_curve) {
   Bytes zkey = fixture(curve, "multiplier", "circuit.zkey"), wtns = fixture(curve, "multiplier", "witness.wtns");
   void *prover = NULL;
@@ -299,6 +314,7 @@ static void errors_for(const char *curve, const char *other_curve) {
   /* The same circuit's witness on the other curve (254 signals too). */
   Bytes wrong_curve = fixture(other_curve, "multiplier", "witness.wtns");
   expect_prove_failure(prover, wrong_curve, PROVER_ERROR, NULL, "wrong curve");
+  words_are_not_the_code(curve, zkey, wrong_curve);
   free(wrong_curve.data);
   /* A truncated witness, random bytes, an empty one. */
   Bytes cut = {wtns.data, wtns.size / 2};

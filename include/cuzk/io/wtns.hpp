@@ -4,10 +4,10 @@
 // normal (not Montgomery) form. Signal 0 is the constant 1.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
-#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -53,13 +53,21 @@ Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes);
 // Throws std::system_error naming the path on an I/O failure.
 void write_wtns(const std::filesystem::path& path, const Witness& w);
 
+// A witness whose count of signals is not its key's (or circuit's) nVars: a
+// FormatError of its own type, because rapidsnark's C API answers it with its
+// own code. The message names both files and both counts and, as rapidsnark's
+// callers expect, holds "Invalid witness length. Circuit: N, witness: M".
+class WitnessLengthError : public FormatError {
+ public:
+  WitnessLengthError(const std::string& witness, const std::string& owner, uint64_t n_vars, uint64_t count);
+};
+
 // That w holds the signals of `owner` (the file of a key or circuit, `kind`
-// "key" or "circuit"): the same curve and n_vars values. A FormatError names
-// both files and both counts (as rapidsnark's "Invalid witness length.
-// Circuit: N, witness: M"). A wrong count is the only failure whose message
-// holds kWitnessLengthMessage (the C API maps it to its own error code); a
-// wrong curve is checked first.
-inline constexpr std::string_view kWitnessLengthMessage = "Invalid witness length. Circuit: ";
+// "key" or "circuit"): the same curve (a FormatError naming both files), then
+// n_vars values (a WitnessLengthError).
 void check_witness_shape(const Witness& w, const std::string& owner, const char* kind, Curve curve, uint64_t n_vars);
+// The same for a witness known by its header alone: its name, curve and count.
+void check_witness_shape(const std::string& witness, Curve witness_curve, uint64_t count, const std::string& owner,
+                         const char* kind, Curve curve, uint64_t n_vars);
 
 }  // namespace cuzk::io
