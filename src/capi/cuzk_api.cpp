@@ -2,7 +2,7 @@
 // service: a prover is one service::Service, a key one of its keys, a job one
 // of its jobs. Like rapidsnark_api.cpp this file only converts: C arguments
 // to service calls, outcomes to library-owned strings, and every exception,
-// of any type, to a status and the calling thread's message.
+// of any type, to a status and the calling thread's message (c_boundary.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -23,6 +23,8 @@
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/service.hpp"
 
+#include "c_boundary.hpp"
+
 struct cuzk_prover {
   cuzk::service::Service svc;
 };
@@ -41,13 +43,9 @@ namespace {
 using namespace cuzk;
 using service::ErrorKind;
 
-thread_local std::string last_error;
+using Refusal = capi::Refusal<cuzk_status>;
 
-// A failure with its status, thrown inside a guarded call.
-struct CError {
-  cuzk_status status;
-  std::string message;
-};
+thread_local std::string last_error;
 
 cuzk_status status_of(ErrorKind kind) {
   switch (kind) {
@@ -64,38 +62,23 @@ cuzk_status status_of(ErrorKind kind) {
   return CUZK_ERROR_INTERNAL;
 }
 
-void fail_with(std::string message) noexcept {
-  try {
-    last_error = std::move(message);
-  } catch (...) {
-    last_error.clear();  // no memory for the message: an empty one is what is left
-  }
-}
-
 // f(), which returns a status; whatever it throws becomes a status (a
-// CError's, or the service's classification of it) with its message.
+// Refusal's, or its kind's) and the calling thread's message.
 template <class F>
 cuzk_status guarded(F&& f) noexcept {
-  try {
-    return f();
-  } catch (const CError& e) {
-    fail_with(e.message);
-    return e.status;
-  } catch (...) {
-    const std::exception_ptr e = std::current_exception();
+  const auto code_of = [](const std::exception_ptr& e) { return status_of(service::classify(e)); };
+  return capi::guarded(f, code_of, CUZK_ERROR_RESOURCE_EXHAUSTED, [](cuzk_status status, std::string_view message) {
     try {
-      const cuzk_status s = status_of(service::classify(e));
-      fail_with(service::message_of(e));
-      return s;
+      last_error = message;
     } catch (...) {
-      fail_with("out of host memory");
-      return CUZK_ERROR_RESOURCE_EXHAUSTED;
+      last_error.clear();  // no memory for the message: an empty one is what is left
     }
-  }
+    return status;
+  });
 }
 
 void require(const void* p, const char* what) {
-  if (!p) throw CError{CUZK_ERROR_INVALID_ARGUMENT, std::string("null ") + what};
+  if (!p) throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, std::string("null ") + what};
 }
 
 // `text` into buf (size bytes, NUL included), or SHORT_BUFFER with the size
@@ -103,8 +86,8 @@ void require(const void* p, const char* what) {
 cuzk_status deliver(const std::string& text, char* buf, size_t size, size_t* needed, const char* what) {
   if (needed) *needed = text.size() + 1;
   if (!buf || size < text.size() + 1)
-    throw CError{CUZK_ERROR_SHORT_BUFFER, std::string(what) + " needs " + std::to_string(text.size() + 1) +
-                                              " bytes, the buffer has " + std::to_string(buf ? size : 0)};
+    throw Refusal{CUZK_ERROR_SHORT_BUFFER, std::string(what) + " needs " + std::to_string(text.size() + 1) +
+                                               " bytes, the buffer has " + std::to_string(buf ? size : 0)};
   std::memcpy(buf, text.c_str(), text.size() + 1);
   return CUZK_OK;
 }
@@ -113,8 +96,8 @@ std::string key_id_of(const char* id) {
   if (!id) return "";
   const std::string s(id);
   if (s.empty() || s.size() >= CUZK_KEY_ID_MAX)
-    throw CError{CUZK_ERROR_INVALID_ARGUMENT, "a key id needs 1 to " + std::to_string(CUZK_KEY_ID_MAX - 1) +
-                                                  " bytes, not " + std::to_string(s.size())};
+    throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "a key id needs 1 to " + std::to_string(CUZK_KEY_ID_MAX - 1) +
+                                                   " bytes, not " + std::to_string(s.size())};
   return s;
 }
 
@@ -131,15 +114,15 @@ service::ServiceOptions service_options(const cuzk_options* o) {
   // 0.1's struct ended before gpu_memory: its callers get the later fields' defaults.
   constexpr size_t first_version = offsetof(cuzk_options, gpu_memory);
   if (o->struct_size < first_version || o->struct_size > sizeof(cuzk_options))
-    throw CError{CUZK_ERROR_INVALID_ARGUMENT, "cuzk_options.struct_size is " + std::to_string(o->struct_size) +
+    throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "cuzk_options.struct_size is " + std::to_string(o->struct_size) +
                                                   ", not sizeof(cuzk_options) (call cuzk_options_init)"};
   if (o->struct_size >= offsetof(cuzk_options, gpu_memory) + sizeof(o->gpu_memory))
     s.placement.gpu_memory = o->gpu_memory;
   if (o->backend) {
     const auto b = service::backend_named(o->backend);
     if (!b)
-      throw CError{CUZK_ERROR_INVALID_ARGUMENT,
-                   std::string("unknown backend \"") + o->backend + "\" (auto, cpu or cuda)"};
+      throw Refusal{CUZK_ERROR_INVALID_ARGUMENT,
+                    std::string("unknown backend \"") + o->backend + "\" (auto, cpu or cuda)"};
     s.placement.backend = *b;
   }
   if (o->n_gpus > 0) {
@@ -165,7 +148,7 @@ service::PartitionInput input_of(const cuzk_witness& w, size_t i) {
     return service::WitnessBytes{std::vector<uint8_t>(p, p + w.size), "witness " + std::to_string(i)};
   }
   if (!w.path)
-    throw CError{CUZK_ERROR_INVALID_ARGUMENT, "witness " + std::to_string(i) + ": neither data nor a path"};
+    throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "witness " + std::to_string(i) + ": neither data nor a path"};
   return service::WitnessFile{w.path};
 }
 
@@ -184,8 +167,8 @@ cuzk_status await_job(cuzk_prover& prover, cuzk_job job, std::optional<std::chro
                       cuzk_result** result) {
   const std::optional<service::JobOutcome> outcome = prover.svc.await(job, timeout);
   if (!outcome)
-    throw CError{CUZK_ERROR_TIMEOUT, "job " + std::to_string(job) + " is not done after " +
-                                         std::to_string(timeout->count()) + " ms"};
+    throw Refusal{CUZK_ERROR_TIMEOUT, "job " + std::to_string(job) + " is not done after " +
+                                          std::to_string(timeout->count()) + " ms"};
   *result = result_of(*outcome).release();
   return CUZK_OK;
 }
@@ -269,7 +252,7 @@ cuzk_status cuzk_key_evict(cuzk_prover* prover, const char* id) {
   return guarded([&] {
     require(prover, "prover");
     require(id, "key id");
-    if (!prover->svc.evict(id)) throw CError{CUZK_ERROR_NOT_FOUND, std::string("no key ") + id + " is loaded"};
+    if (!prover->svc.evict(id)) throw Refusal{CUZK_ERROR_NOT_FOUND, std::string("no key ") + id + " is loaded"};
     return CUZK_OK;
   });
 }
@@ -288,7 +271,7 @@ cuzk_status cuzk_key_info_get(const cuzk_prover* prover, const char* id, cuzk_ke
       info->domain_size = k.domain_size;
       return CUZK_OK;
     }
-    throw CError{CUZK_ERROR_NOT_FOUND, std::string("no key ") + id + " is loaded"};
+    throw Refusal{CUZK_ERROR_NOT_FOUND, std::string("no key ") + id + " is loaded"};
   });
 }
 
@@ -332,7 +315,7 @@ cuzk_status cuzk_cancel(cuzk_prover* prover, cuzk_job job) {
   return guarded([&] {
     require(prover, "prover");
     if (!prover->svc.cancel(job))
-      throw CError{CUZK_ERROR_NOT_FOUND, "no job " + std::to_string(job) + " is waiting to be awaited"};
+      throw Refusal{CUZK_ERROR_NOT_FOUND, "no job " + std::to_string(job) + " is waiting to be awaited"};
     return CUZK_OK;
   });
 }
@@ -344,8 +327,8 @@ cuzk_status cuzk_result_get(const cuzk_result* result, size_t i, cuzk_proof* pro
     require(result, "result");
     require(proof, "proof");
     if (i >= result->proofs.size())
-      throw CError{CUZK_ERROR_INVALID_ARGUMENT, "proof " + std::to_string(i) + " of a result of " +
-                                                    std::to_string(result->proofs.size())};
+      throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "proof " + std::to_string(i) + " of a result of " +
+                                                     std::to_string(result->proofs.size())};
     const auto& p = result->proofs[i];
     *proof = {p.status, p.error.c_str(), p.proof.c_str(), p.publics.c_str(), p.times};
     return CUZK_OK;
@@ -364,7 +347,7 @@ cuzk_status cuzk_prove(cuzk_prover* prover, const char* key_id, const cuzk_witne
     if (submitted != CUZK_OK) return submitted;  // its message is set
     await_job(*prover, job, std::nullopt, result);
     const auto& p = (*result)->proofs.front();
-    if (p.status != CUZK_OK) throw CError{p.status, p.error};
+    if (p.status != CUZK_OK) throw Refusal{p.status, p.error};
     return CUZK_OK;
   });
 }
@@ -381,8 +364,8 @@ cuzk_status cuzk_verify(const char* vk_json, const char* public_json, const char
       const auto publics = io::parse_public_json<E>(public_json, "public signals");
       const auto proof = io::parse_proof_json<E>(proof_json, "proof");
       if (publics.size() != vk.n_public())
-        throw CError{CUZK_ERROR_INVALID_ARGUMENT, "public signals: " + std::to_string(publics.size()) +
-                                                      " values, but the key expects " + std::to_string(vk.n_public())};
+        throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "public signals: " + std::to_string(publics.size()) +
+                                                       " values, but the key expects " + std::to_string(vk.n_public())};
       *valid = groth16::verify<E>(vk, publics, proof) ? 1 : 0;
       return CUZK_OK;
     });

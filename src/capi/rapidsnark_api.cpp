@@ -1,8 +1,8 @@
 // rapidsnark's C API (include/cuzk/cuzk.h) over the proving service: a prover
 // object is one service::Service with the key loaded once, and a proof is one
-// job of one partition. This file is the C boundary and only converts: C
-// arguments to service calls, outcomes to JSON in the caller's buffers, and
-// every exception, of any type, to an error code and a one-line message.
+// job of one partition. This file only converts: C arguments to service
+// calls, outcomes to JSON in the caller's buffers, and every exception, of
+// any type, to an error code and a one-line message (c_boundary.hpp).
 #include "cuzk/cuzk.h"
 
 #include <algorithm>
@@ -26,15 +26,13 @@
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/service.hpp"
 
+#include "c_boundary.hpp"
+
 namespace {
 
 using namespace cuzk;
 
-// A failure with its C code, thrown inside a guarded call.
-struct CError {
-  int code;
-  std::string message;
-};
+using Refusal = capi::Refusal<int>;
 
 // `message` into error_msg, truncated to its size, NUL-terminated; nothing
 // when there is no room.
@@ -45,42 +43,32 @@ void copy_message(char* error_msg, unsigned long long error_msg_maxsize, std::st
   error_msg[n] = '\0';
 }
 
-// f(), which returns a C code; whatever it throws becomes PROVER_ERROR (or a
-// CError's code) with its message.
+// The code of a failure: a witness whose signal count is not the key's nVars
+// has its own; every other failure is PROVER_ERROR.
+int code_of(const std::exception_ptr& e) {
+  return service::caused_by<io::WitnessLengthError>(e) ? PROVER_INVALID_WITNESS_LENGTH : PROVER_ERROR;
+}
+
+// f(), which returns a C code; whatever it throws becomes a code (a
+// Refusal's, or code_of's) with its message in error_msg.
 template <class F>
 int guarded(char* error_msg, unsigned long long error_msg_maxsize, F&& f) noexcept {
-  try {
-    try {
-      return f();
-    } catch (const CError& e) {
-      copy_message(error_msg, error_msg_maxsize, e.message);
-      return e.code;
-    } catch (...) {
-      copy_message(error_msg, error_msg_maxsize, service::message_of(std::current_exception()));
-      return PROVER_ERROR;
-    }
-  } catch (...) {  // building the message itself failed (out of memory)
-    copy_message(error_msg, error_msg_maxsize, "out of host memory");
-    return PROVER_ERROR;
-  }
+  return capi::guarded(f, code_of, PROVER_ERROR, [&](int code, std::string_view message) {
+    copy_message(error_msg, error_msg_maxsize, message);
+    return code;
+  });
 }
 
 void require(const void* p, const char* what) {
-  if (!p) throw CError{PROVER_ERROR, std::string("null ") + what};
+  if (!p) throw Refusal{PROVER_ERROR, std::string("null ") + what};
 }
 
 std::span<const uint8_t> bytes_of(const void* p, unsigned long long size, const char* what) {
   require(p, what);
   if (size > std::numeric_limits<size_t>::max())
-    throw CError{PROVER_ERROR,
-                 std::string(what) + ": " + std::to_string(size) + " bytes do not fit this machine's memory"};
+    throw Refusal{PROVER_ERROR,
+                  std::string(what) + ": " + std::to_string(size) + " bytes do not fit this machine's memory"};
   return {static_cast<const uint8_t*>(p), (size_t)size};
-}
-
-// The code of a proving failure: a witness whose signal count is not the
-// key's nVars has its own; every other failure is PROVER_ERROR.
-int prove_error_code(const std::exception_ptr& e) {
-  return service::caused_by<io::WitnessLengthError>(e) ? PROVER_INVALID_WITNESS_LENGTH : PROVER_ERROR;
 }
 
 // Buffer sizes, NUL included, measured on the JSON the service returns
@@ -143,7 +131,7 @@ void deliver(const std::string& proof, char* proof_buffer, unsigned long long* p
                                 std::to_string(public_needed) + " (given " + std::to_string(*public_size) + ")";
     *proof_size = proof_needed;
     *public_size = public_needed;
-    throw CError{PROVER_ERROR_SHORT_BUFFER, message};
+    throw Refusal{PROVER_ERROR_SHORT_BUFFER, message};
   }
   std::memcpy(proof_buffer, proof.c_str(), proof_needed);
   std::memcpy(public_buffer, publics.c_str(), public_needed);
@@ -155,18 +143,12 @@ int prove(Prover& prover, std::span<const uint8_t> wtns, char* proof_buffer, uns
           char* public_buffer, unsigned long long* public_size) {
   std::vector<service::PartitionInput> partitions;
   partitions.push_back(service::WitnessBytes{{wtns.begin(), wtns.end()}, "witness"});
-  service::JobId job;
-  try {
-    job = prover.svc.submit(kKeyId, std::move(partitions));
-  } catch (...) {
-    const std::exception_ptr e = std::current_exception();
-    throw CError{prove_error_code(e), service::message_of(e)};
-  }
+  const service::JobId job = prover.svc.submit(kKeyId, std::move(partitions));
   const std::optional<service::JobOutcome> outcome = prover.svc.await(job);
   if (!outcome || outcome->partitions.size() != 1)
-    throw CError{PROVER_ERROR, "the service returned no outcome for the proof"};
+    throw Refusal{PROVER_ERROR, "the service returned no outcome for the proof"};
   const service::PartitionOutcome& p = outcome->partitions.front();
-  if (!p.ok()) throw CError{prove_error_code(p.cause), p.error};
+  if (!p.ok()) p.rethrow();
   deliver(io::json_text(p.proof), proof_buffer, proof_size, io::json_text(p.publics), public_buffer, public_size);
   return PROVER_OK;
 }

@@ -5,7 +5,7 @@
 // is a job of the service with the caller's a, b, c, assignment, r and s as
 // its partitions (service::Evaluations). This file only converts: C
 // arguments to service calls, outcomes and exceptions to the crate's proofs
-// and errors.
+// and errors (c_boundary.hpp).
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -17,6 +17,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -35,6 +36,8 @@
 #include "cuzk/service/service.hpp"
 #include "cuzk/supraseal.h"
 
+#include "c_boundary.hpp"
+
 namespace {
 
 using namespace cuzk;
@@ -47,14 +50,11 @@ static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) 
 static_assert(sizeof(supraseal_proof) == 384 && sizeof(supraseal_assignment) == 136 && sizeof(supraseal_error) == 16,
               "the crate's #[repr(C)] layouts");
 
-// A failure with the code the crate's caller sees.
-struct AbiError {
-  int code;
-  std::string message;
-};
+using Refusal = capi::Refusal<int>;
 
-supraseal_error error_of(int code, const std::string& message) noexcept {
-  return {code, code ? strdup(message.c_str()) : nullptr};  // NULL when out of memory: the code still tells
+supraseal_error error_of(int code, std::string_view message) noexcept {
+  // NULL when out of memory: the code still tells.
+  return {code, code ? strndup(message.data(), message.size()) : nullptr};
 }
 
 int code_of(service::ErrorKind kind) {
@@ -72,28 +72,30 @@ int code_of(service::ErrorKind kind) {
   return EIO;
 }
 
-// f(); whatever it throws becomes the crate's error, with its message.
-template <class F>
-supraseal_error guarded(F&& f) noexcept {
+// A failure's errno: a system call's own where one failed (a file the
+// parameters are read from: supraseal.h promises its errno), else its kind's.
+int code_of_thrown(const std::exception_ptr& e) {
   try {
-    f();
-    return {0, nullptr};
-  } catch (const AbiError& e) {
-    return error_of(e.code, e.message);
-  } catch (const std::system_error& e) {
-    return error_of(e.code().category() == std::generic_category() ? e.code().value() : EIO, e.what());
+    std::rethrow_exception(e);
+  } catch (const std::system_error& x) {
+    return x.code().category() == std::generic_category() ? x.code().value() : EIO;
   } catch (...) {
-    const std::exception_ptr e = std::current_exception();
-    try {
-      return error_of(code_of(service::classify(e)), service::message_of(e));
-    } catch (...) {
-      return {ENOMEM, nullptr};
-    }
+    return code_of(service::classify(e));
   }
 }
 
+// f(); whatever it throws becomes the crate's error, with its message.
+template <class F>
+supraseal_error guarded(F&& f) noexcept {
+  const auto done = [&] {
+    f();
+    return supraseal_error{0, nullptr};
+  };
+  return capi::guarded(done, code_of_thrown, ENOMEM, error_of);
+}
+
 void require(const void* p, const char* what) {
-  if (!p) throw AbiError{EINVAL, std::string("null ") + what};
+  if (!p) throw Refusal{EINVAL, std::string("null ") + what};
 }
 
 // CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default, and
@@ -104,14 +106,14 @@ service::ServiceOptions options_from_environment() {
   service::ServiceOptions o;
   if (const char* name = std::getenv("CUZK_BACKEND")) {
     const auto backend = service::backend_named(name);
-    if (!backend) throw AbiError{EINVAL, std::string("CUZK_BACKEND=") + name + ": not auto, cpu or cuda"};
+    if (!backend) throw Refusal{EINVAL, std::string("CUZK_BACKEND=") + name + ": not auto, cpu or cuda"};
     o.placement.backend = *backend;
   }
   if (const char* size = std::getenv("CUZK_GPU_MEMORY")) {
     try {
       o.placement.gpu_memory = parse_byte_size(size);
     } catch (const std::invalid_argument& e) {
-      throw AbiError{EINVAL, std::string("CUZK_GPU_MEMORY: ") + e.what()};
+      throw Refusal{EINVAL, std::string("CUZK_GPU_MEMORY: ") + e.what()};
     }
   }
   o.abc = service::AbcPlace::host;
@@ -133,7 +135,7 @@ service::Service& the_service() {
   try {
     svc = new service::Service(options);
   } catch (const service::Error& e) {
-    if (options.placement.backend == service::BackendKind::cuda) throw AbiError{ENODEV, e.what()};
+    if (options.placement.backend == service::BackendKind::cuda) throw Refusal{ENODEV, e.what()};
     throw;
   }
   return *svc;
@@ -170,7 +172,7 @@ Srs* load(const char* path) {
   // supraseal-c2 answers a file it cannot open with open()'s errno.
   if (struct stat st; ::stat(path, &st) != 0) {
     const int error = errno;
-    throw AbiError{error, std::string(path) + ": cannot open: " + std::strerror(error)};
+    throw Refusal{error, std::string(path) + ": cannot open: " + std::strerror(error)};
   }
   auto s = std::make_unique<Srs>();
   s->path = path;
@@ -222,8 +224,8 @@ Cache& cache() {
 
 void check_popcount(const char* what, size_t given, size_t counted) {
   if (given != counted)
-    throw AbiError{EINVAL, std::string(what) + " says " + std::to_string(given) + " bits are set; its bitmap has " +
-                               std::to_string(counted)};
+    throw Refusal{EINVAL, std::string(what) + " says " + std::to_string(given) + " bits are set; its bitmap has " +
+                              std::to_string(counted)};
 }
 
 // A circuit's densities over all its variables (inputs, then private ones),
@@ -232,10 +234,10 @@ void check_popcount(const char* what, size_t given, size_t counted) {
 std::pair<groth16::Density, groth16::Density> densities_of(const supraseal_assignment& p) {
   const size_t n_in = p.inp_assignment_size, n_aux = p.aux_assignment_size;
   if (p.a_aux_bit_len != n_aux || p.b_aux_bit_len != n_aux || p.b_inp_bit_len != n_in)
-    throw AbiError{EINVAL, "the density bitmaps cover " + std::to_string(p.a_aux_bit_len) + " (A aux), " +
-                               std::to_string(p.b_inp_bit_len) + " (B inputs) and " + std::to_string(p.b_aux_bit_len) +
-                               " (B aux) variables; the assignment has " + std::to_string(n_in) + " inputs and " +
-                               std::to_string(n_aux) + " private values"};
+    throw Refusal{EINVAL, "the density bitmaps cover " + std::to_string(p.a_aux_bit_len) + " (A aux), " +
+                              std::to_string(p.b_inp_bit_len) + " (B inputs) and " + std::to_string(p.b_aux_bit_len) +
+                              " (B aux) variables; the assignment has " + std::to_string(n_in) + " inputs and " +
+                              std::to_string(n_aux) + " private values"};
   if (n_aux) require(p.a_aux_density, "a_aux_density"), require(p.b_aux_density, "b_aux_density");
   if (n_in) require(p.b_inp_density, "b_inp_density");
   groth16::Density a(n_in + n_aux), b(n_in + n_aux);
@@ -321,7 +323,7 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
       if (!p.ok()) {
         if (!failure)
           failure = std::make_exception_ptr(
-              AbiError{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
+              Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
         continue;
       }
       const groth16::Proof<E> proof = io::parse_proof_json<E>(io::json_text(p.proof), "proof");
@@ -346,7 +348,7 @@ extern "C" {
 supraseal_error create_SRS(supraseal_srs* ret, const char* srs_path, bool cache_it) {
   return guarded([&] {
     require(ret, "ret"), require(srs_path, "srs_path");
-    if (ret->ptr) throw AbiError{EINVAL, "ret already holds an SRS"};
+    if (ret->ptr) throw Refusal{EINVAL, "ret already holds an SRS"};
     ret->ptr = cache_it ? cache().lookup(srs_path) : load(srs_path);
   });
 }
@@ -389,8 +391,8 @@ supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment prove
     *pending_out = nullptr;
     const size_t gpus = the_service().placement().gpus.size();
     if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
-      throw AbiError{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
-                                 " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
+      throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
+                                " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
     auto pending = std::make_unique<Pending>();
     pending->proofs = prove(provers, num_circuits, r_s, s_s, srs);
     *pending_out = pending.release();
