@@ -48,7 +48,9 @@ inline service::PlacementRequest placement_request(const RunOptions& run) {
 }
 inline Placement resolve_placement(const RunOptions& run) { return service::resolve_placement(placement_request(run)); }
 
-// The exit status of a command that failed with a service error.
+// The exit status of a command that failed, by the kind of what it threw
+// (service::classify): 2 for a missing, unreadable or malformed input or a
+// wrong option, 1 otherwise.
 inline int exit_status(service::ErrorKind kind) {
   return kind == service::ErrorKind::invalid_argument || kind == service::ErrorKind::not_found ? 2 : 1;
 }

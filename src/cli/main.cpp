@@ -1,6 +1,6 @@
 // The cuzk command: option parsing and the exit-status contract. Every
-// failure ends in one "error: ..." line on stderr and a non-zero exit
-// (commands.hpp says which).
+// failure ends in one "error: ..." line on stderr and a non-zero exit: the
+// one its kind (service::classify) has in commands.hpp's exit_status.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -15,9 +15,8 @@
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
 #include "client.hpp"
 #endif
-#include "cuzk/groth16/prover.hpp"
+#include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
-#include "cuzk/io/binfile.hpp"
 #include "cuzk/util/byte_size.hpp"
 #include "cuzk/util/progress.hpp"
 #include "cuzk/service/selfcheck.hpp"
@@ -428,17 +427,9 @@ int main(int argc, char** argv) {
   if (!prove_opts.quiet && !batch.quiet) cuzk::show_progress_on_stderr();
   try {
     return run();
-  } catch (const cuzk::service::Error& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return cli::exit_status(e.kind());
-  } catch (const cuzk::io::FormatError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
+  } catch (...) {
+    const std::exception_ptr e = std::current_exception();
+    std::fprintf(stderr, "error: %s\n", cuzk::service::message_of(e).c_str());
+    return cli::exit_status(cuzk::service::classify(e));
   }
 }

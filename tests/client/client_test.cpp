@@ -393,6 +393,19 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
   expect_one_error_line(none, "--daemon");
 }
 
+// A missing input is exit 2 whatever reports it: here std::filesystem's
+// error (not_found, service::classify) from the size of a witness to queue,
+// before any daemon is asked.
+TEST(Client, AMissingWitnessToQueueIsExit2) {
+  TempDir dir;
+  const fs::path missing = dir / "missing.wtns";
+  const ProcessResult r =
+      cuzk({"client", "submit", "--queue", "circuit", missing, "--daemon", "unix://" + (dir / "nobody.sock").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  expect_one_error_line(r, missing.string());
+  EXPECT_EQ(r.out, "");
+}
+
 // TCP with TLS: --tls-ca names the CA of the daemon's certificate (here a
 // self-signed one for localhost, made by openssl); without it the handshake
 // fails and nothing answers.
