@@ -37,12 +37,10 @@ SharedKey<E> PreparedKey<E>::make(std::shared_ptr<const ProvingKey<E>> key) {
 
 namespace {
 
-poly::Roots roots_of(Convention c) { return c == Convention::bellman ? poly::Roots::bellman : poly::Roots::snarkjs; }
-
-// A bellman key's A and B hold exactly the points its densities name: a
+// A dense key's A and B hold exactly the points its densities name: a
 // mismatch would pair points with the wrong scalars and make every proof fail.
 template <class E>
-void check_bellman_layout(const ProvingKey<E>& key) {
+void check_dense_layout(const ProvingKey<E>& key) {
   const size_t n = key.n_vars();
   const auto check = [&](const char* what, size_t points, const Density& d) {
     if (d.n_vars != n)
@@ -63,9 +61,9 @@ template <class E>
 PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared)
     : key_(std::move(shared)),
       vk_(verifying_key(*key_)),
-      domain_(poly::Domain<Fr>::of_size(key_->domain_size(), roots_of(key_->convention))) {
+      domain_(poly::Domain<Fr>::of_size(key_->domain_size(), reduction(key_->convention).roots)) {
   const ProvingKey<E>& key = *key_;
-  if (key.convention == Convention::bellman) check_bellman_layout(key);
+  if (reduction(key.convention).dense_ab) check_dense_layout(key);
   const std::span<const Coef<E>> coefs = key.coefs;
   // A counting sort of the coefficients by (matrix, row), stable, so that a
   // row's entries keep the key's order. A key in snarkjs's order (by
@@ -139,32 +137,30 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
 
   // h on the coset (snarkjs-formats.md §2.2): each of a, b, c back to
   // coefficients, then evaluated on g·⟨ω⟩ where Z is a non-zero constant, and
-  // h_j = a_j b_j − c_j there. snarkjs's H points absorb Z's value and take
-  // these evaluations; bellman's are powers of τ, so h is divided by Z there
-  // and brought back to coefficients, of which the top one is zero (deg h ≤
-  // n − 2) and has no H point.
+  // h_j = a_j b_j − c_j there, scaled and brought back to coefficients where
+  // the key's H takes them (reduction.hpp).
   const auto& domain = prepared.domain();
-  const bool bellman = key.convention == Convention::bellman;
+  const QapReduction qap = reduction(key.convention);
   t.ntt = timed([&] {
     for (auto v : {a, b, c}) {
       poly::intt(domain, v, threads);
       poly::coset_ntt(domain, v, domain.coset_shift(), threads);
     }
-    const uint64_t n = domain.size();
-    const Fr z_inv = bellman ? (domain.coset_shift().pow(&n, 1) - Fr::one()).inverse() : Fr::one();
+    const Fr factor = qap.quotient_factor(domain);
+    const bool scaled = factor != Fr::one();
     parallel_tasks((a.size() + 4095) / 4096, threads, [&](size_t task) {
       const size_t end = std::min(a.size(), (task + 1) * 4096);
       for (size_t i = task * 4096; i < end; ++i) a[i] = a[i] * b[i] - c[i];
-      if (bellman)
-        for (size_t i = task * 4096; i < end; ++i) a[i] *= z_inv;
+      if (scaled)
+        for (size_t i = task * 4096; i < end; ++i) a[i] *= factor;
     });
-    if (bellman) poly::coset_intt(domain, a, domain.coset_shift(), threads);
+    if (qap.h_as_coefficients) poly::coset_intt(domain, a, domain.coset_shift(), threads);
   });
 
-  // A and B's scalars: w under snarkjs's convention, bellman's dense subsets.
+  // A and B's scalars: w, or the variables of their densities.
   std::vector<Fr> a_dense, b_dense;
   const auto scalars = [&](const Density& d, std::vector<Fr>& buf) -> std::span<const Fr> {
-    if (!bellman) return w;
+    if (!qap.dense_ab) return w;
     buf.resize(d.count());
     d.gather(w, std::span<Fr>(buf));
     return buf;

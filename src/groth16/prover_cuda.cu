@@ -64,7 +64,7 @@ struct WitnessLayout {
 template <class E>
 WitnessLayout witness_layout(const ProvingKey<E>& k) {
   const size_t n_vars = k.n_vars(), c_begin = k.n_public() + 1;
-  if (k.convention == Convention::snarkjs) return {0, n_vars, {0, n_vars}, {0, n_vars}, {c_begin, n_vars}};
+  if (!reduction(k.convention).dense_ab) return {0, n_vars, {0, n_vars}, {0, n_vars}, {c_begin, n_vars}};
   const size_t in_a = k.a_density.count(), gathered = in_a + k.b_density.count();
   return {gathered, n_vars, {0, in_a}, {in_a, gathered}, {gathered + c_begin, gathered + n_vars}};
 }
@@ -93,11 +93,11 @@ bool uploads_rows(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
   return options.matrices && !k.coefs.empty();
 }
 
-// What Resident::dense_vars holds: empty under snarkjs's convention.
+// What Resident::dense_vars holds: empty for a key whose A and B cover every signal.
 template <class E>
 std::vector<uint32_t> dense_variables(const ProvingKey<E>& k) {
   std::vector<uint32_t> vars;
-  if (k.convention == Convention::bellman)
+  if (reduction(k.convention).dense_ab)
     for (const Density* d : {&k.a_density, &k.b_density}) d->for_each([&](size_t i) { vars.push_back((uint32_t)i); });
   return vars;
 }
@@ -425,28 +425,20 @@ struct ValueOf {
 
 // The quotient h (prover.cpp's prove_start) from a, b, c on the domain: each
 // taken to the coset g·⟨ω⟩, where Z is the constant gⁿ − 1, and h = a·b − c
-// there, the evaluations that snarkjs's H points take. bellman's H points
-// are powers of τ: h is divided by Z (scaled by quotient_factor) and brought
-// back to coefficients (quotient_finish).
+// there, scaled by the reduction's factor and brought back to coefficients
+// where the key's H takes them (reduction.hpp; quotient_finish).
 template <class Fr>
-Fr quotient_factor(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention) {
-  const uint64_t n = domain.size();
-  if (convention == Convention::snarkjs) return Fr::one();
-  return (domain.host().coset_shift().pow(&n, 1) - Fr::one()).inverse();
-}
-
-template <class Fr>
-void quotient_finish(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention, Fr* h, cudaStream_t stream) {
-  if (convention == Convention::bellman) poly::cuda::coset_intt(domain, h, stream);
+void quotient_finish(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap, Fr* h, cudaStream_t stream) {
+  if (qap.h_as_coefficients) poly::cuda::coset_intt(domain, h, stream);
 }
 
 // The together schedule: h in a, from a, b, c in three vectors.
 template <class Fr>
-void quotient(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention, Fr* a, Fr* b, Fr* c,
+void quotient(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap, Fr* a, Fr* b, Fr* c,
               cudaStream_t stream) {
   for (Fr* v : {a, b, c}) poly::cuda::coset_evaluations(domain, v, stream);
-  poly::cuda::quotient_pointwise(a, b, c, domain.size(), stream, quotient_factor(domain, convention));
-  quotient_finish(domain, convention, a, stream);
+  poly::cuda::quotient_pointwise(a, b, c, domain.size(), stream, qap.quotient_factor(domain.host()));
+  quotient_finish(domain, qap, a, stream);
 }
 
 // The in_turn schedule (AbcSchedule): h in x, from the host's a, b, c copied
@@ -456,7 +448,7 @@ void quotient(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention,
 // w's block, which x may be), and the kernels wait for the copy. `ab_ready`
 // is recorded on the main stream once a and b are there.
 template <class Fr>
-void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, Convention convention,
+void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap,
                       const std::span<const Fr> (&host)[3], Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   const size_t n = domain.size();
@@ -475,8 +467,8 @@ void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, Convention con
   poly::cuda::pointwise_product(x, static_cast<const Fr*>(y), n, main);
   upload_after_main({{y, host[2]}});
   poly::cuda::coset_evaluations(domain, y, main);
-  poly::cuda::pointwise_difference(x, static_cast<const Fr*>(y), n, main, quotient_factor(domain, convention));
-  quotient_finish(domain, convention, x, main);
+  poly::cuda::pointwise_difference(x, static_cast<const Fr*>(y), n, main, qap.quotient_factor(domain.host()));
+  quotient_finish(domain, qap, x, main);
 }
 
 // One MSM of the proof, over scalars [begin, end) of k: a single device MSM
@@ -598,6 +590,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   if (!inputs.state_ || inputs.state_->key != &key || inputs.state_->worker != &worker)
     throw std::invalid_argument("prove_start: the inputs were uploaded for another key or worker");
   const ProvingKey<E>& pk = key.prepared().key();
+  const QapReduction qap = reduction(pk.convention);
   DeviceScope on(key.device());
   const auto& resident = key.resident();
   const WitnessLayout& layout = resident.witness;
@@ -654,7 +647,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     in.scalars = {};
     for (auto& v : st->quotient) v = worker.arena().take(n * sizeof(Fr));
     d_h = st->quotient[0].template as<Fr>();
-    quotient_in_turn<Fr>(resident.domain, pk.convention, in.host_abc, d_h, st->quotient[1].template as<Fr>(), worker,
+    quotient_in_turn<Fr>(resident.domain, qap, in.host_abc, d_h, st->quotient[1].template as<Fr>(), worker,
                          st->abc_ready);
     st->ntt_done.record(main);
     st->quotient[1] = {};  // free for H's MSM chunks, after the quotient on this stream
@@ -668,14 +661,13 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     else
       compute_abc<E>(resident, key.device(), d_w, n, d_a, d_b, d_c, main);
     st->abc_ready.record(main);
-    quotient(resident.domain, pk.convention, d_a, d_b, d_c, main);
+    quotient(resident.domain, qap, d_a, d_b, d_c, main);
     st->ntt_done.record(main);
   }
   // h is random: all of it through the buckets, with no classification to
-  // wait for. bellman's H has no point for h's top coefficient, which is zero
-  // (deg h ≤ n − 2).
+  // wait for; as many terms as the key's H has points (reduction.hpp).
   const auto h = msm::cuda::Classified<Fr>::all(d_h, n);
-  const size_t h_terms = pk.convention == Convention::bellman ? n - 1 : n;
+  const size_t h_terms = qap.h_terms(n);
   st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging));
   st->work.finish();
   st->inputs.emplace(std::move(inputs));

@@ -118,8 +118,8 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
   using Fr = typename E::Fr;
   using Domain = poly::Domain<Fr>;
   const size_t nc = m.n_constraints(), np = m.n_public, nv = m.n_vars;
-  const bool bellman = convention == Convention::bellman;
-  if (bellman && E::id != ec::Curve::bls12_381)
+  const QapReduction qap = reduction(convention);
+  if (convention == Convention::bellman && E::id != ec::Curve::bls12_381)
     throw std::invalid_argument(std::string("bellman's convention is defined for BLS12-381 only, not ") +
                                 curve_name(E::id));
   if (np >= nv)
@@ -129,13 +129,8 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
       throw std::invalid_argument("a constraint uses wire " + std::to_string(term.wire) + " but n_vars is " +
                                   std::to_string(nv));
 
-  // snarkjs zkey_new: 2^(⌊log2(nConstraints + nPublic)⌋ + 1) (log2(0) = 0), so
-  // there is room for the nPublic + 1 extra rows. bellperson: the smallest
-  // power of two that holds the constraints and its nPublic + 1 input
-  // constraints, the same but for an empty circuit, and at most 2^(s-1).
-  const unsigned width = (unsigned)std::bit_width(nc + np);
-  const unsigned log_n = bellman ? width : std::max(1u, width);
-  const unsigned max_log_n = bellman ? Domain::max_log_size - 1 : Domain::max_log_size;
+  // The domain, with room for the nPublic + 1 extra rows (reduction.hpp).
+  const unsigned log_n = qap.log_domain(nc + np), max_log_n = qap.max_log_domain(Domain::max_log_size);
   if (log_n > max_log_n)
     throw std::invalid_argument(std::to_string(nc) + " constraints and " + std::to_string(np) +
                                 " public signals need a domain of 2^" + std::to_string(log_n) + ", beyond the 2^" +
@@ -144,7 +139,7 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
   if (t.gamma.is_zero() || t.delta.is_zero())
     throw std::invalid_argument("toxic waste with γ or δ zero: IC and C are divided by them");
 
-  const Domain dom(log_n, bellman ? poly::Roots::bellman : poly::Roots::snarkjs);
+  const Domain dom(log_n, qap.roots);
   const uint64_t n = dom.size();
   const Fr n_fr = Fr::from_uint(n), g = dom.coset_shift();
   const Fr tau_n = t.tau.pow(&n, 1), g_n = g.pow(&n, 1);
@@ -167,23 +162,13 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
     for (size_t i = b; i < e; ++i) w[i] = (t.beta * u[i] + t.alpha * v[i] + w[i]) * (i <= np ? gamma_inv : delta_inv);
   });
 
-  // H; under bellman's convention also A's and B's densities, which keep
-  // only their variables' u and v.
-  std::vector<Fr> hs;
-  Density a_density, b_density;
-  if (bellman) {
-    hs.resize(n - 1);
+  // H's scalars, for h's coefficients or for its evaluations on the coset
+  // (reduction.hpp).
+  std::vector<Fr> hs(qap.h_terms(n));
+  if (qap.h_as_coefficients) {
     bellman_h(std::span<Fr>(hs), z * delta_inv, t.tau, threads);
-    for (size_t i = np + 1; i < nv; ++i)
-      if (w[i].is_zero())
-        throw std::invalid_argument("private signal " + std::to_string(i) +
-                                    " is in no constraint: its L point would be the point at infinity, which "
-                                    "bellperson's parameters cannot hold");
-    a_density = column_density(m, 0), b_density = column_density(m, 1);
-    u = dense(u, a_density);
-    v = dense(v, b_density);
   } else {
-    // H. On the coset x_j = g ω^j the vanishing polynomial is Xⁿ - gⁿ, with
+    // On the coset x_j = g ω^j the vanishing polynomial is Xⁿ - gⁿ, with
     // derivative n gⁿ / x_j at x_j, so L'_j(τ) = (τⁿ - gⁿ) x_j / (n gⁿ (τ - x_j)).
     // The prover's h_j = (ab - c)(x_j) = q(x_j) Z(x_j) = q(x_j)(gⁿ - 1) for the
     // quotient q of degree < n, so Σ_j h_j L'_j(τ) = q(τ)(gⁿ - 1) and
@@ -192,8 +177,20 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
     // (τ^(2n) - 1) x_j / (2n (τ - x_j) δ), which is L^(2n)_(2j+1)(τ)/δ, the odd
     // Lagrange points of the 2n domain that zkey_new takes from the ptau file
     // and contributions divide by δ.
-    hs.resize(n);
     ratios<Fr>(hs, z_coset * z * (n_fr * g_n * (g_n - Fr::one()) * t.delta).inverse(), g, dom.omega(), t.tau, threads);
+  }
+  if (convention == Convention::bellman)
+    for (size_t i = np + 1; i < nv; ++i)
+      if (w[i].is_zero())
+        throw std::invalid_argument("private signal " + std::to_string(i) +
+                                    " is in no constraint: its L point would be the point at infinity, which "
+                                    "bellperson's parameters cannot hold");
+  // A's and B's densities, which keep only their variables' u and v.
+  Density a_density, b_density;
+  if (qap.dense_ab) {
+    a_density = column_density(m, 0), b_density = column_density(m, 1);
+    u = dense(u, a_density);
+    v = dense(v, b_density);
   }
 
   // A, B1, C and H (IC is made apart); B2.

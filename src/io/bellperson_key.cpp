@@ -67,11 +67,12 @@ CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::Co
   if (counts.l != nv - np - 1)
     fail("L has " + str(counts.l) + " points, one per private signal; the circuit has " + str(nv - np - 1));
   // bellperson's domain: the smallest power of two holding the constraints
-  // and the input constraints (groth16/setup.hpp).
-  const uint64_t domain = uint64_t{1} << std::bit_width(nc + np);
-  if (counts.h != domain - 1)
+  // and the input constraints, and H a point fewer (groth16/reduction.hpp).
+  constexpr groth16::QapReduction qap = groth16::reduction(groth16::Convention::bellman);
+  const uint64_t domain = uint64_t{1} << qap.log_domain(nc + np);
+  if (counts.h != qap.h_terms(domain))
     fail("H has " + str(counts.h) + " points; the circuit's " + str(nc) + " constraints and " + str(np + 1) +
-         " input constraints need a domain of " + str(domain) + ", so " + str(domain - 1));
+         " input constraints need a domain of " + str(domain) + ", so " + str(qap.h_terms(domain)));
   CircuitDensities d{groth16::column_density(m, 0), groth16::column_density(m, 1)};
   if (counts.a != d.a.count())
     fail("A has " + str(counts.a) + " points; the circuit has " + str(d.a.count()) + " variables in A");

@@ -1,5 +1,5 @@
 // Which variables a key under bellman's convention holds A and B points for
-// (keys.hpp, Convention::bellman). bellperson's generator leaves out of A,
+// (reduction.hpp: dense_ab). bellperson's generator leaves out of A,
 // B_G1 and B_G2 the variables whose polynomial there is zero, and its prover
 // skips their scalars; the supraseal-c2 ABI passes the same sets as bitmaps of
 // 64-bit words. A variable is in a matrix's density when some constraint gives

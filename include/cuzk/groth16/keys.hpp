@@ -15,6 +15,7 @@
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/groth16/density.hpp"
+#include "cuzk/groth16/reduction.hpp"
 #include "cuzk/util/bulk_vector.hpp"
 
 namespace cuzk::groth16 {
@@ -40,20 +41,6 @@ struct Coef {
 template <class E>
 using CoefList = BulkVector<Coef<E>>;
 
-// The prover a key was made for. Both share the assembly of (πA, πB, πC) and
-// the verifier; they differ in the domain's roots (poly/domain.hpp), in what H
-// holds, and in which variables A and B have points for:
-//   snarkjs  H_j: the odd-coset Lagrange basis over δ (setup.hpp), domain_size
-//            points, taking h's evaluations on the coset; A, B1, B2: a point
-//            per variable (infinity where the column is empty).
-//   bellman  H_i = [τ^i Z(τ)/δ]₁ for i < domain_size − 1, taking h's
-//            coefficients (bellperson's generator.rs); A, B1, B2: points only
-//            for the variables of a_density and b_density, in order.
-// The rows past the constraints are the same in both: bellman's input
-// constraints input·0 = 0 are snarkjs's extra rows a = w[s].
-enum class Convention { snarkjs, bellman };
-constexpr const char* convention_name(Convention c) { return c == Convention::snarkjs ? "snarkjs" : "bellman"; }
-
 // A Groth16 proving key. The point arrays are spans: a key read from a .zkey
 // views them in the file mapping, a key from the development setup in
 // vectors that its owner keeps.
@@ -72,7 +59,7 @@ struct ProvingKey {
   std::span<const G1> c;   // n_vars - n_public - 1: signals n_public + 1 ... n_vars - 1 (bellperson's L)
   std::span<const G1> h;   // domain_size; bellman: domain_size - 1
   CoefList<E> coefs;
-  Convention convention = Convention::snarkjs;
+  Convention convention = Convention::snarkjs;  // its QAP reduction (reduction.hpp)
   Density a_density, b_density;  // bellman only: which variables A and B have points for
   // The point spans view a file mapping (a .zkey read in place), which must not
   // be page-locked in place (cudaHostRegister of a file-backed mapping can
@@ -93,7 +80,7 @@ struct ProvingKey {
   size_t n_vars() const { return on_gpu ? on_gpu->n_vars : ic.size() + c.size(); }
   size_t n_public() const { return ic.size() - 1; }
   size_t domain_size() const {
-    return on_gpu ? on_gpu->domain_size : h.size() + (convention == Convention::bellman ? 1 : 0);
+    return on_gpu ? on_gpu->domain_size : reduction(convention).domain_size(h.size());
   }
 };
 
