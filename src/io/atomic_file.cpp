@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 namespace cuzk::io {
 
@@ -63,6 +64,13 @@ void AtomicFile::commit_together(std::span<AtomicFile> files) {
   }
   for (AtomicFile& f : files) f.finish();
   for (AtomicFile& f : files) f.publish();
+}
+
+void write_together(std::span<const FileContents> files) {
+  std::vector<AtomicFile> out;
+  out.reserve(files.size());
+  for (const FileContents& f : files) out.emplace_back(f.path).write(f.bytes);
+  AtomicFile::commit_together(out);
 }
 
 void AtomicFile::fail(const char* what, int err) const {

@@ -42,13 +42,7 @@ Doc parse(std::string_view text, std::string name) {
   return d;
 }
 
-Doc load(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Doc{path.string(), {}}.fail("", std::string("cannot open: ") + std::strerror(errno));
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
-  if (in.bad()) Doc{path.string(), {}}.fail("", "read error");
-  return parse(text, path.string());
-}
+Doc load(const fs::path& path) { return parse(read_json_document(path), path.string()); }
 
 // A value in a message: clipped and without control characters.
 std::string shown(const std::string& s) {
@@ -295,19 +289,25 @@ groth16::VerifyingKey<E> vk_of(const Doc& d) {
 
 }  // namespace
 
+std::string read_json_document(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Doc{path.string(), {}}.fail("", std::string("cannot open: ") + std::strerror(errno));
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  if (in.bad()) Doc{path.string(), {}}.fail("", "read error");
+  return text;
+}
+
 Curve read_json_curve(const fs::path& path) { return curve_of(load(path)); }
 Curve parse_json_curve(std::string_view text, const std::string& name) { return curve_of(parse(text, name)); }
 
 std::string json_text(const ojson& j) { return j.dump(1); }
 
 void write_json_files(std::span<const std::pair<fs::path, ojson>> files) {
-  std::vector<AtomicFile> out;
-  out.reserve(files.size());
-  for (const auto& [path, j] : files) {
-    const std::string text = json_text(j);
-    out.emplace_back(path).write(bytes_of(std::span(text)));
-  }
-  AtomicFile::commit_together(out);
+  std::vector<std::string> texts;
+  std::vector<FileContents> out;
+  texts.reserve(files.size());  // never reallocated: `out` points into it
+  for (const auto& [path, j] : files) out.push_back({path, bytes_of(std::span(texts.emplace_back(json_text(j))))});
+  write_together(out);
 }
 
 void write_json_file(const fs::path& path, const ojson& j) {

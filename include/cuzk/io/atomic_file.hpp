@@ -50,6 +50,15 @@ class AtomicFile {
   int fd_ = -1;
 };
 
+// One file for write_together: where it goes and what it holds.
+struct FileContents {
+  std::filesystem::path path;
+  std::span<const uint8_t> bytes;
+};
+// Writes files that must appear together or not at all (a proof and its
+// public signals): each to its temporary file, then commit_together.
+void write_together(std::span<const FileContents> files);
+
 // The bytes of trivially copyable values (integers, limbs, curve points), for
 // AtomicFile::write.
 template <class T, size_t N>

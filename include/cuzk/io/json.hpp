@@ -86,6 +86,9 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
 // public.json): every temporary file is written before any is renamed.
 void write_json_files(std::span<const std::pair<std::filesystem::path, nlohmann::ordered_json>> files);
 
+// A file's text for the readers below, which fails as the readers above do
+// ("<file>: cannot open: <why>").
+std::string read_json_document(const std::filesystem::path& path);
 // The readers above over a document in memory (a string from a C API or
 // network caller), `name` standing for the file in messages.
 Curve parse_json_curve(std::string_view text, const std::string& name);
