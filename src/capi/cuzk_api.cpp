@@ -17,10 +17,10 @@
 
 #include "cuzk/cuzk.h"
 #include "cuzk/ec/curves.hpp"
-#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
+#include "cuzk/service/proof.hpp"
 #include "cuzk/service/service.hpp"
 
 #include "c_boundary.hpp"
@@ -358,17 +358,13 @@ cuzk_status cuzk_verify(const char* vk_json, const char* public_json, const char
     require(public_json, "public signals JSON");
     require(proof_json, "proof JSON");
     require(valid, "valid");
-    return ec::visit_curve(io::parse_json_curve(vk_json, "verification key"), [&](auto curve) {
-      using E = decltype(curve);
-      const auto vk = io::parse_vk_json<E>(vk_json, "verification key");
-      const auto publics = io::parse_public_json<E>(public_json, "public signals");
-      const auto proof = io::parse_proof_json<E>(proof_json, "proof");
-      if (publics.size() != vk.n_public())
-        throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "public signals: " + std::to_string(publics.size()) +
-                                                       " values, but the key expects " + std::to_string(vk.n_public())};
-      *valid = groth16::verify<E>(vk, publics, proof) ? 1 : 0;
-      return CUZK_OK;
-    });
+    const service::Verdict verdict = service::verify_json(
+        {vk_json, "verification key"}, {public_json, "public signals"}, {proof_json, "proof"});
+    if (verdict.publics != verdict.expected)
+      throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "public signals: " + std::to_string(verdict.publics) +
+                                                     " values, but the key expects " + std::to_string(verdict.expected)};
+    *valid = verdict.valid ? 1 : 0;
+    return CUZK_OK;
   });
 }
 

@@ -6,9 +6,9 @@
 
 #include "bellperson.hpp"
 #include "commands.hpp"
-#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "cuzk/service/proof.hpp"
 #include "output.hpp"
 
 namespace cuzk::cli {
@@ -31,23 +31,21 @@ int verify(const std::string& vk_path, const std::string& public_path, const std
   expect_kind(vk_path, io::JsonKind::verifying_key);
   expect_kind(public_path, io::JsonKind::public_signals);
   expect_kind(proof_path, io::JsonKind::proof);
-  return ec::visit_curve(io::read_json_curve(vk_path), [&](auto curve) {
-    using E = decltype(curve);
-    const auto vk = io::read_vk_json<E>(vk_path);
-    const auto publics = io::read_public_json<E>(public_path);
-    const auto proof = io::read_proof_json<E>(proof_path);
-    if (publics.size() != vk.n_public()) {
-      std::fprintf(stderr, "Invalid proof: %s has %zu public signals but the key expects %zu\n", public_path.c_str(),
-                   publics.size(), vk.n_public());
-      return 1;
-    }
-    if (!groth16::verify<E>(vk, publics, proof)) {
-      std::fprintf(stderr, "Invalid proof\n");
-      return 1;
-    }
-    std::printf("OK\n");
-    return 0;
-  });
+  const std::string vk = io::read_json_document(vk_path), publics = io::read_json_document(public_path),
+                    proof = io::read_json_document(proof_path);
+  const service::Verdict verdict =
+      service::verify_json({vk, vk_path}, {publics, public_path}, {proof, proof_path});
+  if (verdict.publics != verdict.expected) {
+    std::fprintf(stderr, "Invalid proof: %s has %zu public signals but the key expects %zu\n", public_path.c_str(),
+                 verdict.publics, verdict.expected);
+    return 1;
+  }
+  if (!verdict.valid) {
+    std::fprintf(stderr, "Invalid proof\n");
+    return 1;
+  }
+  std::printf("OK\n");
+  return 0;
 }
 
 int export_vk(const std::string& zkey_path, const std::string& vk_path) {
