@@ -157,8 +157,9 @@ std::unique_ptr<cuzk_result> result_of(const service::JobOutcome& outcome) {
   r->proofs.reserve(outcome.partitions.size());
   for (const auto& p : outcome.partitions) {
     const auto& t = p.times;
-    r->proofs.push_back({status_of(p.error_kind), p.error, p.ok() ? io::json_text(p.proof) : "",
-                         p.ok() ? io::json_text(p.publics) : "", {t.queue, t.synthesis, t.prove, t.finish, t.total}});
+    service::SnarkjsJson json = p.ok() ? service::snarkjs_json(*p.proved) : service::SnarkjsJson{};
+    r->proofs.push_back({status_of(p.error_kind), p.error, std::move(json.proof), std::move(json.publics),
+                         {t.queue, t.synthesis, t.prove, t.finish, t.total}});
   }
   return r;
 }

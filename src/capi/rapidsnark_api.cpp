@@ -19,11 +19,10 @@
 #include <vector>
 
 #include "cuzk/ec/curves.hpp"
-#include "cuzk/groth16/proof.hpp"
-#include "cuzk/io/json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
 #include "cuzk/service/errors.hpp"
+#include "cuzk/service/proof.hpp"
 #include "cuzk/service/service.hpp"
 
 #include "c_boundary.hpp"
@@ -71,9 +70,9 @@ std::span<const uint8_t> bytes_of(const void* p, unsigned long long size, const 
   return {static_cast<const uint8_t*>(p), (size_t)size};
 }
 
-// Buffer sizes, NUL included, measured on the JSON the service returns
-// (io::json_text of io's writers) filled with the longest decimals there
-// are: q - 1 for every coordinate, r - 1 for every public signal.
+// Buffer sizes, NUL included, measured on the JSON prove() delivers
+// (service::snarkjs_json) filled with the longest decimals there are: q - 1
+// for every coordinate, r - 1 for every public signal.
 template <class E>
 unsigned long long longest_proof_size() {
   using F1 = typename E::G1::F;
@@ -81,18 +80,19 @@ unsigned long long longest_proof_size() {
   const F1 m = -F1::one();
   F2 m2;
   m2.c0 = m2.c1 = -F2::Base::one();
-  groth16::Proof<E> p;
-  p.a = p.c = {m, m};
-  p.b = {m2, m2};
-  return io::json_text(io::proof_to_json(p)).size() + 1;
+  service::Proved<E> p;
+  p.proof.a = p.proof.c = {m, m};
+  p.proof.b = {m2, m2};
+  return service::snarkjs_json(p).proof.size() + 1;
 }
 
 template <class E>
 unsigned long long longest_public_size(uint64_t n_public) {
   using Fr = typename E::Fr;
-  const std::vector<Fr> one(1, -Fr::one()), two(2, -Fr::one());
-  const unsigned long long size1 = io::json_text(io::public_to_json<E>(one)).size();
-  const unsigned long long size2 = io::json_text(io::public_to_json<E>(two)).size();
+  const auto size = [](size_t n) {
+    return service::snarkjs_json(service::Proved<E>{{}, std::vector<Fr>(n, -Fr::one())}).publics.size();
+  };
+  const unsigned long long size1 = size(1), size2 = size(2);
   // The text grows by the same bytes per signal, and "[]" (no signal) is the rest.
   const unsigned long long each = size2 - size1;
   return (size1 - each) + n_public * each + 1;
@@ -149,7 +149,8 @@ int prove(Prover& prover, std::span<const uint8_t> wtns, char* proof_buffer, uns
     throw Refusal{PROVER_ERROR, "the service returned no outcome for the proof"};
   const service::PartitionOutcome& p = outcome->partitions.front();
   if (!p.ok()) p.rethrow();
-  deliver(io::json_text(p.proof), proof_buffer, proof_size, io::json_text(p.publics), public_buffer, public_size);
+  const service::SnarkjsJson json = service::snarkjs_json(*p.proved);
+  deliver(json.proof, proof_buffer, proof_size, json.publics, public_buffer, public_size);
   return PROVER_OK;
 }
 

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <sys/stat.h>
@@ -29,7 +30,6 @@
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
-#include "cuzk/io/json.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/util/byte_size.hpp"
@@ -326,7 +326,7 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
               Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
         continue;
       }
-      const groth16::Proof<E> proof = io::parse_proof_json<E>(io::json_text(p.proof), "proof");
+      const groth16::Proof<E>& proof = std::get<service::Proved<E>>(*p.proved).proof;
       std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
       std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
       std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);

@@ -10,7 +10,6 @@
 
 #include "commands.hpp"
 #include "cuzk/circuit/matrices.hpp"
-#include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/io/bellperson_proof.hpp"
 #include "cuzk/io/json.hpp"
@@ -33,12 +32,6 @@ bool looks_like_bellperson(const std::filesystem::path& path) {
   for (const char* other : {".zkey", ".wtns", ".r1cs", ".ptau", ".json"})
     if (ext == other) return false;
   return content_kind(path).empty();
-}
-
-Format parse_format(const std::string& name) {
-  if (name == "snarkjs") return Format::snarkjs;
-  if (name == "bellperson") return Format::bellperson;
-  throw std::invalid_argument("--format " + name + ": the formats are snarkjs and bellperson");
 }
 
 groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::string& r1cs_path,
@@ -71,16 +64,6 @@ groth16::VerifyingKey<E> read_bellperson_verifying_key(const std::string& path) 
   if (const std::string kind = content_kind(path); !kind.empty() && kind != "empty")
     throw io::FormatError(path + ": a " + kind + " file, not a bellperson parameter or verifying-key file");
   return io::verifying_key(io::read_bellperson_vk(path));
-}
-
-void write_bellperson_outputs(const std::filesystem::path& proof_path, const nlohmann::ordered_json& proof,
-                              const std::filesystem::path& public_path, const nlohmann::ordered_json& publics) {
-  const auto bytes = io::encode_bellperson_proof(io::parse_proof_json<E>(proof.dump(), proof_path.string()));
-  const std::string text = io::json_text(publics);
-  io::AtomicFile files[] = {io::AtomicFile(proof_path), io::AtomicFile(public_path)};
-  files[0].write(bytes);
-  files[1].write({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
-  io::AtomicFile::commit_together(files);
 }
 
 void bellperson_info(const std::string& path) {

@@ -1,6 +1,6 @@
 // What the commands share about bellperson's files (io/bellperson*.hpp):
-// telling them by content, loading a parameter file with its circuit as a
-// key, and writing a proof in bellperson's encoding.
+// telling them by content and loading a parameter file with its circuit as a
+// key (output.hpp writes a proof in bellperson's encoding).
 #pragma once
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "native.hpp"
-#include "nlohmann/json.hpp"
+#include "output.hpp"
 
 namespace cuzk::cli {
 
@@ -19,10 +19,6 @@ namespace cuzk::cli {
 // (.zkey, .wtns, .r1cs, .ptau, .json), whose reader says what is wrong with a
 // damaged file.
 bool looks_like_bellperson(const std::filesystem::path& path);
-
-// --format on setup and prove: what the key or proof is written as.
-enum class Format { snarkjs, bellperson };
-Format parse_format(const std::string& name);
 
 // The key of parameter file `params` for its circuit: the .r1cs `r1cs`, or
 // else the native example `native` names, on BLS12-381 (native.curve is not
@@ -34,10 +30,6 @@ groth16::SharedKey<ec::Bls12_381> load_bellperson_key(const std::string& params,
 
 // The verifying key of a parameter or .vk file.
 groth16::VerifyingKey<ec::Bls12_381> read_bellperson_verifying_key(const std::string& path);
-
-// The proof in bellperson's 192 bytes and public.json, together or not at all.
-void write_bellperson_outputs(const std::filesystem::path& proof_path, const nlohmann::ordered_json& proof,
-                              const std::filesystem::path& public_path, const nlohmann::ordered_json& publics);
 
 // `cuzk info` on a bellperson file (a parameter file, a .vk or a proof).
 void bellperson_info(const std::string& path);

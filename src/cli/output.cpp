@@ -1,10 +1,17 @@
 #include "output.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <variant>
+
+#include "cuzk/io/atomic_file.hpp"
+#include "cuzk/io/bellperson_proof.hpp"
 
 namespace cuzk::cli {
 
@@ -80,6 +87,38 @@ void remove_earlier_output(const std::filesystem::path& path, FileKind kind) {
   std::error_code ec;
   if (!std::filesystem::remove(path, ec) && ec)
     throw std::runtime_error(path.string() + ": cannot remove the earlier file: " + ec.message());
+}
+
+Format parse_format(const std::string& name) {
+  if (name == "snarkjs") return Format::snarkjs;
+  if (name == "bellperson") return Format::bellperson;
+  throw std::invalid_argument("--format " + name + ": the formats are snarkjs and bellperson");
+}
+
+void check_proof_format(Format format, ec::Curve curve) {
+  if (format == Format::bellperson && curve != ec::Curve::bls12_381)
+    throw std::invalid_argument(std::string("--format bellperson: bellperson's proof encoding exists for bls12381 "
+                                            "only; this key is on ") +
+                                ec::curve_name(curve));
+}
+
+void write_proof_outputs(const std::filesystem::path& proof_path, const std::filesystem::path& public_path,
+                         const service::AnyProved& proved, Format format) {
+  std::visit(
+      [&]<class E>(const service::Proved<E>& p) {
+        check_proof_format(format, E::id);
+        const service::SnarkjsJson json = service::snarkjs_json(p);
+        std::span<const uint8_t> proof = io::bytes_of(std::span(json.proof));
+        std::array<uint8_t, io::kBellpersonProofSize> encoded;
+        if constexpr (std::is_same_v<E, ec::Bls12_381>)
+          if (format == Format::bellperson) {
+            encoded = io::encode_bellperson_proof(p.proof);
+            proof = encoded;
+          }
+        const io::FileContents files[] = {{proof_path, proof}, {public_path, io::bytes_of(std::span(json.publics))}};
+        io::write_together(files);
+      },
+      proved);
 }
 
 }  // namespace cuzk::cli

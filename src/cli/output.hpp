@@ -16,6 +16,9 @@
 #include <filesystem>
 #include <string>
 
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/service/proof.hpp"
+
 namespace cuzk::cli {
 
 // The kind a file's first bytes show: "zkey", "wtns", "r1cs" or "ptau" by the
@@ -38,5 +41,19 @@ void check_output(const std::filesystem::path& path, FileKind kind, bool force);
 // is removed before the work starts. A directory there is a std::runtime_error
 // (the output cannot be written).
 void remove_earlier_output(const std::filesystem::path& path, FileKind kind);
+
+// --format on setup and prove: what the key or proof is written as.
+enum class Format { snarkjs, bellperson };
+Format parse_format(const std::string& name);
+// std::invalid_argument unless a proof on `curve` can be written as `format`:
+// bellperson's encoding exists for bls12381 only. prove asks before proving.
+void check_proof_format(Format format, ec::Curve curve);
+
+// A proof and its public signals as `cuzk prove` writes them: proof_path holds
+// snarkjs's proof.json (service::snarkjs_json) or, with Format::bellperson,
+// bellperson's 192 bytes; public_path holds public.json. The two appear
+// together or not at all.
+void write_proof_outputs(const std::filesystem::path& proof_path, const std::filesystem::path& public_path,
+                         const service::AnyProved& proved, Format format = Format::snarkjs);
 
 }  // namespace cuzk::cli

@@ -19,7 +19,6 @@
 #include "client.hpp"
 #endif
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/io/json.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "output.hpp"
@@ -77,10 +76,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   const service::KeyInfo key = params ? svc.add_key(std::filesystem::path(zkey_path).stem().string(),
                                                     load_bellperson_key(zkey_path, opts.r1cs, opts.native))
                                       : svc.load_key(zkey_path);
-  if (format == Format::bellperson && key.curve != ec::Curve::bls12_381)
-    throw std::invalid_argument(std::string("--format bellperson: bellperson's proof encoding exists for bls12381 "
-                                            "only; this key is on ") +
-                                ec::curve_name(key.curve));
+  check_proof_format(format, key.curve);
   clock.lap(params ? "read params" : "read zkey");
   if (!opts.r1cs.empty()) {
     check_against_circuit(opts.r1cs, key, wtns_path);
@@ -96,13 +92,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     throw service::Error(p.error_kind, wtns_path + " with " + zkey_path + ": " + p.error +
                                            (opts.r1cs.empty() ? "; --r1cs circuit.r1cs names the first failing constraint" : ""));
   if (!p.ok()) throw service::Error(p.error_kind, p.error);
-  if (format == Format::bellperson) {
-    write_bellperson_outputs(proof_path, p.proof, public_path, p.publics);
-  } else {
-    const std::pair<std::filesystem::path, nlohmann::ordered_json> outputs[] = {{proof_path, p.proof},
-                                                                                 {public_path, p.publics}};
-    io::write_json_files(outputs);
-  }
+  write_proof_outputs(proof_path, public_path, *p.proved, format);
   clock.lap("write proof");
   if (!opts.quiet)
     std::printf("cuzk prove: wrote %s and %s (%s proof, verified) with the %s in %.3f s\n", proof_path.c_str(),

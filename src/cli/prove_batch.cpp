@@ -91,9 +91,7 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
         failures[i] = r.error;
         continue;
       }
-      const std::pair<std::filesystem::path, nlohmann::ordered_json> files[] = {{outputs[2 * i], r.proof},
-                                                                                {outputs[2 * i + 1], r.publics}};
-      io::write_json_files(files);
+      write_proof_outputs(outputs[2 * i], outputs[2 * i + 1], *r.proved);
     }
   }
   for (const auto& [i, error] : failures) std::fprintf(stderr, "error: %s: %s\n", wtns[i].c_str(), error.c_str());

@@ -216,7 +216,8 @@ void QueueWorker::result_loop(std::stop_token stop) {
 
 void QueueWorker::write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o) {
   if (o.ok()) {
-    if (q.complete(h.claim, config_.host, o.proof.dump(1), o.publics.dump(1), stage_times_json(o.times)))
+    const service::SnarkjsJson json = service::snarkjs_json(*o.proved);
+    if (q.complete(h.claim, config_.host, json.proof, json.publics, stage_times_json(o.times)))
       ++counters_.written;
     else
       ++counters_.duplicates;  // another host wrote it first (our lease had lapsed)

@@ -30,10 +30,6 @@ void fill(v1::KeyInfo* out, const service::KeyInfo& k) {
   out->set_jobs(k.jobs);
 }
 
-// JSON text as `cuzk prove` writes its files (io::write_json_file), so a
-// client that saves it verbatim writes the same bytes.
-std::string json_text(const nlohmann::ordered_json& j) { return j.dump(1); }
-
 void fill(v1::JobResult* out, const service::JobOutcome& o) {
   out->set_job_id(o.id);
   out->set_key_id(o.key);
@@ -42,8 +38,10 @@ void fill(v1::JobResult* out, const service::JobOutcome& o) {
     auto* r = out->add_partitions();
     r->set_ok(p.ok());
     if (p.ok()) {
-      r->set_proof_json(json_text(p.proof));
-      r->set_public_json(json_text(p.publics));
+      // The bytes `cuzk prove` writes, so a client that saves them verbatim writes the same files.
+      service::SnarkjsJson json = service::snarkjs_json(*p.proved);
+      r->set_proof_json(std::move(json.proof));
+      r->set_public_json(std::move(json.publics));
     } else {
       r->set_error_code(service::error_kind_name(p.error_kind));
       r->set_error(p.error);

@@ -82,8 +82,7 @@ PartitionOutcome outcome_of(const engine::PartitionResult<E>& r) {
   out.times = stage_times(r.times);
   out.error_kind = r.proof ? ErrorKind::none : kind_of(r.outcome, r.cause);
   if (out.ok()) {
-    out.proof = io::proof_to_json<E>(*r.proof);
-    out.publics = io::public_to_json<E>(std::span<const typename E::Fr>(r.publics));
+    out.proved = Proved<E>{*r.proof, r.publics};
   } else {
     out.error = r.cause ? message_of(r.cause) : r.error;
     out.cause = r.cause;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <variant>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/circuit/matrices.hpp"
@@ -14,7 +15,6 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson_key.hpp"
-#include "cuzk/io/json.hpp"
 #include "cuzk/service/service.hpp"
 
 namespace cuzk::service {
@@ -93,16 +93,18 @@ TEST(Evaluations, ProveWithTheCallersRandomnessWhatTheProverProves) {
     std::vector<Fr> a(g.in.a), b(g.in.b), c(g.in.c);
     const auto pending = groth16::prove_start<E>(*f.with_circuit, g.in.w, a, b, c);
     const auto expected = groth16::prove_finish(*f.with_circuit, pending, g.rs);
-    EXPECT_EQ(io::json_text(p.proof), io::json_text(io::proof_to_json<E>(expected)));
-    EXPECT_EQ(io::json_text(p.publics), io::json_text(io::public_to_json<E>(std::span<const Fr>(pending.publics))));
+    const Proved<E>& proved = std::get<Proved<E>>(*p.proved);
+    EXPECT_TRUE(proved.proof == expected);
+    EXPECT_EQ(proved.publics, pending.publics);
   }
   // Without r and s they are drawn: a proof that verifies, not the same one.
   std::vector<PartitionInput> fresh{g1.evaluations(f, false)};
   const JobOutcome drawn = *svc.await(svc.submit("k", std::move(fresh)));
   ASSERT_TRUE(drawn.partitions[0].ok()) << drawn.partitions[0].error;
-  EXPECT_NE(io::json_text(drawn.partitions[0].proof), io::json_text(out.partitions[0].proof));
+  const Proved<E>& fresh_proof = std::get<Proved<E>>(*drawn.partitions[0].proved);
+  EXPECT_FALSE(fresh_proof.proof == std::get<Proved<E>>(*out.partitions[0].proved).proof);
   EXPECT_TRUE(groth16::verify<E>(f.points_only->vk(), std::span<const Fr>(g1.in.w).subspan(1, f.n_inputs - 1),
-                                 io::parse_proof_json<E>(io::json_text(drawn.partitions[0].proof), "proof")));
+                                 fresh_proof.proof));
 }
 
 TEST(Evaluations, MalformedRequestsAreRefused) {

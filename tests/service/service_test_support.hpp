@@ -1,13 +1,15 @@
 // Shared by the service tests: a partition's proof checked against the
-// fixture's verification key (snarkjs's), through the JSON files a front end
-// would write.
+// fixture's verification key (snarkjs's), through the JSON a front end would
+// hand out.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <variant>
+
 #include "../io/io_test_support.hpp"
-#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/service/proof.hpp"
 #include "cuzk/service/service.hpp"
 
 namespace cuzk::service::test_support {
@@ -15,12 +17,12 @@ namespace cuzk::service::test_support {
 template <class E>
 void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
   ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;
-  test::TempDir dir;
-  io::write_json_file(dir / "proof.json", p.proof);
-  io::write_json_file(dir / "public.json", p.publics);
-  const auto vk = io::read_vk_json<E>(test::fixture(curve, circuit, "vk.json"));
-  EXPECT_TRUE(groth16::verify<E>(vk, io::read_public_json<E>(dir / "public.json"),
-                                 io::read_proof_json<E>(dir / "proof.json")));
+  ASSERT_TRUE(p.proved && std::holds_alternative<Proved<E>>(*p.proved)) << "no proof on " << curve;
+  const SnarkjsJson json = snarkjs_json(*p.proved);
+  const std::filesystem::path vk = test::fixture(curve, circuit, "vk.json");
+  const Verdict verdict = verify_json({io::read_json_document(vk), vk.string()}, {json.publics, "public.json"},
+                                      {json.proof, "proof.json"});
+  EXPECT_TRUE(verdict.valid) << verdict.publics << " public signals for a key of " << verdict.expected;
 }
 
 }  // namespace cuzk::service::test_support

@@ -34,6 +34,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
+#include "cuzk/service/proof.hpp"
 
 namespace cuzk::service {
 
@@ -161,8 +162,7 @@ struct StageTimes {
 
 struct PartitionOutcome {
   bool ok() const { return error_kind == ErrorKind::none; }
-  nlohmann::ordered_json proof;    // snarkjs proof.json, when ok
-  nlohmann::ordered_json publics;  // snarkjs public.json, when ok
+  std::optional<AnyProved> proved;  // when ok; snarkjs_json makes its files
   ErrorKind error_kind = ErrorKind::none;
   std::string error;         // one line, when not ok
   std::exception_ptr cause;  // what a stage threw, when one did (a cancel, a deadline or a stop throws nothing)
