@@ -5,6 +5,7 @@
 // snarkjs's verification_key.json byte for byte.
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <tuple>
 
 #include "cli_support.hpp"
@@ -36,6 +37,19 @@ std::string plus_one(std::string s) {
 bool is_decimal(const json& v) {
   return v.is_string() && !v.get<std::string>().empty() &&
          v.get<std::string>().find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string text_of(const fs::path& p) {
+  const Bytes b = read_bytes(p);
+  return {b.begin(), b.end()};
+}
+
+// A JSON file's layout without its values: every number of two digits or more
+// (a coordinate, a signal) becomes N, while key order, indentation and the z
+// coordinates stay, so that files by cuzk and by snarkjs can be compared.
+std::string layout(const fs::path& p) {
+  static const std::regex number("\"[0-9]{2,}\"");
+  return std::regex_replace(text_of(p), number, "\"N\"");
 }
 
 // snarkjs's proof.json: affine points as projective triples with z = "1".
@@ -91,8 +105,13 @@ TEST_P(Interop, CuzkProofVerifiesInBothAndTamperingIsRejectedByBoth) {
   const ProcessResult r = cuzk({"prove", fixture_file("circuit.zkey"), fixture_file("witness.wtns"), proof, pub});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(read_json(pub), read_json(fixture_file("public.json")));
+  // Byte for byte what snarkjs wrote, but for "[]" where it writes "[\n]".
+  if (circuit().n_public > 0)
+    EXPECT_EQ(read_bytes(pub), read_bytes(fixture_file("public.json")));
+  else
+    EXPECT_EQ(text_of(pub), "[]");
   expect_snarkjs_proof_shape(read_json(proof), curve());
+  EXPECT_EQ(layout(proof), layout(fixture_file("proof.json")));
   {
     SCOPED_TRACE("cuzk's proof");
     expect_verdicts(vk, pub, proof, true);
@@ -170,6 +189,8 @@ TEST(InteropNative, SetupWitnessProveVerifyWithSnarkjs) {
     const ProcessResult theirs = snarkjs({"groth16", "prove", zkey, wtns, sj_proof, sj_pub});
     ASSERT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
     expect_verdicts(vk, sj_pub, sj_proof, true);
+    EXPECT_EQ(layout(proof), layout(sj_proof));
+    EXPECT_EQ(read_bytes(pub), read_bytes(sj_pub));
   }
 }
 
