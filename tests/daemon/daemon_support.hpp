@@ -79,8 +79,8 @@ v1::Partition wtns_partition(const std::string& curve, const std::string& circui
 // Checks that a partition result is a proof that verifies against `vk`
 // (verification_key.json of the curve, "bn128" or "bls12381").
 void expect_verifies(const v1::PartitionResult& r, const std::string& curve, const fs::path& vk);
-// ... of the fixture circuit: its public.json is the fixture's, and the proof
-// verifies against the fixture's vk.json.
+// ... of the fixture circuit (one with public signals): its public.json is the
+// fixture's, byte for byte, and the proof verifies against the fixture's vk.json.
 void expect_valid_proof(const v1::PartitionResult& r, const std::string& curve, const std::string& circuit);
 
 // The line `cuzk prove ZKEY WTNS ...` prints after "error: " (the CLI's

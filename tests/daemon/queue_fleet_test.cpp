@@ -88,8 +88,11 @@ class QueueFleet : public ::testing::Test {
     }
     EXPECT_GT(proofs, 0u);
   }
+  // The signals are the bytes snarkjs wrote for them, as `cuzk prove` writes them.
   void expect_verified(const std::string& curve, const std::string& proof, const std::string& publics) {
     const fs::path vk = fixture(curve, "linear", "vk.json");
+    const Bytes fixture_publics = read_bytes(fixture(curve, "linear", "public.json"));
+    EXPECT_EQ(publics, std::string(fixture_publics.begin(), fixture_publics.end()));
     const auto check = [&]<class E>() {
       static std::map<std::string, groth16::VerifyingKey<E>> keys;  // each curve's linear vk
       auto it = keys.find(curve);
