@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -35,6 +36,31 @@ std::string kind_by_name(const std::filesystem::path& path) {
   for (const char* k : {"zkey", "wtns", "r1cs", "ptau", "json"})
     if (ext == std::string(".") + k) return k;
   return "";
+}
+
+// Whether `head`, a file's first bytes, can open a JSON text: UTF-8 in which
+// the only control characters are whitespace (RFC 8259). `cut`: the head
+// stops where the file goes on, so a character may be divided at its end.
+// A bellperson parameter file opens with a coordinate, random bytes, which
+// start with whitespace and then "[" or "{" in about one key of a thousand;
+// the rest of its head is no such text.
+bool json_text_head(std::string_view head, bool cut) {
+  for (size_t i = 0; i < head.size();) {
+    const auto c = (unsigned char)head[i];
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+      ++i;
+      continue;
+    }
+    const size_t length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (length == 0) return false;
+    for (size_t k = 1; k < length; ++k) {
+      if (i + k == head.size()) return cut;
+      if (((unsigned char)head[i + k] & 0xc0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
 }
 
 // "a zkey", "an r1cs".
@@ -72,7 +98,9 @@ std::string content_kind(const std::filesystem::path& path) {
   for (const char* magic : {"zkey", "wtns", "r1cs", "ptau"})
     if (bytes.starts_with(magic)) return magic;
   const size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) return "json";
+  if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[') &&
+      json_text_head(bytes, bytes.size() == sizeof head))
+    return "json";
   return "";
 }
 

@@ -22,9 +22,9 @@
 namespace cuzk::cli {
 
 // The kind a file's first bytes show: "zkey", "wtns", "r1cs" or "ptau" by the
-// iden3 magic, "json" for text that opens with { or [, "empty" (nothing could
-// be read), or "" for anything else. What `info` reads by, and what outputs
-// are checked against.
+// iden3 magic, "json" for UTF-8 text that opens with { or [, "empty"
+// (nothing could be read), or "" for anything else. What `info` reads by,
+// and what outputs are checked against.
 std::string content_kind(const std::filesystem::path& path);
 
 // What a command writes: the iden3 binary files by their 4-byte magic, JSON,

@@ -379,11 +379,18 @@ TEST_F(BadInput, BellpersonFiles) {
   lying[3 * 96 + 3 * 192 + 3] += 1;  // IC's count, one more than there are
   Bytes g2_for_g1 = whole;  // beta_g2's first 96 bytes where alpha_g1 goes
   std::copy(whole.begin() + 192, whole.begin() + 288, g2_for_g1.begin());
+  // alpha_g1's x opening with what JSON may open with, as a random key's does
+  // about once in a thousand, then a byte no JSON text holds: still read as
+  // parameters, not as JSON.
+  Bytes text_like = whole;
+  const uint8_t json_like[] = {'\r', '[', 0};
+  std::copy(std::begin(json_like), std::end(json_like), text_like.begin());
   const Damage damages[] = {
       {"truncated", Bytes(whole.begin(), whole.begin() + (long)whole.size() / 2), "offset"},
       {"head_only", Bytes(whole.begin(), whole.begin() + 500), "truncated"},
       {"lying_count", lying, "offset"},
       {"g2_for_g1", g2_for_g1, "offset 0: alpha_g1"},
+      {"text_like", text_like, "offset 0: alpha_g1"},
       {"random", Bytes(4096, 0x5a), "offset "},
   };
   for (const auto& d : damages) {
