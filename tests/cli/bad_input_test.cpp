@@ -1,4 +1,4 @@
-// Bad input to the cuzk program: every failure keeps the contract of DESIGN.md
+// Bad input to the cuzk program: every failure keeps the contract of docs/ARCHITECTURE.md
 // "Interfaces" and src/cli/commands.hpp. The documented exit status (2 for
 // missing, unreadable or malformed input, 1 for a failed write or a witness
 // that does not satisfy the key), exactly one line "error: ..." on stderr that
