@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +21,7 @@
 #include "config.hpp"
 #include "configured_keys.hpp"
 #include "cuzk/service/selfcheck.hpp"
+#include "cuzk/util/stoppable_sleep.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/cuda/runtime.hpp"
 #endif
@@ -105,10 +105,7 @@ constexpr int kExitGpusLost = 3;
 // exits with kExitGpusLost for the service manager to start it again.
 void watch_gpus(const cuzk::service::Service& service, std::stop_token stop, std::atomic<bool>& lost) {
   const bool resets = service.options().gpu_recovery_interval.count() > 0;
-  std::mutex m;
-  std::condition_variable_any tick;
-  std::unique_lock lock(m);
-  while (!tick.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; }) && !stop.stop_requested()) {
+  while (cuzk::sleep_unless_stopped(stop, std::chrono::seconds(1))) {
     const auto s = service.status();
     const bool all_lost = !s.gpus.empty() && std::all_of(s.gpus.begin(), s.gpus.end(), [&](const auto& g) {
       return !g.healthy && (!resets || !g.recovery_error.empty());

@@ -5,6 +5,7 @@
 
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/paths.hpp"
+#include "cuzk/util/stoppable_sleep.hpp"
 #include "rpc_status.hpp"
 #include "stage_times.hpp"
 
@@ -99,9 +100,7 @@ void QueueService::listen_loop(std::stop_token stop) {
       // The Awaits poll meanwhile; the connection is made again after a pause.
       spdlog::warn("queue: listening for finished jobs: {}; again in {} ms", e.what(), backoff.count());
       q.reset();
-      std::mutex m;
-      std::unique_lock lock(m);
-      std::condition_variable_any().wait_for(lock, stop, backoff, [] { return false; });
+      sleep_unless_stopped(stop, backoff);
       backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
     }
   }

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <condition_variable>
 
 #include "cuzk/queue/schema.hpp"
+#include "cuzk/util/stoppable_sleep.hpp"
 #include "rpc_status.hpp"
 #include "stage_times.hpp"
 
@@ -28,14 +28,6 @@ bool worth_retrying(service::ErrorKind k) {
   using service::ErrorKind;
   return k == ErrorKind::internal || k == ErrorKind::unavailable || k == ErrorKind::resource_exhausted ||
          k == ErrorKind::cancelled;
-}
-
-// Sleeps `d` unless stop is requested first.
-void nap(std::stop_token stop, std::chrono::milliseconds d) {
-  std::mutex m;
-  std::condition_variable_any cv;
-  std::unique_lock lock(m);
-  cv.wait_for(lock, stop, d, [] { return false; });
 }
 
 }  // namespace
@@ -84,7 +76,7 @@ void QueueWorker::with_reconnect(std::unique_ptr<queue::Queue>& q, std::stop_tok
       if (q) spdlog::warn("queue: {}: {}; reconnecting", what, e.what());
       q.reset();
       ++counters_.reconnects;
-      nap(stop, backoff);
+      sleep_unless_stopped(stop, backoff);
     }
   }
 }
@@ -105,7 +97,7 @@ void QueueWorker::claim_loop(std::stop_token stop) {
       });
     } catch (const std::exception& e) {
       spdlog::error("queue: claim: {}", e.what());
-      nap(stop, 1s);
+      sleep_unless_stopped(stop, 1s);
     }
   }
 }
@@ -237,7 +229,7 @@ void QueueWorker::lease_loop(std::stop_token stop) {
     } catch (const std::exception& e) {
       spdlog::error("queue: renewing leases: {}", e.what());
     }
-    nap(stop, every);
+    sleep_unless_stopped(stop, every);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "cuzk/util/stoppable_sleep.hpp"
 #include "cuzk/util/timing.hpp"
 #include "sources.hpp"
 #if defined(CUZK_HAVE_CUDA)
@@ -152,12 +153,7 @@ struct Service::Impl {
   // (not only when a synthesis thread reaches them), and faulted GPUs are
   // brought back when due.
   void keep_house(std::stop_token stop) {
-    std::mutex m;
-    std::condition_variable_any tick;
-    std::unique_lock lock(m);
-    for (;;) {
-      tick.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; });
-      if (stop.stop_requested()) return;
+    while (sleep_unless_stopped(stop, std::chrono::milliseconds(100))) {
       purge_stopped();
 #if defined(CUZK_HAVE_CUDA)
       if (where.backend == BackendKind::cuda && options.gpu_recovery_interval.count() > 0) recover_gpus();
