@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -137,6 +139,13 @@ void ntt_rows(nlohmann::ordered_json& rows, const KernelBenchOptions& o, [[maybe
       continue;
     }
 #endif
+    // A broken transform must not post a good time: the inverse of the
+    // forward transform gives the values back before any is timed.
+    const auto original = values;
+    host_transform(0, domain, std::span<Fr>(values), o.run.threads);
+    host_transform(1, domain, std::span<Fr>(values), o.run.threads);
+    if (values != original)
+      throw std::runtime_error("bench ntt: intt(ntt(x)) != x at 2^" + std::to_string(log_n) + " on the host");
     for (int t = 0; t < 3; ++t) {
       const double ms = warm_median(o.repeat, [&] {
         return 1e3 * timed([&] { host_transform(t, domain, std::span<Fr>(values), o.run.threads); });
