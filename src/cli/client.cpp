@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include "client_status.hpp"
 #include "cuzk/util/plural.hpp"
 #include "output.hpp"
+#include "parse_errors.hpp"
 #include "timing.hpp"
 
 namespace cuzk::cli {
@@ -408,7 +410,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   submit->add_option("wtns", f.wtns, "witnesses (.wtns) for that key, sent");
   auto* circuit = submit->add_option("--circuit", f.circuit,
                                      "Native example partitions (after any witnesses): partition or hash-chain")
-                      ->check(CLI::IsMember({"partition", "hash-chain"}));
+                      ->check(one_of({"partition", "hash-chain"}));
   submit->add_option("--constraints", f.constraints, "The native circuit's size: the key's (cuzk setup --constraints)")
       ->needs(circuit);
   submit->add_option("--seed", f.seed, "The first native partition's witness; the next take seed + 1, ...")
@@ -416,7 +418,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   submit->add_option("--partitions", f.partitions, "Native partitions in the job")
       ->needs(circuit)
-      ->check(CLI::Range(1u, 1u << 20))
+      ->check(within(1u, 1u << 20))
       ->capture_default_str();
   add_job_options(submit, f);
   submit->add_flag("--queue", f.queue,
@@ -435,7 +437,9 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
       "await", "Wait for a job and take its proofs (once: cuzkd then forgets the job): cuzk client await <job-id> "
                "[--out DIR] writes DIR/partition-<i>.proof.json and .public.json for each partition proved (i from "
                "0, in the order submitted); without --out, prints the result as JSON. Exit 1 if any partition failed");
-  await->add_option("job-id", f.job, "As cuzk client submit printed it")->required();
+  await->add_option("job-id", f.job, "As cuzk client submit printed it")
+      ->required()
+      ->check(within(0, std::numeric_limits<long long>::max()));
   await->add_option("--out", f.out, "Directory for the proofs (created if missing)");
   await->add_option("--timeout-ms", f.timeout_ms,
                     "Give up after this many ms (exit 1; the job goes on and can be awaited again); 0: wait until "
@@ -448,7 +452,9 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
 
   auto* cancel = client->add_subcommand(
       "cancel", "Cancel a job: its partitions not yet proved fail as cancelled (await still returns them)");
-  cancel->add_option("job-id", f.job, "As cuzk client submit printed it")->required();
+  cancel->add_option("job-id", f.job, "As cuzk client submit printed it")
+      ->required()
+      ->check(within(0, std::numeric_limits<long long>::max()));
   add_quiet(cancel, f);
   add_connection_options(cancel, f.connection);
   cancel->callback([&] { run = [&]() -> int { leave(client_cancel(f)); }; });

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "parse_errors.hpp"
 #if defined(CUZK_HAVE_QUEUE)
 #include "queue_commands.hpp"
 #endif
@@ -24,6 +25,8 @@
 namespace {
 
 using cuzk::cli::Backend;
+using cuzk::cli::one_of;
+using cuzk::cli::within;
 
 int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
   const bool use_cuda = cuzk::cli::resolve_backend(backend) == Backend::cuda;
@@ -47,14 +50,17 @@ int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
 void add_backend_option(CLI::App* cmd, Backend& backend) {
   static const std::map<std::string, Backend> backends{
       {"auto", Backend::automatic}, {"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
+  // transform() puts its validator first: one_of refuses an unknown name in
+  // cuzk's words before the mapping runs.
   cmd->add_option("--backend", backend, "auto (CUDA when a GPU is present), cpu or cuda")
-      ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
+      ->transform(CLI::Transformer(backends, CLI::ignore_case))
+      ->transform(one_of({"auto", "cpu", "cuda"}, true));
 }
 
 // --backend and --threads, on every command that computes.
 void add_run_options(CLI::App* cmd, cuzk::cli::RunOptions& opts) {
   add_backend_option(cmd, opts.backend);
-  cmd->add_option("--threads", opts.threads, "CPU threads (0: all)")->check(CLI::Range(0u, 4096u));
+  cmd->add_option("--threads", opts.threads, "CPU threads (0: all)")->check(within(0u, 4096u));
 }
 
 // An option's "16GiB" or "1.5 GB" as bytes (util/byte_size.hpp).
@@ -90,7 +96,7 @@ void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::vector<std::
                               "host copy, nothing written: the key proves on that GPU only); or gpu-to-host, made on "
                               "the GPU and brought to the host, freeing the GPU; auto: ") +
                       auto_means)
-      ->check(CLI::IsMember({"auto", "host", "gpu", "gpu-to-host"}))
+      ->check(one_of({"auto", "host", "gpu", "gpu-to-host"}))
       ->capture_default_str();
   cmd->add_option("--after-setup", after_setup,
                   "A shell command run once the key is made, before the first proof; its failure stops the "
@@ -103,19 +109,19 @@ void add_setup_on_option(CLI::App* cmd, std::string& setup_on, std::vector<std::
 // The engine's options, shared by prove-batch and bench pipeline.
 void add_engine_options(CLI::App* cmd, cuzk::cli::EngineFlags& e) {
   cmd->add_option("--synthesis-threads", e.synthesis_threads, "Threads preparing partitions (witnesses, a/b/c)")
-      ->check(CLI::Range(1u, 1024u))
+      ->check(within(1u, 1024u))
       ->capture_default_str();
   cmd->add_option("--workers", e.workers, "With the cpu backend, partitions proved at once")
-      ->check(CLI::Range(1u, 1024u))
+      ->check(within(1u, 1024u))
       ->capture_default_str();
   cmd->add_option("--workers-per-gpu", e.workers_per_gpu,
                   "With the cuda backend, workers per GPU (one's uploads overlap the other's kernels)")
-      ->check(CLI::Range(1u, 64u))
+      ->check(within(1u, 64u))
       ->capture_default_str();
   cmd->add_option("--abc", e.abc,
                   "Where a, b, c are computed: host (during synthesis), gpu (from the key's rows; only the witness "
                   "crosses PCIe), or auto (gpu for zkey jobs on the cuda backend, else host)")
-      ->check(CLI::IsMember({"auto", "host", "gpu"}))
+      ->check(one_of({"auto", "host", "gpu"}))
       ->capture_default_str();
   cmd->add_flag("--pageable", e.pageable, "Ordinary heap buffers instead of pinned ones (cuda), to compare");
   cmd->add_option("--key-budget-mib", e.key_budget_mib,
@@ -180,13 +186,13 @@ int main(int argc, char** argv) {
   prove->add_option("--circuit", prove_opts.native.name,
                     "With a bellperson parameter file: the native example it was made for (cuzk setup --circuit C "
                     "--curve bls12_381 --constraints N --format bellperson), instead of --r1cs")
-      ->check(CLI::IsMember({"partition", "hash-chain"}));
+      ->check(one_of({"partition", "hash-chain"}));
   prove->add_option("--constraints", prove_opts.native.constraints, "With --circuit: its size, as given to setup")
       ->capture_default_str();
   prove->add_option("--format", prove_opts.format,
                     "snarkjs (proof.json) or bellperson (the proof in bellperson's 192 bytes: A, B, C compressed; "
                     "BLS12-381 only; public.json is written either way)")
-      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->check(one_of({"snarkjs", "bellperson"}))
       ->capture_default_str();
   add_quiet_flag(prove, prove_opts.quiet);
   add_proving_options(prove, prove_opts.run);
@@ -254,7 +260,7 @@ int main(int argc, char** argv) {
   const auto add_native_options = [](CLI::App* cmd, cli::NativeCircuit& n, bool circuit_defaults) {
     auto* circuit =
         cmd->add_option("--circuit", n.name, "Native example: partition (mostly 0/1 witness, like Filecoin) or hash-chain")
-            ->check(CLI::IsMember({"partition", "hash-chain"}));
+            ->check(one_of({"partition", "hash-chain"}));
     if (circuit_defaults) circuit->capture_default_str();
     return std::vector<CLI::Option*>{
         circuit,
@@ -262,7 +268,7 @@ int main(int argc, char** argv) {
         cmd->add_option("--constraints", n.constraints,
                         "Size: at most this many constraints including the public-input rows, so a power of two is "
                         "the domain")
-            ->check(CLI::Range(uint64_t{1} << 10, uint64_t{1} << 28))
+            ->check(within(uint64_t{1} << 10, uint64_t{1} << 28))
             ->capture_default_str()};
   };
   // The witness of a native example (setup takes none: the key depends on the
@@ -290,7 +296,7 @@ int main(int argc, char** argv) {
   setup->add_option("--format", setup_opts.format,
                     "snarkjs (a .zkey) or bellperson (a parameter file in bellman's convention, as bellperson's "
                     "generator makes; BLS12-381 only, made on the host)")
-      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->check(one_of({"snarkjs", "bellperson"}))
       ->capture_default_str();
   add_force_option(setup, setup_opts.force);
   add_run_options(setup, setup_opts.run);
@@ -321,13 +327,13 @@ int main(int argc, char** argv) {
   add_proving_options(bench_prove, bench_opts.run);
   add_setup_on_option(bench_prove, bench_opts.setup_on, bench_opts.after_setup, "gpu with the cuda backend for --format snarkjs, else host");
   bench_prove->add_option("--repeat", bench_opts.repeat, "Proofs to time (the table shows medians)")
-      ->check(CLI::Range(1, 1000));
+      ->check(within(1, 1000));
   bench_prove->add_option("--json", bench_opts.json, "Also write the figures as JSON");
   bench_prove->add_option("--format", bench_opts.format,
                           "The key's convention: snarkjs, or bellperson (bellman's, as a bellperson parameter file "
                           "holds: h in coefficient form, A and B over their dense variables; BLS12-381; the key "
                           "is made on the host)")
-      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->check(one_of({"snarkjs", "bellperson"}))
       ->capture_default_str();
   bench_prove->callback([&] { run = [&] { return cli::bench_prove(bench_opts); }; });
 
@@ -348,7 +354,7 @@ int main(int argc, char** argv) {
   bench_pipeline->add_option("--warmup", pipeline_opts.warmup,
                               "Partitions of one job run first on the same engine, untimed and left out of the "
                               "figures; -1: as many as the buffer pool holds, so that the timed jobs find it grown")
-      ->check(CLI::Range(-1, 1 << 20))
+      ->check(within(-1, 1 << 20))
       ->capture_default_str();
   add_engine_options(bench_pipeline, pipeline_opts.engine);
   bench_pipeline->add_flag("--compare", pipeline_opts.compare,
@@ -365,7 +371,7 @@ int main(int argc, char** argv) {
         ->default_str(default_sizes);
     add_proving_options(cmd, kernel_opts.run);
     cmd->add_option("--repeat", kernel_opts.repeat, "Timed runs per row after one warm-up (the table shows medians)")
-        ->check(CLI::Range(1, 1000))
+        ->check(within(1, 1000))
         ->capture_default_str();
     cmd->add_option("--seed", kernel_opts.seed, "Seed for the random inputs")->capture_default_str();
     cmd->add_option("--json", kernel_opts.json, "Also write the figures as JSON");
@@ -384,7 +390,7 @@ int main(int argc, char** argv) {
       "msm", "Time MSMs of random points and scalars: cuzk bench msm [--curve K] [--group g1|g2|both] [--log-sizes 20,22,24,26]");
   add_kernel_options(bench_msm, "20,22,24,26");
   bench_msm->add_option("--group", kernel_opts.group, "g1, g2 or both")
-      ->check(CLI::IsMember({"g1", "g2", "both"}))
+      ->check(one_of({"g1", "g2", "both"}))
       ->capture_default_str();
   bench_msm->callback([&] {
     default_log_sizes({20, 22, 24, 26});
@@ -396,7 +402,7 @@ int main(int argc, char** argv) {
   size_t device_n = 1 << 16;
   add_backend_option(selfcheck, opts.backend);
   selfcheck->add_option("--seed", seed, "Seed for the random inputs (printed, so a failure can be replayed)");
-  selfcheck->add_option("--device-inputs", device_n, "Random inputs per device operation")->check(CLI::Range(1, 1 << 26));
+  selfcheck->add_option("--device-inputs", device_n, "Random inputs per device operation")->check(within(1, 1 << 26));
   selfcheck->callback([&] { run = [&] { return run_selfcheck(opts.backend, seed, device_n); }; });
 
 #if defined(CUZK_HAVE_QUEUE)
@@ -415,12 +421,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // CLI11 reports a mistyped command only as "A subcommand is required".
-    const auto extra = app.remaining();
-    if (app.get_subcommands().empty() && !extra.empty() && extra.front()[0] != '-')
-      std::fprintf(stderr, "error: unknown command \"%s\" (cuzk --help lists them)\n", extra.front().c_str());
+    if (argc == 1)
+      std::fputs(cli::short_usage(app).c_str(), stderr);
     else
-      std::fprintf(stderr, "error: %s\n", e.what());
+      std::fprintf(stderr, "error: %s\n", cli::parse_error_message(app, e).c_str());
     return 2;
   }
   // Long steps draw their progress (CUZK_PROGRESS=0: never), unless --quiet.

@@ -328,17 +328,40 @@ TEST(Cli, HelpDocumentsEveryCommand) {
 
 TEST_F(BadInput, UsageErrors) {
   const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
-  expect_failure({"frobnicate"}, kBadInput, {}, "unknown command \"frobnicate\"");
-  expect_failure({}, kBadInput, {});
+  expect_failure({"frobnicate"}, kBadInput, {}, "unknown command \"frobnicate\"; the commands are prove, ");
   expect_failure({"prove", zkey, wtns, proof}, kBadInput, {}, "public");
-  expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "gpu"}, kBadInput, {}, "gpu");
-  expect_failure({"prove", zkey, wtns, proof, pub, "--threads", "-1"}, kBadInput, {}, "threads");
+  // In cuzk's words: the option, the value, what is accepted; the nearest
+  // option for a typo.
+  expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "gpu"}, kBadInput, {},
+                 "--backend: \"gpu\" is not one of auto, cpu, cuda");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--threads", "-1"}, kBadInput, {},
+                 "--threads: -1 is out of range (0 to 4096)");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--threads", "two"}, kBadInput, {},
+                 "--threads: \"two\" is not a whole number");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--thread", "2"}, kBadInput, {},
+                 "cuzk prove: unknown option --thread (did you mean --threads?)");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--frobnicate"}, kBadInput, {},
+                 "cuzk prove: unknown option --frobnicate (cuzk prove --help lists them)");
+  expect_failure({"prove", zkey, wtns, proof, pub, "extra"}, kBadInput, {}, "cuzk prove: unexpected argument \"extra\"");
+  expect_failure({"prove", zkey, wtns, proof, pub, "--format", "SNARKJS"}, kBadInput, {},
+                 "--format: \"SNARKJS\" is not one of snarkjs, bellperson");
   // No GPU (CI): "--backend cuda: no CUDA device"; a GPU machine: "--gpus:
   // device 99 does not exist". Either way a usage error, and nothing written.
   expect_failure({"prove", zkey, wtns, proof, pub, "--backend", "cuda", "--gpus", "99"}, kBadInput, {});
   expect_failure({"bench", "msm", "--backend", "cuda", "--gpus", "0,x"}, kBadInput, {});
   expect_failure({"bench", "prove", "--backend", "cpu", "--setup-on", "gpu"}, kBadInput, {},
                  "--setup-on gpu needs the cuda backend");
+}
+
+// cuzk alone: a short usage on stderr (every command, one line each), exit 2.
+TEST(Cli, AlonePrintsAShortUsage) {
+  const ProcessResult r = cuzk({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("usage: cuzk <command>", 0), 0u) << r.err;
+  for (const char* command : {"prove", "verify", "setup", "prove-batch", "bench"})
+    EXPECT_NE(r.err.find(std::string("\n  ") + command + " "), std::string::npos) << command << " missing: " << r.err;
+  EXPECT_LT(std::count(r.err.begin(), r.err.end(), '\n'), 30) << "not short: " << r.err;
 }
 
 // bellperson's files: parameter files (made here by setup), proofs and the

@@ -406,6 +406,17 @@ TEST(Client, AMissingWitnessToQueueIsExit2) {
   EXPECT_EQ(r.out, "");
 }
 
+// A job id that is not a number is refused in cuzk's words before any
+// daemon is asked.
+TEST(Client, AJobIdThatIsNotANumberIsExit2) {
+  for (const char* verb : {"await", "cancel"}) {
+    const ProcessResult r = cuzk({"client", verb, "nosuchjob"});
+    EXPECT_EQ(r.exit_code, 2) << verb;
+    expect_one_error_line(r, std::string("cuzk client ") + verb + ": job-id: \"nosuchjob\" is not a whole number");
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 // TCP with TLS: --tls-ca names the CA of the daemon's certificate (here a
 // self-signed one for localhost, made by openssl); without it the handshake
 // fails and nothing answers.
