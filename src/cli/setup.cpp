@@ -95,6 +95,9 @@ groth16::DevKey<E> make_key(const groth16::ConstraintMatrices<E>& m, const RunOp
   return groth16::dev_setup(m, toxic, run.threads);
 }
 
+// The end of setup's line where --vk wrote a verification key too.
+std::string vk_written(const SetupOptions& o) { return o.vk.empty() ? "" : "; verification key in " + o.vk; }
+
 // A parameter file: the points made on the host, as bellman's convention has
 // no GPU setup.
 template <class E>
@@ -111,9 +114,9 @@ void write_params(const groth16::ConstraintMatrices<E>& m, const Mode& mode, con
     clock.lap("write params");
     if (!o.vk.empty()) io::write_vk_json<E>(o.vk, groth16::verifying_key(key.key));
     std::printf("%s: %s parameters in bellman's convention, %zu signals (%zu public), domain 2^%d, A %zu and B %zu "
-                "points\n",
+                "points%s\n",
                 mode.zkey.c_str(), ec::curve_name(E::id), key.key.n_vars(), key.key.n_public(),
-                __builtin_ctzll(key.key.domain_size()), key.key.a.size(), key.key.b1.size());
+                __builtin_ctzll(key.key.domain_size()), key.key.a.size(), key.key.b1.size(), vk_written(o).c_str());
   }
 }
 
@@ -126,8 +129,8 @@ void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const 
   io::write_zkey(mode.zkey, key.key);
   clock.lap("write zkey");
   if (!o.vk.empty()) io::write_vk_json<E>(o.vk, groth16::verifying_key(key.key));
-  std::printf("%s: %s key, %zu signals (%zu public), domain 2^%d\n", mode.zkey.c_str(), ec::curve_name(E::id),
-              key.key.n_vars(), key.key.n_public(), __builtin_ctzll(key.key.domain_size()));
+  std::printf("%s: %s key, %zu signals (%zu public), domain 2^%d%s\n", mode.zkey.c_str(), ec::curve_name(E::id),
+              key.key.n_vars(), key.key.n_public(), __builtin_ctzll(key.key.domain_size()), vk_written(o).c_str());
 }
 
 }  // namespace
@@ -157,7 +160,10 @@ int witness(const NativeCircuit& native, const std::string& wtns, bool force) {
     using Fr = circuit::FrOf<std::remove_cvref_t<decltype(circuit)>>;
     std::vector<Fr> w(circuit::shape_of(circuit).n_vars);
     circuit::synthesize_witness(circuit, std::span<Fr>(w), {}, {}, {});  // a .wtns holds w alone
+    const size_t signals = w.size();
     io::write_wtns(wtns, io::Witness{std::move(w), wtns});
+    std::printf("cuzk witness: wrote %s (%s, %zu signals)\n", wtns.c_str(), ec::curve_name(parse_curve(native.curve)),
+                signals);
   });
   return 0;
 }

@@ -50,15 +50,17 @@ int verify(const std::string& vk_path, const std::string& public_path, const std
 
 int export_vk(const std::string& zkey_path, const std::string& vk_path) {
   check_output(vk_path, FileKind::json, /*force=*/true);  // replaces a vk.json, as snarkjs does; nothing else
+  const auto write = [&]<class E>(const groth16::VerifyingKey<E>& vk) {
+    io::write_vk_json<E>(vk_path, vk);
+    std::printf("cuzk export-vk: wrote %s (%s verification key, %zu public signals)\n", vk_path.c_str(),
+                ec::curve_name(E::id), vk.n_public());
+  };
   if (looks_like_bellperson(zkey_path)) {
-    io::write_vk_json<ec::Bls12_381>(vk_path, read_bellperson_verifying_key(zkey_path));
+    write(read_bellperson_verifying_key(zkey_path));
     return 0;
   }
   const io::Zkey zkey = io::Zkey::open(zkey_path);
-  zkey.visit([&](const auto& key) {
-    using E = typename std::remove_cvref_t<decltype(key)>::CurveTypes;
-    io::write_vk_json<E>(vk_path, groth16::verifying_key(key));
-  });
+  zkey.visit([&](const auto& key) { write(groth16::verifying_key(key)); });
   return 0;
 }
 

@@ -43,6 +43,25 @@ TEST(Prove, SaysWhatItWroteUnlessQuiet) {
   EXPECT_EQ(cuzk({"verify", fixture("bn128", "multiplier", "vk.json"), pub, proof}).exit_code, 0);
 }
 
+// Every command that writes says, in one line, what it wrote (issue 35 item 8).
+TEST(Commands, SayWhatTheyWrote) {
+  TempDir out;
+  const auto says = [](const ProcessResult& r, const std::vector<std::string>& words) {
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    for (const std::string& word : words) EXPECT_NE(r.out.find(word), std::string::npos) << "no \"" << word << "\" in: " << r.out;
+  };
+  const fs::path vk = out / "vk.json";
+  says(cuzk({"export-vk", kZkey, vk}), {"cuzk export-vk: wrote " + vk.string(), "bn128 verification key", "2 public signals"});
+  const fs::path wtns = out / "w.wtns";
+  says(cuzk({"witness", "--circuit", "partition", "--curve", "bls12_381", "--constraints", "1024", wtns}),
+       {"cuzk witness: wrote " + wtns.string(), "bls12381"});
+  const fs::path zkey = out / "k.zkey", setup_vk = out / "setup-vk.json";
+  says(cuzk({"setup", kR1cs, zkey, "--vk", setup_vk}),
+       {zkey.string() + ": bn128 key", "; verification key in " + setup_vk.string()});
+  EXPECT_TRUE(fs::exists(setup_vk));
+}
+
 TEST(Prove, TimingLinesHaveAHeading) {
   TempDir out;
   const ProcessResult r =
