@@ -76,7 +76,13 @@ bool check_kind(const std::filesystem::path& path, FileKind kind) {
                                 " file this command writes (give it " +
                                 (kind == FileKind::bellperson ? std::string("another name") : "a ." + want + " name") +
                                 ")");
+  // A file's folder must be there: a folder named as one (prove-batch's and
+  // client await's --out) is made, never the folders above a file's name,
+  // where a typo would make a tree.
   std::error_code ec;
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  if (!std::filesystem::is_directory(folder, ec))
+    throw std::invalid_argument(p + ": the folder " + folder.string() + " does not exist");
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) return false;
   if (std::filesystem::is_directory(status)) throw std::invalid_argument(p + " is a directory, not a file to write");

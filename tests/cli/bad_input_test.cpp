@@ -118,13 +118,16 @@ TEST_F(BadInput, InputThatIsNotAFile) {
 TEST_F(BadInput, OutputThatCannotBeWritten) {
   const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
   const fs::path nowhere = out / "no" / "such" / "dir";
-  expect_failure({"prove", zkey, wtns, nowhere / "proof.json", pub}, kFailed, {nowhere / "proof.json"});
-  // proof.json can be written but public.json cannot: neither may remain.
-  expect_failure({"prove", zkey, wtns, proof, nowhere / "public.json"}, kFailed, {nowhere / "public.json"});
+  // A file's folder that does not exist is refused before any work, naming
+  // the folder (prove-batch makes the --out folder it is given instead).
+  const std::string no_folder = "the folder " + nowhere.string() + " does not exist";
+  expect_failure({"prove", zkey, wtns, nowhere / "proof.json", pub}, kBadInput, {nowhere / "proof.json"}, no_folder);
+  expect_failure({"prove", zkey, wtns, proof, nowhere / "public.json"}, kBadInput, {nowhere / "public.json"}, no_folder);
   const fs::path taken = out / "taken";  // a directory where public.json should go
   fs::create_directory(taken);
   expect_failure({"prove", zkey, wtns, proof, taken}, kFailed, {taken});
-  expect_failure({"export-vk", zkey, nowhere / "vk.json"}, kFailed, {nowhere / "vk.json"});
+  expect_failure({"export-vk", zkey, nowhere / "vk.json"}, kBadInput, {nowhere / "vk.json"}, no_folder);
+  expect_failure({"witness", "--circuit", "partition", nowhere / "w.wtns"}, kBadInput, {}, no_folder);
 }
 
 // root would write into a read-only directory regardless of its mode, so as
