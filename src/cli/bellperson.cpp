@@ -108,9 +108,10 @@ int convert_proof(const std::string& vk_path, const std::string& proof_path, con
                   const std::string& out_dir, bool force) {
   const std::filesystem::path dir(out_dir);
   const std::filesystem::path outs[] = {dir / "verification_key.json", dir / "proof.json", dir / "public.json"};
+  const FileKind kinds[] = {FileKind::verification_key, FileKind::proof, FileKind::public_signals};
   // The folder is made below, once the inputs are read: a new one holds no file to check.
   if (std::filesystem::is_directory(dir))
-    for (const auto& out : outs) check_output(out, FileKind::json, force);
+    for (size_t i = 0; i < 3; ++i) check_output(outs[i], kinds[i], force);
   const groth16::VerifyingKey<E> vk = read_bellperson_verifying_key(vk_path);
   const groth16::Proof<E> proof = io::read_bellperson_proof(proof_path);
   const std::vector<E::Fr> publics = io::read_public_json<E>(public_path);

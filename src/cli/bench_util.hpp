@@ -77,7 +77,7 @@ inline void print_table(const nlohmann::ordered_json& rows, std::initializer_lis
 // (output.hpp): a rerun replaces its own JSON, but nothing else.
 inline void check_json_outputs(std::initializer_list<std::string> paths) {
   for (const auto& p : paths)
-    if (!p.empty()) check_output(p, FileKind::json, /*force=*/true);
+    if (!p.empty()) check_output(p, FileKind::report, /*force=*/true);
 }
 
 // Writes the figures to `path` when one was given (--json).

@@ -121,8 +121,8 @@ void check_partition_count(const v1::JobResult& result, size_t submitted) {
 }
 
 int client_prove(const ClientFlags& f) {
-  remove_earlier_output(f.proof, FileKind::json);
-  remove_earlier_output(f.pub, FileKind::json);
+  remove_earlier_output(f.proof, FileKind::proof);
+  remove_earlier_output(f.pub, FileKind::public_signals);
   Daemon& daemon = connect(f.connection);
   Stopwatch clock;
   const v1::JobResult result = daemon.call(&Stub::Prove, job_request(f, {f.witness}));
@@ -182,8 +182,8 @@ void prepare_await_outputs(const std::string& dir, size_t partitions) {
                                 (ec ? ": " + ec.message() : ""));
   for (size_t i = 0; i < partitions; ++i) {
     const auto [proof, pub] = await_outputs(dir, (int)i);
-    remove_earlier_output(proof, FileKind::json);
-    remove_earlier_output(pub, FileKind::json);
+    remove_earlier_output(proof, FileKind::proof);
+    remove_earlier_output(pub, FileKind::public_signals);
   }
 }
 

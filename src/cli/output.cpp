@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <span>
 #include <stdexcept>
@@ -11,6 +12,8 @@
 #include <type_traits>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 #include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/bellperson_proof.hpp"
 
@@ -18,15 +21,30 @@ namespace cuzk::cli {
 
 namespace {
 
-const char* kind_name(FileKind k) {
+// The extension and content_kind of a kind's files ("" for bellperson's).
+const char* file_type(FileKind k) {
   switch (k) {
     case FileKind::zkey: return "zkey";
     case FileKind::wtns: return "wtns";
-    case FileKind::json: return "json";
-    case FileKind::bellperson: return "bellperson";
+    case FileKind::bellperson: return "";
+    default: return "json";
   }
-  return "?";
 }
+
+// A kind in a message: "a zkey file", "a proof".
+std::string described(FileKind k) {
+  switch (k) {
+    case FileKind::proof: return "a proof";
+    case FileKind::public_signals: return "public signals";
+    case FileKind::verification_key: return "a verification key";
+    case FileKind::report: return "a benchmark report";
+    case FileKind::bellperson: return "a bellperson file";
+    default: return std::string("a ") + file_type(k) + " file";
+  }
+}
+
+// JSON outputs are small; a larger file is no output of cuzk's.
+constexpr std::uintmax_t kLargestJsonOutput = 64 << 20;
 
 // The kind a file name suggests: "zkey", "wtns", "r1cs", "ptau", "json", or
 // "" for any other extension.
@@ -69,13 +87,12 @@ std::string a(const std::string& kind) { return (kind.ends_with("r1cs") ? "an " 
 // The rules on kinds: refuses a name or an existing file of another kind.
 // Returns whether a file of `kind` (or an empty one) is already there.
 bool check_kind(const std::filesystem::path& path, FileKind kind) {
-  const std::string want = kind_name(kind), p = path.string();
+  const std::string want = file_type(kind), p = path.string();
   const std::string named = kind_by_name(path);
   if (!named.empty() && named != want)
-    throw std::invalid_argument(p + ": " + a("." + named) + " name for the " + want +
-                                " file this command writes (give it " +
-                                (kind == FileKind::bellperson ? std::string("another name") : "a ." + want + " name") +
-                                ")");
+    throw std::invalid_argument(p + ": " + a("." + named) + " name for the " +
+                                (want.empty() ? std::string("bellperson") : want) + " file this command writes (give it " +
+                                (want.empty() ? std::string("another name") : "a ." + want + " name") + ")");
   // A file's folder must be there: a folder named as one (prove-batch's and
   // client await's --out) is made, never the folders above a file's name,
   // where a typo would make a tree.
@@ -87,13 +104,41 @@ bool check_kind(const std::filesystem::path& path, FileKind kind) {
   if (!std::filesystem::exists(status)) return false;
   if (std::filesystem::is_directory(status)) throw std::invalid_argument(p + " is a directory, not a file to write");
   const std::string held = content_kind(path);
-  if (held != want && held != "empty" && !(kind == FileKind::bellperson && held.empty()))
-    throw std::invalid_argument(p + " exists and is " + (held.empty() ? "not " + a(want) + " file" : a(held) + " file") +
-                                ": it is not replaced by a " + want + " file, even with --force");
+  if (held == "empty") return true;
+  const auto refuse = [&](const std::string& what) {
+    throw std::invalid_argument(p + " exists and is " + what + ": it is not replaced by " + described(kind) +
+                                ", even with --force");
+  };
+  if (held != want) refuse(held.empty() ? "not " + a(want) + " file" : a(held) + " file");
+  if (want == "json") {
+    const std::optional<FileKind> role = json_kind(path);
+    if (!role) refuse("JSON that cuzk did not write");
+    if (*role != kind) refuse(described(*role));
+  }
   return true;
 }
 
 }  // namespace
+
+std::optional<FileKind> json_kind(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kLargestJsonOutput) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object()) {
+    if (j.contains("pi_a")) return FileKind::proof;
+    if (j.contains("vk_alpha_1")) return FileKind::verification_key;
+    if (j.contains("bench") || j.contains("traceEvents")) return FileKind::report;
+  }
+  const auto decimal = [](const nlohmann::json& e) {
+    return e.is_string() && !e.get_ref<const std::string&>().empty() &&
+           std::all_of(e.get_ref<const std::string&>().begin(), e.get_ref<const std::string&>().end(),
+                       [](unsigned char c) { return std::isdigit(c); });
+  };
+  if (j.is_array() && std::all_of(j.begin(), j.end(), decimal)) return FileKind::public_signals;
+  return std::nullopt;
+}
 
 std::string content_kind(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "cuzk/ec/curves.hpp"
@@ -27,10 +28,17 @@ namespace cuzk::cli {
 // and what outputs are checked against.
 std::string content_kind(const std::filesystem::path& path);
 
-// What a command writes: the iden3 binary files by their 4-byte magic, JSON,
-// or bellperson's parameter and proof files, which have no magic: any file
-// content_kind cannot name counts as one.
-enum class FileKind { zkey, wtns, json, bellperson };
+// What a command writes: the iden3 binary files by their 4-byte magic, four
+// kinds of JSON told apart by their content (json_kind), or bellperson's
+// parameter and proof files, which have no magic: any file content_kind
+// cannot name counts as one. A JSON file of no kind here (a circuit's
+// input.json) is never replaced.
+enum class FileKind { zkey, wtns, proof, public_signals, verification_key, report, bellperson };
+
+// The kind of JSON output at `path` (a snarkjs proof, public signals, a
+// verification key, a benchmark report or trace), or nullopt for any other
+// JSON: what may be replaced by an output of that kind.
+std::optional<FileKind> json_kind(const std::filesystem::path& path);
 
 // Throws std::invalid_argument (exit 2) with a one-line message naming `path`
 // when writing `kind` there would break the rules above.

@@ -52,8 +52,8 @@ std::string proved_by(const service::Service& svc) {
 int prove(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
           const std::string& public_path, const ProveOptions& opts) {
   const Format format = parse_format(opts.format);
-  remove_earlier_output(proof_path, format == Format::bellperson ? FileKind::bellperson : FileKind::json);
-  remove_earlier_output(public_path, FileKind::json);
+  remove_earlier_output(proof_path, format == Format::bellperson ? FileKind::bellperson : FileKind::proof);
+  remove_earlier_output(public_path, FileKind::public_signals);
   const bool params = looks_like_bellperson(zkey_path);
   if (!params && !opts.native.name.empty())
     throw std::invalid_argument("--circuit " + opts.native.name + ": " + zkey_path +

@@ -62,7 +62,8 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
   if (!std::filesystem::is_directory(o.out))
     throw std::invalid_argument("prove-batch: --out " + o.out + " is not a directory and cannot be made one" +
                              (ec ? ": " + ec.message() : ""));
-  for (const auto& path : outputs) remove_earlier_output(path, FileKind::json);
+  for (size_t i = 0; i < outputs.size(); ++i)  // proof, public signals, for each witness in turn
+    remove_earlier_output(outputs[i], i % 2 == 0 ? FileKind::proof : FileKind::public_signals);
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
   if (const auto daemon = daemon_for("prove-batch")) return prove_batch_on_daemon(*daemon, zkey_path, wtns, outputs, o);
 #endif

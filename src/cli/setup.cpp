@@ -138,7 +138,7 @@ void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const 
 int setup(const SetupOptions& o) {
   const Mode mode = resolve_mode(o);
   check_output(mode.zkey, parse_format(o.format) == Format::bellperson ? FileKind::bellperson : FileKind::zkey, o.force);
-  if (!o.vk.empty()) check_output(o.vk, FileKind::json, o.force);
+  if (!o.vk.empty()) check_output(o.vk, FileKind::verification_key, o.force);
   Stopwatch clock;
   if (!mode.r1cs.empty()) {
     const io::R1cs r1cs = io::R1cs::open(mode.r1cs);

@@ -49,7 +49,7 @@ int verify(const std::string& vk_path, const std::string& public_path, const std
 }
 
 int export_vk(const std::string& zkey_path, const std::string& vk_path) {
-  check_output(vk_path, FileKind::json, /*force=*/true);  // replaces a vk.json, as snarkjs does; nothing else
+  check_output(vk_path, FileKind::verification_key, /*force=*/true);  // replaces a verification key, as snarkjs does
   const auto write = [&]<class E>(const groth16::VerifyingKey<E>& vk) {
     io::write_vk_json<E>(vk_path, vk);
     std::printf("cuzk export-vk: wrote %s (%s verification key, %zu public signals)\n", vk_path.c_str(),

@@ -107,6 +107,35 @@ TEST(Prove, RefusesToReplaceAFileOfAnotherKind) {
   EXPECT_EQ(listing(out.path()), (std::vector<std::string>{"circuit.zkey", "proof.json"}));
 }
 
+// JSON outputs are told apart by content: a proof replaces only a proof,
+// public signals only public signals, a verification key only a verification
+// key; a circuit's input.json, or any JSON cuzk did not write, never.
+TEST(Prove, ReplacesOnlyJsonOfItsOwnKind) {
+  TempDir out;
+  const fs::path input = out / "input.json", vk = out / "vk.json", proof = out / "proof.json", pub = out / "public.json";
+  write_bytes(input, Bytes{'{', '"', 'a', '"', ':', '"', '3', '"', '}', '\n'});
+  fs::copy_file(fixture("bn128", "multiplier", "vk.json"), vk);
+  const auto refused = [&](const std::vector<std::string>& args, const fs::path& kept, const std::string& why) {
+    const Bytes before = read_bytes(kept);
+    const ProcessResult r = cuzk(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(kept.string() + " exists and is " + why), std::string::npos) << r.err;
+    EXPECT_EQ(read_bytes(kept), before) << kept;
+  };
+  refused({"prove", kZkey, kWtns, proof, input, "--backend", "cpu"}, input, "JSON that cuzk did not write");
+  refused({"prove", kZkey, kWtns, vk, pub, "--backend", "cpu"}, vk,
+          "a verification key: it is not replaced by a proof, even with --force");
+  EXPECT_FALSE(fs::exists(proof));
+  EXPECT_FALSE(fs::exists(pub));
+  ASSERT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu", "-q"}).exit_code, 0);
+  refused({"export-vk", kZkey, proof}, proof, "a proof: it is not replaced by a verification key");
+  refused({"export-vk", kZkey, input}, input, "JSON that cuzk did not write");
+  // Its own kind is replaced: a proof by a proof, a verification key by one.
+  ASSERT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_EQ(cuzk({"export-vk", kZkey, vk}).exit_code, 0);
+  EXPECT_EQ(read_bytes(vk), read_bytes(fixture("bn128", "multiplier", "vk.json")));
+}
+
 TEST(Check, NamesTheFirstFailingConstraint) {
   TempDir in, out;
   const fs::path bad = unsatisfied_witness(in);
