@@ -34,12 +34,16 @@ bool looks_like_bellperson(const std::filesystem::path& path) {
   return content_kind(path).empty();
 }
 
-groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::string& r1cs_path,
-                                          const NativeCircuit& native) {
-  if (r1cs_path.empty() == native.name.empty())
+void check_circuit_given(const std::string& params, const std::string& r1cs, const NativeCircuit& native) {
+  if (r1cs.empty() == native.name.empty())
     throw std::invalid_argument(params + " is a bellperson parameter file, which holds no constraints: give the "
                                 "circuit with --r1cs circuit.r1cs or --circuit C --constraints N" +
-                                (r1cs_path.empty() ? "" : ", not both"));
+                                (r1cs.empty() ? "" : ", not both"));
+}
+
+groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::string& r1cs_path,
+                                          const NativeCircuit& native) {
+  check_circuit_given(params, r1cs_path, native);
   // The counts first: a circuit that does not fit is told without reading
   // the file, which may be tens of GB.
   const auto key = [&](const groth16::ConstraintMatrices<E>& m, const std::string& circuit) {

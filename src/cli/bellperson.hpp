@@ -20,6 +20,11 @@ namespace cuzk::cli {
 // damaged file.
 bool looks_like_bellperson(const std::filesystem::path& path);
 
+// std::invalid_argument unless exactly one circuit is given for parameter
+// file `params` (--r1cs, or a native example's --circuit): what a parameter
+// file, which holds no constraints, needs; asked before any work.
+void check_circuit_given(const std::string& params, const std::string& r1cs, const NativeCircuit& native);
+
 // The key of parameter file `params` for its circuit: the .r1cs `r1cs`, or
 // else the native example `native` names, on BLS12-381 (native.curve is not
 // read). FormatError naming the file when the circuit is on another

@@ -10,6 +10,7 @@
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/util/plural.hpp"
+#include "output.hpp"
 #include "timing.hpp"
 
 namespace cuzk::cli {
@@ -143,6 +144,9 @@ int prove_on_daemon(const DaemonAddress& address, const std::string& zkey, const
   Daemon daemon(address);
   const ResidentKey key = ensure_key(daemon, zkey);
   clock.lap(key.loaded_now ? "preload key" : "find key");
+  // cuzkd answered: from here a failure must leave no earlier proof.
+  remove_earlier_output(proof, FileKind::proof);
+  remove_earlier_output(pub, FileKind::public_signals);
   const v1::JobResult result = daemon.call(&Stub::Prove, one_witness_job(key.info.id(), wtns));
   clock.lap("prove on cuzkd");
   if (result.partitions_size() != 1)

@@ -1,9 +1,9 @@
 // cuzk prove <zkey> <wtns> <proof.json> <public.json>: rapidsnark's positional
 // form, snarkjs's output, proved by the service (one partition) like every
 // other front end. The proof is verified before anything is written, and the
-// two files appear together or not at all. Earlier outputs are removed first
-// (output.hpp), so a failure leaves neither an old nor a new proof; success
-// prints one line unless --quiet.
+// two files appear together or not at all. Once the arguments are valid,
+// earlier outputs are removed (output.hpp), so a failure of the work leaves
+// neither an old nor a new proof; success prints one line unless --quiet.
 //
 // The key may also be a bellperson parameter file (told by content), which
 // holds points only: --r1cs, or --circuit and --constraints for a native
@@ -51,13 +51,18 @@ std::string proved_by(const service::Service& svc) {
 
 int prove(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
           const std::string& public_path, const ProveOptions& opts) {
+  // The arguments are checked, the outputs' kinds among them, before an
+  // earlier output is removed: a usage error, a wrong --daemon address or a
+  // missing GPU leaves the previous proof where it was.
   const Format format = parse_format(opts.format);
-  remove_earlier_output(proof_path, format == Format::bellperson ? FileKind::bellperson : FileKind::proof);
-  remove_earlier_output(public_path, FileKind::public_signals);
+  const FileKind proof_kind = format == Format::bellperson ? FileKind::bellperson : FileKind::proof;
+  check_output(proof_path, proof_kind, /*force=*/true);
+  check_output(public_path, FileKind::public_signals, /*force=*/true);
   const bool params = looks_like_bellperson(zkey_path);
   if (!params && !opts.native.name.empty())
     throw std::invalid_argument("--circuit " + opts.native.name + ": " + zkey_path +
                                 " holds its own constraints; --circuit is for bellperson parameter files");
+  if (params) check_circuit_given(zkey_path, opts.r1cs, opts.native);
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
   if (params || format == Format::bellperson) {
     if (daemon_for("prove"))
@@ -72,6 +77,8 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   RunOptions run = opts.run;
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
     run.gpus = std::to_string(where.gpus.front());
+  remove_earlier_output(proof_path, proof_kind);
+  remove_earlier_output(public_path, FileKind::public_signals);
   service::Service svc(service_options(run, EngineFlags{}, false));
   const service::KeyInfo key = params ? svc.add_key(std::filesystem::path(zkey_path).stem().string(),
                                                     load_bellperson_key(zkey_path, opts.r1cs, opts.native))

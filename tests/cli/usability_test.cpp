@@ -89,6 +89,21 @@ TEST(Prove, AFailureLeavesNoOlderProof) {
   EXPECT_TRUE(listing(out.path()).empty());
 }
 
+// A wrong command line is not a failed proof: the earlier proof stays until
+// the arguments are valid (issue 35 item 1: a usage error deleted it).
+TEST(Prove, AUsageErrorLeavesTheEarlierProof) {
+  TempDir out;
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+  ASSERT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu", "-q"}).exit_code, 0);
+  const Bytes before = read_bytes(proof);
+  // No GPU: "--backend cuda: no CUDA device"; a GPU: "--gpus: device 99 does not exist".
+  EXPECT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cuda", "--gpus", "99"}).exit_code, 2);
+  // --circuit is for bellperson parameter files only.
+  EXPECT_EQ(cuzk({"prove", kZkey, kWtns, proof, pub, "--circuit", "partition"}).exit_code, 2);
+  EXPECT_EQ(read_bytes(proof), before);
+  EXPECT_TRUE(fs::exists(pub));
+}
+
 // Removing earlier outputs never removes an input named in an output's place,
 // whether its name or its content gives it away.
 TEST(Prove, RefusesToReplaceAFileOfAnotherKind) {
