@@ -16,7 +16,10 @@ namespace cuzk::io {
 // one line, "<target>: <what failed>: <strerror>", fit to print after "error: ".
 class AtomicFile {
  public:
-  // Creates "<target>.tmpXXXXXX" (mkstemp) beside `target`.
+  // Creates "<target>.tmpXXXXXX" (mkstemp) beside `target`, first removing
+  // such files that a killed writer of the same target left there: regular
+  // files of this user last written before this process started (never a
+  // link, never a live writer's).
   explicit AtomicFile(std::filesystem::path target);
   // Move-only; the moved-from object owns nothing.
   AtomicFile(AtomicFile&& o) noexcept;
@@ -30,19 +33,22 @@ class AtomicFile {
   // are, and only a few small ones.
   void write(std::span<const uint8_t> bytes);
 
-  // Mode 0644, fsync, close, rename over the target. fsync comes before the
-  // rename, or a crash could leave the target's name on an empty file.
+  // Mode 0644, fsync, close, rename over the target, fsync the directory.
+  // fsync comes before the rename, or a crash could leave the target's name
+  // on an empty file; the directory's after it, or a crash could undo it.
   void commit();
 
   // Commits several files that must appear together (proof.json and
   // public.json): refuses any target that is a directory, then syncs and
-  // closes every file, and only then renames them. Every failure short of an
-  // unlikely rename error thus comes before the first rename.
+  // closes every file, and only then renames them and syncs their
+  // directories. Every failure short of an unlikely rename or directory sync
+  // error thus comes before the first rename.
   static void commit_together(std::span<AtomicFile> files);
 
  private:
   void finish();   // fchmod, fsync, close
   void publish();  // rename
+  void sync_directory() const;
   [[noreturn]] void fail(const char* what, int err) const;
 
   std::filesystem::path target_;
