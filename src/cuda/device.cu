@@ -317,6 +317,7 @@ HostRegistration::~HostRegistration() {
 cudaError_t try_allocate_pinned(void** p, size_t bytes) {
   void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return cudaErrorMemoryAllocation;
+  ::madvise(m, bytes, MADV_DONTDUMP);  // witnesses and their products stay out of core dumps
   const cudaError_t err = cudaHostRegister(m, bytes, cudaHostRegisterPortable);
   if (err != cudaSuccess) cudaGetLastError();
   // Out of lockable memory is this call's failure. Any other error is the

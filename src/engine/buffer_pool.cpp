@@ -4,14 +4,21 @@
 #include <iterator>
 #include <new>
 
+#include "cuzk/util/bulk_vector.hpp"
+#include "cuzk/util/secure_zero.hpp"
+
 namespace cuzk::engine {
 
 namespace {
 
+// Mappings of their own (huge_pages): out of core dumps like the pinned ones.
 class PageableMemory final : public HostMemory {
  public:
-  void* allocate(size_t bytes) override { return ::operator new(bytes, std::align_val_t{64}); }
-  void release(void* p, size_t) override { ::operator delete(p, std::align_val_t{64}); }
+  void* allocate(size_t bytes) override {
+    if (void* p = huge_pages(bytes)) return p;
+    throw std::bad_alloc();
+  }
+  void release(void* p, size_t bytes) override { release_huge_pages(p, bytes); }
   const char* name() const override { return "pageable"; }
 };
 
@@ -122,6 +129,9 @@ BufferPool::Lease BufferPool::allocate(std::unique_lock<std::mutex>& lock, size_
 }
 
 void BufferPool::give_back(void* p, size_t bytes) {
+  // The buffer held a client's witness and what was computed from it: none of
+  // it may outlive the lease, in the pool or in memory given back.
+  secure_zero_parallel(p, bytes);
   std::lock_guard lock(mu_);
   counters_.bytes_leased -= bytes;
   bool kept = false;

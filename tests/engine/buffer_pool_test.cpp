@@ -2,6 +2,7 @@
 // backpressure, cancellation, failure, and a concurrent run that must balance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include "cuzk/engine/buffer_pool.hpp"
 #include "seed.hpp"
+#include "vm_flags.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -63,6 +65,30 @@ TEST(BufferPool, SizeClasses) {
     ASSERT_GE(c, n);
     ASSERT_LT((double)(c - n), (double)c / 3 + 1) << n;  // at most a third wasted
   }
+}
+
+// A lease's buffer is zeroed when it comes back, before the pool hands it out
+// again or gives it to the system. before: the next lease read the last
+// partition's witness and products
+TEST(BufferPool, AReturnedBufferIsZeroed) {
+  Pool p(64 * MiB);
+  void* first = nullptr;
+  {
+    const auto lease = p.pool->acquire(5 * MiB);
+    first = lease.data();
+    std::memset(lease.data(), 0x5a, lease.bytes());
+  }
+  const auto again = p.pool->acquire(5 * MiB);
+  ASSERT_EQ(again.data(), first) << "the kept buffer, reused";
+  const auto* b = again.as<unsigned char>();
+  EXPECT_TRUE(std::all_of(b, b + again.bytes(), [](unsigned char c) { return c == 0; }));
+}
+
+// before: pageable buffers came from the heap, and a core carried them
+TEST(BufferPool, PageableBuffersStayOutOfCoreDumps) {
+  BufferPool pool(pageable_memory(), 64 * MiB);
+  const auto lease = pool.acquire(5 * MiB);
+  EXPECT_TRUE(test::out_of_core_dumps(lease.data())) << test::vm_flags_of(lease.data());
 }
 
 TEST(BufferPool, SteadyStateAllocatesNothing) {

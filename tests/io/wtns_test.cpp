@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "cuzk/ff/encode.hpp"
+#include "freed_bytes.hpp"
 #include "io_test_support.hpp"
 
 namespace cuzk::test {
@@ -159,6 +160,20 @@ TEST(Wtns, BadInputsFailWithAClearMessage) {
   run_bad_cases(dir, cases, [](const fs::path& p) { io::read_wtns(p); }, ".wtns");
   run_bad_byte_cases(dir, cases, [](std::string name, std::span<const uint8_t> b) { io::read_wtns_bytes(name, b); },
                      ".wtns");
+}
+
+// before: a witness's values were freed as they were, to linger in the heap
+TEST(Wtns, AWitnessIsZeroedBeforeItsMemoryIsFreed) {
+  const auto path = fixture("bn128", "multiplier", "witness.wtns");
+  {
+    const io::Witness w = io::read_wtns(path);
+    FreedBytes::watch(w.as<Bn254>().data());
+  }
+  EXPECT_EQ(FreedBytes::state(), Freed::zeroed) << "when it goes";
+  io::Witness w = io::read_wtns(path);
+  FreedBytes::watch(w.as<Bn254>().data());
+  w = io::read_wtns(fixture("bn128", "linear", "witness.wtns"));
+  EXPECT_EQ(FreedBytes::state(), Freed::zeroed) << "when it is assigned over";
 }
 
 }  // namespace

@@ -32,7 +32,8 @@
 namespace cuzk::engine {
 
 // Where the pool's buffers come from: pinned (page-locked) on the GPU path,
-// ordinary heap memory for the CPU backend and for `--pageable` comparisons.
+// pageable memory for the CPU backend and for `--pageable` comparisons. Both are
+// kept out of core dumps (MADV_DONTDUMP).
 class HostMemory {
  public:
   virtual ~HostMemory() = default;
@@ -41,7 +42,7 @@ class HostMemory {
   virtual const char* name() const = 0;
 };
 
-// 64-byte aligned heap memory.
+// Anonymous mappings of their own (page aligned).
 std::unique_ptr<HostMemory> pageable_memory();
 
 class PoolCancelled : public std::runtime_error {
@@ -51,7 +52,8 @@ class PoolCancelled : public std::runtime_error {
 
 class BufferPool {
  public:
-  // A buffer on loan; returns to the pool when destroyed.
+  // A buffer on loan; zeroed (on every CPU thread) and returned to the pool
+  // when destroyed.
   using Lease = ::cuzk::Lease<BufferPool>;
 
   struct Counters {

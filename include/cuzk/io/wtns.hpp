@@ -8,20 +8,37 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/util/secure_zero.hpp"
 
 namespace cuzk::io {
 
+// A client's secret: its values are zeroed (secure_zero_parallel) when it goes
+// and before it is assigned over.
 struct Witness {
+  using Values = std::variant<std::vector<ff::bn254::Fr>, std::vector<ff::bls12_381::Fr>>;
   // Values in Montgomery form; the alternative says the curve (its index is the
   // Curve enumerator's value).
-  std::variant<std::vector<ff::bn254::Fr>, std::vector<ff::bls12_381::Fr>> values;
+  Values values;
   // The file it was read from (or the name its bytes came with), for
   // messages; empty when built in memory.
   std::string source;
+
+  Witness(Values v, std::string s = {}) : values(std::move(v)), source(std::move(s)) {}
+  Witness(Witness&&) noexcept = default;
+  Witness(const Witness&) = default;
+  Witness& operator=(Witness&& o) noexcept {
+    zero();
+    values = std::move(o.values);
+    source = std::move(o.source);
+    return *this;
+  }
+  Witness& operator=(const Witness&) = delete;
+  ~Witness() { zero(); }
 
   Curve curve() const { return values.index() == 0 ? Curve::bn254 : Curve::bls12_381; }
   size_t size() const {
@@ -34,6 +51,11 @@ struct Witness {
     if (E::id != curve())
       throw FormatError((source.empty() ? "witness" : source) + ": the witness is for " + curve_name(curve()) + ", not " + curve_name(E::id));
     return std::get<std::vector<typename E::Fr>>(values);
+  }
+
+ private:
+  void zero() noexcept {
+    std::visit([](auto& v) { secure_zero_parallel(v.data(), v.size() * sizeof v[0]); }, values);
   }
 };
 

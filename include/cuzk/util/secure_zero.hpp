@@ -1,5 +1,6 @@
-// Zeroing of secrets (the prover's r and s, and what is derived from them)
-// that the compiler may not drop as a dead store: explicit_bzero, as blst's
+// Zeroing of secrets (the prover's r and s, and what is derived from them;
+// witnesses and the buffers that held them) that the compiler may not drop as
+// a dead store: explicit_bzero, as blst's
 // vec_zero does with a volatile pointer and a compiler barrier.
 #pragma once
 
@@ -9,6 +10,11 @@
 namespace cuzk {
 
 inline void secure_zero(void* p, size_t bytes) { explicit_bzero(p, bytes); }
+
+// The same on every CPU thread (util/parallel.hpp), for buffers of gigabytes
+// (witnesses, the pooled partition buffers) that one thread would take
+// seconds to clear.
+void secure_zero_parallel(void* p, size_t bytes);
 
 // Zeroes `value` in place; for trivially copyable secrets about to go.
 template <class T>
