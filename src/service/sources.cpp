@@ -20,6 +20,7 @@
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/service/native.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/secure_zero.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/cuda/fault_injection.hpp"
 #endif
@@ -195,6 +196,9 @@ template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
   if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
+  // The client's bytes are decoded into `witness` below (itself zeroed when it
+  // goes) and read no more.
+  const ZeroOnExit zero_bytes(in.bytes.data(), in.bytes.size());
   // The header first: a witness of the wrong curve or length is refused before
   // its values are copied and decoded (three more times its size).
   if (const auto d = declared_witness(in.bytes))

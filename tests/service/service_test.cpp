@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
+#include "freed_bytes.hpp"
 #include "proving_support.hpp"
 #include "service_test_support.hpp"
 
@@ -90,6 +91,27 @@ TEST(Service, ProvesBothCurvesFromFilesAndBytes) {
   EXPECT_EQ(c.partitions_proved, 3u);
   EXPECT_GT(c.stages.at(-1)[(size_t)engine::Stage::msm_a].count, 0u);
   EXPECT_EQ(kind_thrown([&] { svc.await(j1); }), ErrorKind::not_found) << "an outcome is handed over once";
+}
+
+// A client's witness bytes are zeroed before their memory is freed, once
+// decoded and when refused. before: they were freed as they were
+TEST(Service, WitnessBytesAreZeroedBeforeTheirMemoryIsFreed) {
+  Service svc(cpu_options());
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  for (const char* circuit : {"multiplier", "linear"}) {
+    SCOPED_TRACE(circuit);
+    std::vector<PartitionInput> parts;
+    // Exactly as long as the file, as cuzkd's copy of a request is: every byte
+    // the freed block holds is the witness's.
+    const Bytes file = read_bytes(fixture("bn128", circuit, "witness.wtns"));
+    parts.push_back(WitnessBytes{Bytes(file.begin(), file.end()), circuit});
+    test::FreedBytes::watch(std::get<WitnessBytes>(parts[0]).bytes.data());
+    std::string message;
+    const auto await = [&] { (void)svc.await(svc.submit("bn", std::move(parts))); };
+    EXPECT_EQ(kind_thrown(await, &message), circuit == std::string("linear") ? ErrorKind::invalid_argument : ErrorKind::none)
+        << message;
+    EXPECT_EQ(test::FreedBytes::state(), test::Freed::zeroed);
+  }
 }
 
 TEST(Service, BadRequestsAreRefusedWithTheirKind) {

@@ -1,7 +1,7 @@
 // Whether a heap block was all zeros when it was freed: how a test sees that
 // code zeroes a secret (a witness, a client's bytes) before it lets it go.
-// It replaces the global sized operator delete, which std::allocator calls, so
-// exactly one source file of a test program includes it.
+// It replaces the global operator delete (the sized ones, which std::allocator
+// calls, watch), so exactly one source file of a test program includes it.
 #pragma once
 
 #include <algorithm>
@@ -37,6 +37,8 @@ class FreedBytes {
 
 }  // namespace cuzk::test
 
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t n) noexcept {
   cuzk::test::FreedBytes::on_free(p, n);
   std::free(p);

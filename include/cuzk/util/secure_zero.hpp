@@ -16,6 +16,20 @@ inline void secure_zero(void* p, size_t bytes) { explicit_bzero(p, bytes); }
 // seconds to clear.
 void secure_zero_parallel(void* p, size_t bytes);
 
+// Zeroes a buffer (secure_zero_parallel) when the scope it guards is left, by
+// a return or a throw.
+class ZeroOnExit {
+ public:
+  ZeroOnExit(void* p, size_t bytes) : p_(p), bytes_(bytes) {}
+  ZeroOnExit(const ZeroOnExit&) = delete;
+  ZeroOnExit& operator=(const ZeroOnExit&) = delete;
+  ~ZeroOnExit() { secure_zero_parallel(p_, bytes_); }
+
+ private:
+  void* p_;
+  size_t bytes_;
+};
+
 // Zeroes `value` in place; for trivially copyable secrets about to go.
 template <class T>
 void secure_zero(T& value) {
