@@ -35,7 +35,7 @@ psql "$conninfo" -qc "DROP TABLE IF EXISTS cuzk_partitions, cuzk_jobs, cuzk_keys
 for ((w = 0; w < workers; ++w)); do
   mkdir -p "$tmp/w$w"
   taskset -c "$((w % $(nproc)))" "$build/src/daemon/cuzkd" --listen "unix://$tmp/w$w/s.sock" --metrics "" --backend cpu --selfcheck false \
-    --threads 1 --cpu-workers 1 --key-dir "$fixtures" --queue "$conninfo" --queue-host "w$w" >"$tmp/w$w/log" 2>&1 &
+    --threads 1 --cpu-workers 1 --key-dir "$fixtures" --witness-dir "$fixtures" --queue "$conninfo" --queue-host "w$w" >"$tmp/w$w/log" 2>&1 &
   pids+=($!)
 done
 for ((w = 0; w < workers; ++w)); do

@@ -379,6 +379,11 @@ void check_config(const Config& c) {
 #endif
     if (!(c.queue.lease_s >= 1 && c.queue.lease_s <= 86400)) throw ConfigError("queue.lease_s: must be from 1 to 86400");
     if (c.queue.max_attempts < 1) throw ConfigError("queue.max_attempts: must be at least 1");
+    // A queue's jobs may name their witnesses by file:// URL, which the
+    // workers read only beneath witness_dirs: without them every such job
+    // would fail later, on every host that claims it.
+    if (c.service.witness_dirs.empty())
+      throw ConfigError("queue.url: a queue worker needs witness_dirs, beneath which it reads file:// witnesses");
   }
   if (spdlog::level::from_str(c.log_level) == spdlog::level::off && c.log_level != "off")
     throw ConfigError("log_level: '" + c.log_level + "' is not one of trace, debug, info, warn, error, critical, off");

@@ -79,6 +79,8 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
       {"unknown flag", "", {"--frobnicate"}, "frobnicate"},
       {"unknown queue key", "[queue]\nurll = \"x\"\n", {}, ":2: queue.urll: unknown key"},
       {"queue lease", "[queue]\nurl = \"host=/nowhere\"\nlease_s = 0\n", {}, "queue.lease_s: must be from 1 to 86400"},
+      // before: it started, and its workers refused every file:// witness they claimed
+      {"queue without witness_dirs", "[queue]\nurl = \"host=/nowhere\"\n", {}, "a queue worker needs witness_dirs"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
