@@ -125,7 +125,7 @@ TEST_F(BadInput, OutputThatCannotBeWritten) {
   expect_failure({"prove", zkey, wtns, proof, nowhere / "public.json"}, kBadInput, {nowhere / "public.json"}, no_folder);
   const fs::path taken = out / "taken";  // a directory where public.json should go
   fs::create_directory(taken);
-  expect_failure({"prove", zkey, wtns, proof, taken}, kFailed, {taken});
+  expect_failure({"prove", zkey, wtns, proof, taken}, kBadInput, {taken}, "is a directory, not a file to write");
   expect_failure({"export-vk", zkey, nowhere / "vk.json"}, kBadInput, {nowhere / "vk.json"}, no_folder);
   expect_failure({"witness", "--circuit", "partition", nowhere / "w.wtns"}, kBadInput, {}, no_folder);
 }

@@ -135,12 +135,13 @@ TEST(Client, ProveWithDaemonVerifiesLikeALocalProofAndReusesTheKey) {
   EXPECT_EQ(keys[0].at("id").get<std::string>().rfind(fs::absolute(zkey).lexically_normal().string() + "@", 0), 0u)
       << keys;
 
-  // What only a local run chooses is refused beside a daemon, before any work.
+  // What only a local run chooses is refused beside a daemon, before any
+  // work: a usage error, which leaves the earlier proof where it was.
   const ProcessResult backend =
       served.cuzk_at({"prove", zkey, wtns, out / "proof.json", out / "public.json", "--backend", "cpu"});
   EXPECT_EQ(backend.exit_code, 2);
   expect_one_error_line(backend, "--backend is cuzkd's choice");
-  EXPECT_FALSE(fs::exists(out / "proof.json"));
+  EXPECT_TRUE(fs::exists(out / "proof.json"));
 
   // A witness of another circuit: the daemon's refusal, naming the file; no files.
   const fs::path other = fixture("bn128", "linear", "witness.wtns");
