@@ -121,11 +121,17 @@ void check_partition_count(const v1::JobResult& result, size_t submitted) {
 }
 
 int client_prove(const ClientFlags& f) {
-  remove_earlier_output(f.proof, FileKind::proof);
-  remove_earlier_output(f.pub, FileKind::public_signals);
+  // An earlier proof goes only once cuzkd has taken the job: a usage error,
+  // an unreachable cuzkd or a key id it does not hold leaves it in place,
+  // while a partition that failed leaves no output at all.
+  check_output(f.proof, FileKind::proof, /*force=*/true);
+  check_output(f.pub, FileKind::public_signals, /*force=*/true);
+  const v1::SubmitRequest request = job_request(f, {f.witness});
   Daemon& daemon = connect(f.connection);
   Stopwatch clock;
-  const v1::JobResult result = daemon.call(&Stub::Prove, job_request(f, {f.witness}));
+  const v1::JobResult result = daemon.call(&Stub::Prove, request);
+  remove_earlier_output(f.proof, FileKind::proof);
+  remove_earlier_output(f.pub, FileKind::public_signals);
   check_partition_count(result, 1);
   const v1::PartitionResult& p = result.partitions(0);
   if (!p.ok()) throw_partition_error(p, f.witness);

@@ -394,6 +394,41 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
   expect_one_error_line(none, "--daemon");
 }
 
+// client prove removes an earlier proof only once cuzkd has taken the job
+// (issue 35 item 1): no cuzkd at the address and a key id it does not hold
+// leave the earlier files; a partition that fails leaves none.
+TEST(Client, ProveKeepsTheEarlierProofUntilCuzkdTakesTheJob) {
+  TempDir keys, out;
+  const fs::path zkey = keys / "chain.zkey", wtns = keys / "chain.wtns";
+  const std::vector<std::string> native{"--circuit", "hash-chain", "--curve", "bn254", "--constraints", "16384"};
+  std::vector<std::string> setup{"setup"}, witness{"witness"};
+  setup.insert(setup.end(), native.begin(), native.end());
+  witness.insert(witness.end(), native.begin(), native.end());
+  setup.push_back(zkey);
+  witness.push_back(wtns);
+  ASSERT_EQ(cuzk(setup).exit_code, 0);
+  ASSERT_EQ(cuzk(witness).exit_code, 0);
+  Served served;
+  ASSERT_EQ(served.cuzk_at({"client", "preload", zkey, "--id", "chain", "-q"}).exit_code, 0);
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+  ASSERT_EQ(served.cuzk_at({"client", "prove", "chain", wtns, proof, pub, "-q"}).exit_code, 0);
+  const Bytes proof_before = read_bytes(proof), pub_before = read_bytes(pub);
+
+  const std::string nowhere = "unix://" + (keys / "nobody.sock").string();
+  const ProcessResult unreachable = cuzk({"client", "prove", "chain", wtns, proof, pub, "--daemon", nowhere});
+  EXPECT_EQ(unreachable.exit_code, 1) << unreachable.err;
+  const ProcessResult unknown_key = served.cuzk_at({"client", "prove", "no-such-key", wtns, proof, pub});
+  EXPECT_EQ(unknown_key.exit_code, 2) << unknown_key.err;
+  EXPECT_EQ(read_bytes(proof), proof_before);
+  EXPECT_EQ(read_bytes(pub), pub_before);
+
+  // A partition of about a second cannot be proved within 1 ms.
+  const ProcessResult late = served.cuzk_at({"client", "prove", "chain", wtns, proof, pub, "--deadline-ms", "1"});
+  EXPECT_EQ(late.exit_code, 1) << late.err;
+  expect_one_error_line(late, "deadline exceeded");
+  EXPECT_TRUE(listing(out.path()).empty());
+}
+
 // A missing input is exit 2 whatever reports it: here std::filesystem's
 // error (not_found, service::classify) from the size of a witness to queue,
 // before any daemon is asked.
