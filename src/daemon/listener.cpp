@@ -25,15 +25,9 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-// Whether a process accepts connections on the socket file. A path that
-// does not fit sun_path is refused, not cut (check_config refuses it first).
+// Whether a process accepts connections on the socket file.
 bool socket_in_use(const fs::path& path) {
-  sockaddr_un addr{};
-  if (path.native().size() >= sizeof addr.sun_path)
-    throw std::runtime_error(path.string() + ": longer than a Unix socket path can be (" +
-                             std::to_string(sizeof addr.sun_path - 1) + " bytes)");
-  addr.sun_family = AF_UNIX;
-  std::memcpy(addr.sun_path, path.c_str(), path.native().size() + 1);
+  sockaddr_un addr = unix_address(path);
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;
   const bool live = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
@@ -76,29 +70,41 @@ void prepare_socket(const Config& config) {
 }
 
 Listener listen(const Config& config, const std::vector<grpc::Service*>& services) {
+  Listener l;
+  l.descriptors = raise_descriptor_limit();
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
+  // Bounds on what connections may hold: handler threads (a call past them
+  // is answered RESOURCE_EXHAUSTED), calls per connection, and the life of a
+  // connection with no call (a flood's idle connections go within a minute).
+  grpc::ResourceQuota quota("cuzkd");
+  quota.SetMaxThreads(kMaxRpcThreads);
+  builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, kMaxStreamsPerConnection);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 60'000);
   for (grpc::Service* service : services) builder.RegisterService(service);
   const fs::path sock = unix_socket_path(config.listen);
-  if (!sock.empty()) {
-    prepare_socket(config);
-    builder.AddListeningPort("unix:" + sock.string(), grpc::InsecureServerCredentials());
-  }
-  Listener l;
   if (!config.tcp.address.empty())
     builder.AddListeningPort(config.tcp.address, tcp_credentials(config.tcp), &l.tcp_port);
-  // The socket file is created with at most the configured permissions, then
-  // given exactly them: no moment when others may connect.
-  const mode_t old_mask = ::umask(~config.socket_mode & 0777);
   l.server = builder.BuildAndStart();
-  ::umask(old_mask);
   if (!l.server)
-    throw std::runtime_error("cannot listen on " +
-                             (sock.empty() ? config.tcp.address
-                                           : config.tcp.address.empty() ? config.listen
-                                                                        : config.listen + " and " + config.tcp.address));
-  if (!sock.empty() && ::chmod(sock.c_str(), config.socket_mode) != 0)
-    throw std::runtime_error(sock.string() + ": chmod: " + std::strerror(errno));
+    throw std::runtime_error(config.tcp.address.empty() ? "cannot start the gRPC server"
+                                                        : "cannot listen on " + config.tcp.address);
+  if (!sock.empty()) {
+    prepare_socket(config);
+    // The socket file is created with at most the configured permissions,
+    // then given exactly them: no moment when others may connect.
+    const mode_t old_mask = ::umask(~config.socket_mode & 0777);
+    try {
+      l.unix_socket = std::make_unique<UnixAcceptor>(sock, *l.server, l.descriptors.connections);
+    } catch (...) {
+      ::umask(old_mask);
+      throw;
+    }
+    ::umask(old_mask);
+    if (::chmod(sock.c_str(), config.socket_mode) != 0)
+      throw std::runtime_error(sock.string() + ": chmod: " + std::strerror(errno));
+  }
   return l;
 }
 

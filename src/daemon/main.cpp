@@ -30,6 +30,7 @@
 #include "metrics.hpp"
 #include "server.hpp"
 #include "signals.hpp"
+#include "watchdog.hpp"
 #if defined(CUZK_HAVE_QUEUE)
 #include "queue_service.hpp"
 #include "queue_worker.hpp"
@@ -95,14 +96,15 @@ void self_check(const cuzk::service::Service& service) {
   spdlog::info("self-check passed: {} checks (seed {})", total, seed);
 }
 
-// Exit status when every GPU was lost (Config::exit_when_gpus_lost).
-constexpr int kExitGpusLost = 3;
+// Exit status for a restart by the service manager: every GPU was lost
+// (Config::exit_when_gpus_lost), or gRPC stopped answering (watchdog.hpp).
+constexpr int kExitRestart = 3;
 
 // Once every GPU is out of rotation and none came back from a reset (or
 // resets are off), the process itself is what has to go: a fault such as an
 // illegal address can leave a GPU unusable to it until it exits. Sets
 // `lost` and sends this process SIGTERM, so that the main loop drains and
-// exits with kExitGpusLost for the service manager to start it again.
+// exits with kExitRestart for the service manager to start it again.
 void watch_gpus(const cuzk::service::Service& service, std::stop_token stop, std::atomic<bool>& lost) {
   const bool resets = service.options().gpu_recovery_interval.count() > 0;
   while (cuzk::sleep_unless_stopped(stop, std::chrono::seconds(1))) {
@@ -114,11 +116,22 @@ void watch_gpus(const cuzk::service::Service& service, std::stop_token stop, std
     for (const auto& g : s.gpus)
       spdlog::error("GPU {} is out of rotation: {}{}", g.device, g.fault,
                     g.recovery_error.empty() ? "" : "; the reset did not bring it back: " + g.recovery_error);
-    spdlog::error("every GPU has faulted: draining, then exiting with status {} for a restart", kExitGpusLost);
+    spdlog::error("every GPU has faulted: draining, then exiting with status {} for a restart", kExitRestart);
     lost = true;
     ::kill(::getpid(), SIGTERM);
     return;
   }
+}
+
+// The addresses the watchdog calls: the Unix socket, and the TCP listener
+// where it needs no certificate (a TLS listener is left to the operator's
+// own probe).
+std::vector<std::string> own_targets(const Config& config, const Listener& l) {
+  std::vector<std::string> targets;
+  if (const auto sock = unix_socket_path(config.listen); !sock.empty()) targets.push_back("unix:" + sock.string());
+  if (!config.tcp.address.empty() && !config.tcp.tls())
+    targets.push_back(config.tcp.address.substr(0, config.tcp.address.rfind(':')) + ":" + std::to_string(l.tcp_port));
+  return targets;
 }
 
 // SIGHUP: the key list of the configuration read again (with the flags
@@ -156,6 +169,8 @@ int serve(const Config& config, const Flags& flags) {
   ProverService rpc(*service);
   Listener listener;
   std::vector<grpc::Service*> services{&rpc};
+  std::atomic<bool> gpus_lost{false}, grpc_lost{false};
+  std::unique_ptr<GrpcWatchdog> grpc_watch;
 #if defined(CUZK_HAVE_QUEUE)
   std::unique_ptr<QueueWorker> worker;
   std::unique_ptr<QueueService> queue_rpc;
@@ -174,16 +189,23 @@ int serve(const Config& config, const Flags& flags) {
 #endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
     listener = listen(config, services);
+    grpc_watch = std::make_unique<GrpcWatchdog>(
+        own_targets(config, listener), [&](bool answering) { metrics.set_grpc_answering(answering); },
+        [&] {
+          spdlog::error("gRPC no longer answers: draining, then exiting with status {} for a restart", kExitRestart);
+          grpc_lost = true;
+          ::kill(::getpid(), SIGTERM);
+        });
 #if defined(CUZK_HAVE_QUEUE)
     if (worker) worker->start();
 #endif
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-  spdlog::info("cuzkd {} ready: {}; {}", cuzk::service::kVersion, where(config, listener, config.metrics.empty() ? nullptr : &metrics),
-               service->describe());
+  spdlog::info("cuzkd {} ready: {}; {}; descriptors: limit {}, connections refused from {}", cuzk::service::kVersion,
+               where(config, listener, config.metrics.empty() ? nullptr : &metrics), service->describe(),
+               listener.descriptors.limit, listener.descriptors.connections);
 
-  std::atomic<bool> gpus_lost{false};
   std::jthread gpu_watch;
   if (config.exit_when_gpus_lost && service->placement().backend == cuzk::service::BackendKind::cuda)
     gpu_watch = std::jthread([&](std::stop_token stop) { watch_gpus(*service, stop, gpus_lost); });
@@ -195,11 +217,15 @@ int serve(const Config& config, const Flags& flags) {
     }
     const auto s = service->status();
     spdlog::info("{}: draining (no new jobs; the {} partitions admitted finish)",
-                 gpus_lost ? "every GPU lost" : sig == SIGINT ? "SIGINT" : "SIGTERM",
+                 gpus_lost   ? "every GPU lost"
+                 : grpc_lost ? "gRPC not answering"
+                 : sig == SIGINT ? "SIGINT"
+                                 : "SIGTERM",
                  s.queued_partitions + s.running_partitions);
     break;
   }
   gpu_watch = {};
+  grpc_watch.reset();
   metrics.set_draining();
 #if defined(CUZK_HAVE_QUEUE)
   if (worker) worker->stop();  // no new claims; what has not started goes back to the queue
@@ -216,6 +242,7 @@ int serve(const Config& config, const Flags& flags) {
     unawaited = service->status().jobs.size();
   }
   spdlog::info("closing the server ({} jobs never awaited)", unawaited);
+  listener.unix_socket.reset();
   listener.server->Shutdown(std::chrono::system_clock::now() +
                             std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                 std::max(until - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration{})));
@@ -223,7 +250,7 @@ int serve(const Config& config, const Flags& flags) {
   std::error_code ignored;
   if (const auto sock = unix_socket_path(config.listen); !sock.empty()) std::filesystem::remove(sock, ignored);
   spdlog::info("stopped");
-  return gpus_lost ? kExitGpusLost : 0;
+  return gpus_lost || grpc_lost ? kExitRestart : 0;
 }
 
 }  // namespace

@@ -237,14 +237,17 @@ std::string Metrics::scrape() const {
 
 void Metrics::set_draining() { draining_ = true; }
 
+void Metrics::set_grpc_answering(bool answering) { grpc_answering_ = answering; }
+
 void Metrics::serve(const std::string& address) {
   metrics_handler_ = std::make_unique<Handler>([this](int&, std::string& type, std::string& body) {
     type = "text/plain; version=0.0.4; charset=utf-8";
     body = scrape();
   });
   health_handler_ = std::make_unique<Handler>([this](int& status, std::string&, std::string& body) {
-    status = draining_ ? 503 : 200;
-    body = draining_ ? "draining\n" : "ok\n";
+    const bool answering = grpc_answering_;
+    status = draining_ || !answering ? 503 : 200;
+    body = draining_ ? "draining\n" : answering ? "ok\n" : "grpc not answering\n";
   });
   try {
     // A connection that never finishes its request holds a thread only for

@@ -1,6 +1,7 @@
 // cuzkd's HTTP side: Prometheus text on /metrics and liveness on /healthz
-// (200 "ok" while serving, 503 "draining" once a drain began), on their own
-// address. Metrics come from two places:
+// (200 "ok" while serving and gRPC answers; 503 "draining" once a drain
+// began, "grpc not answering" while the watchdog's last round failed), on
+// their own address. Metrics come from two places:
 //   - each finished partition (Service::on_partition): per-stage latency
 //     histograms, proofs and failures by key and reason;
 //   - Service::status() and Service::counters(), read at each scrape: queue
@@ -45,6 +46,9 @@ class Metrics {
 
   // /healthz answers 503 from now on.
   void set_draining();
+  // Whether gRPC answered the watchdog's last round (watchdog.hpp): /healthz
+  // answers 503 while it did not.
+  void set_grpc_answering(bool answering);
 
   // The body of /metrics.
   std::string scrape() const;
@@ -71,6 +75,7 @@ class Metrics {
   std::mutex key_labels_mu_;
   std::set<std::string> key_labels_;
   std::atomic<bool> draining_{false};
+  std::atomic<bool> grpc_answering_{true};
   const QueueCounters* queue_ = nullptr;
   std::string queue_host_;
   std::unique_ptr<Handler> metrics_handler_, health_handler_;
