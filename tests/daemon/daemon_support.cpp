@@ -39,7 +39,8 @@ std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds timeout) 
   return ctx;
 }
 
-Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args) : dir_(dir) {
+Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args, unsigned descriptor_limit)
+    : dir_(dir) {
   require_socket_path_fits(socket());
   write_bytes(config(), Bytes(toml.begin(), toml.end()));
   std::vector<std::string> argv{cuzkd_binary(), "--config", config().string()};
@@ -50,6 +51,8 @@ Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::st
   for (const auto& [flag, value] : defaults)
     if (std::find(args.begin(), args.end(), flag) == args.end()) argv.insert(argv.end(), {flag, value});
   argv.insert(argv.end(), args.begin(), args.end());
+  if (descriptor_limit)  // the shell execs cuzkd in its place: the pid stays cuzkd's
+    argv.insert(argv.begin(), {"/bin/sh", "-c", "ulimit -n " + std::to_string(descriptor_limit) + " && exec \"$@\"", "sh"});
   const fs::path log_file = dir_ / "cuzkd.log";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

@@ -25,10 +25,12 @@ class Daemon {
   // Writes `toml` to dir/cuzkd.toml and starts
   //   cuzkd --config dir/cuzkd.toml --listen unix://dir/cuzkd.sock
   //         --metrics 127.0.0.1:0 --log-level debug --backend cpu ARGS...
-  // leaving out each of these flags that ARGS give
+  // leaving out each of these flags that ARGS give (under a descriptor limit,
+  // soft and hard, of `descriptor_limit` when it is not 0)
   // then waits (up to a minute) for its "ready" line; a process that exits
   // instead fails the test with its log.
-  Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args = {});
+  Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args = {},
+         unsigned descriptor_limit = 0);
   // Kills a process still running (SIGKILL).
   ~Daemon();
   Daemon(const Daemon&) = delete;

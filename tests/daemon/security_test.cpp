@@ -9,11 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 
 #include "config.hpp"
 #include "daemon_support.hpp"
+#include "unix_socket.hpp"
+#include "watchdog.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -331,6 +334,85 @@ TEST(Security, LoopbackIsAParsedAddress) {
   daemon::Config c;
   c.tcp.address = "127.evil.example:50051";
   EXPECT_THROW(daemon::check_config(c), daemon::ConfigError);
+}
+
+// 400 connections on the Unix socket of a cuzkd limited to 256 descriptors:
+// those past its bound are refused, and once they close cuzkd proves again
+// and /healthz says ok (before: gRPC 1.51's accept4 failed with EMFILE and
+// the socket never accepted again, while /healthz kept saying ok).
+TEST(Security, AConnectionFloodDoesNotStopCuzkd) {
+  TempDir dir;
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")), {}, 256);
+  const sockaddr_un addr = unix_address(d.socket());
+  std::vector<int> flood;
+  for (int i = 0; i < 400; ++i) {
+    // Non-blocking: a connection left in a full backlog does not hold the test.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    flood.push_back(fd);
+    const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+    ASSERT_TRUE(rc == 0 || errno == EAGAIN) << std::strerror(errno);
+  }
+  EXPECT_TRUE(eventually(
+      [&] {
+        const std::string log = d.log();
+        return log.find("refusing connections") != std::string::npos ||
+               log.find("Too many open files") != std::string::npos;
+      },
+      10s))
+      << d.log();
+  for (int fd : flood) ::close(fd);
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  *req.add_partitions() = wtns_partition("bn128", "multiplier");
+  v1::JobResult result;
+  const auto status = d.stub().Prove(context(20s).get(), req, &result);
+  ASSERT_TRUE(status.ok()) << status.error_message() << "\n" << d.log();
+  expect_valid_proof(result.partitions(0), "bn128", "multiplier");
+  const HttpReply health = http_get(d.metrics_port(), "/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(health.body, "ok\n");
+  EXPECT_EQ(d.log().find("Too many open files"), std::string::npos) << d.log();
+}
+
+// A cuzkd whose socket no longer answers (here its file is gone, so no
+// client reaches it) says so on /healthz and exits with status 3 for a
+// restart (before: /healthz said ok for as long as the HTTP server ran).
+TEST(Security, ACuzkdWhoseGrpcNoLongerAnswersExitsForARestart) {
+  TempDir dir;
+  Daemon d(dir.path(), "");
+  ASSERT_EQ(http_get(d.metrics_port(), "/healthz").status, 200);
+  fs::remove(d.socket());
+  EXPECT_TRUE(eventually([&] { return http_get(d.metrics_port(), "/healthz").body == "grpc not answering\n"; }, 10s))
+      << d.log();
+  EXPECT_EQ(d.wait_exit(30s), 3) << d.log();
+}
+
+// The watchdog's verdict: a server that answers with any status is alive;
+// `limit` failed rounds in a row, and only those, give it up.
+TEST(Security, TheWatchdogGivesUpAfterARunOfFailedRounds) {
+  EXPECT_TRUE(daemon::answered(grpc::StatusCode::OK));
+  EXPECT_TRUE(daemon::answered(grpc::StatusCode::RESOURCE_EXHAUSTED));
+  EXPECT_TRUE(daemon::answered(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_FALSE(daemon::answered(grpc::StatusCode::UNAVAILABLE));
+  EXPECT_FALSE(daemon::answered(grpc::StatusCode::DEADLINE_EXCEEDED));
+  daemon::ProbeStreak streak(3);
+  EXPECT_FALSE(streak.record(false));
+  EXPECT_FALSE(streak.answering());
+  EXPECT_FALSE(streak.record(false));
+  EXPECT_FALSE(streak.record(true));  // an answer starts the count again
+  EXPECT_TRUE(streak.answering());
+  EXPECT_FALSE(streak.record(false));
+  EXPECT_FALSE(streak.record(false));
+  EXPECT_TRUE(streak.record(false));
+}
+
+// The bound on connections leaves a reserve of descriptors below the limit.
+TEST(Security, ConnectionsLeaveADescriptorReserve) {
+  EXPECT_EQ(daemon::connection_bound(256), 128u);
+  EXPECT_EQ(daemon::connection_bound(1024), 896u);
+  EXPECT_EQ(daemon::connection_bound(100), 50u);
+  EXPECT_EQ(daemon::connection_bound(65536), daemon::kConnectionCeiling);
 }
 
 }  // namespace
