@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "acceptor.hpp"
 #include "config.hpp"
 #include "daemon_support.hpp"
 #include "unix_socket.hpp"
