@@ -12,6 +12,7 @@
 // bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "bellperson.hpp"
 #include "commands.hpp"
@@ -30,13 +31,16 @@ namespace cuzk::cli {
 namespace {
 
 // --r1cs: the circuit is the key's and the witness satisfies it, checked
-// before any proving so that a failure names the constraint.
-void check_against_circuit(const std::string& r1cs, const service::KeyInfo& key, const std::string& wtns_path) {
+// before any proving so that a failure names the constraint. The witness
+// decoded here is the one proved: it is read and decoded once.
+std::shared_ptr<const io::Witness> check_against_circuit(const std::string& r1cs, const service::KeyInfo& key,
+                                                         const std::string& wtns_path) {
   const io::R1cs circuit = io::R1cs::open(r1cs);
   check_describes(circuit, key);
-  const io::Witness witness = io::read_wtns(wtns_path);
-  io::check_witness_shape(witness, key.source, "key", key.curve, key.n_vars);
-  check_satisfies(circuit, witness);
+  auto witness = std::make_shared<const io::Witness>(io::read_wtns(wtns_path));
+  io::check_witness_shape(*witness, key.source, "key", key.curve, key.n_vars);
+  check_satisfies(circuit, *witness);
+  return witness;
 }
 
 // What the user reads on stdout after success.
@@ -85,11 +89,13 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
                                       : svc.load_key(zkey_path);
   check_proof_format(format, key.curve);
   clock.lap(params ? "read params" : "read zkey");
-  if (!opts.r1cs.empty()) {
-    check_against_circuit(opts.r1cs, key, wtns_path);
+  std::vector<service::PartitionInput> partitions;
+  if (opts.r1cs.empty()) {
+    partitions.emplace_back(service::WitnessFile{wtns_path});
+  } else {
+    partitions.emplace_back(service::DecodedWitness{check_against_circuit(opts.r1cs, key, wtns_path)});
     clock.lap("check r1cs");
   }
-  std::vector<service::PartitionInput> partitions{service::WitnessFile{wtns_path}};
   service::JobOutcome job = *svc.await(svc.submit(key.id, std::move(partitions)));
   clock.lap("prove");
   const service::PartitionOutcome& p = job.partitions.front();

@@ -29,7 +29,10 @@ namespace cuzk::cli {
 namespace {
 
 // --r1cs: each witness is checked against the circuit before any proving;
-// one that fails is reported alone (its index in `failures`).
+// one that fails is reported alone (its index in `failures`). Each is read
+// again when proved, unlike prove's one witness: holding every decoded
+// witness of a batch until its turn would take memory in proportion to the
+// batch.
 std::map<size_t, std::string> check_witnesses(const io::R1cs& circuit, const std::vector<std::string>& wtns) {
   std::map<size_t, std::string> failures;
   for (size_t i = 0; i < wtns.size(); ++i) {

@@ -164,6 +164,16 @@ BinFile BinFile::from_bytes(std::string name, std::span<const uint8_t> bytes, st
   return f;
 }
 
+BinFile BinFile::borrow(std::string name, std::span<const uint8_t> bytes, std::string_view magic, uint32_t version) {
+  BinFile f(std::move(name));
+  f.residency_ = Residency::borrowed;
+  f.data_ = bytes.data();
+  f.size_ = bytes.size();
+  f.check_size();
+  f.index(magic, version);
+  return f;
+}
+
 // Before any memory is taken for the bytes (and mmap refuses a length of 0).
 void BinFile::check_size() const {
   if (size_ < kHeader)
@@ -259,7 +269,8 @@ BinFile& BinFile::operator=(BinFile&& o) noexcept {
 BinFile::~BinFile() { release(); }
 
 void BinFile::release() noexcept {
-  if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);  // a file mapping, or huge_pages
+  if (data_ && residency_ != Residency::borrowed)
+    ::munmap(const_cast<uint8_t*>(data_), size_);  // a file mapping, or huge_pages
   data_ = nullptr;
   for (const Pages& p : aligned_copies_) release_huge_pages(p.data, p.size);
   aligned_copies_.clear();

@@ -13,22 +13,20 @@ constexpr uint32_t kVersion = 2;
 constexpr uint32_t kHeader = 1, kValues = 2;
 
 template <class E>
-Witness decode(const BinFile& file, std::span<const uint8_t> bytes, uint32_t n) {
-  using Fr = typename E::Fr;
-  std::vector<Fr> values(n);
-  const size_t bad = first_invalid(n, [&](size_t i) {
-    uint64_t v[Fr::N];
-    std::memcpy(v, bytes.data() + i * Fr::bytes, Fr::bytes);
-    return Fr::from_canonical(v, values[i]);
-  });
-  if (bad != n)
-    file.fail("witness value " + std::to_string(bad) + " is not below the scalar field modulus r of " +
-              curve_name(E::id));
-  return Witness{std::move(values), file.name()};
+Witness decode(const WtnsValues& v) {
+  Witness w{std::vector<typename E::Fr>(v.count), v.source};  // zeroed when it goes, after a failed decode too
+  decode_wtns<E>(v, std::get<std::vector<typename E::Fr>>(w.values));
+  return w;
 }
 
 Witness read(const BinFile& file) {
+  const WtnsValues v = wtns_values(file);
+  return v.curve == Curve::bn254 ? decode<Bn254>(v) : decode<Bls12_381>(v);
+}
 
+}  // namespace
+
+WtnsValues wtns_values(const BinFile& file) {
   SectionReader h(file, kHeader);
   const uint32_t n8 = h.u32("n8");
   if (n8 != 32) h.fail("n8 = " + std::to_string(n8) + ", but the supported scalar fields have 32-byte elements");
@@ -43,18 +41,37 @@ Witness read(const BinFile& file) {
   if (values.size() != (uint64_t)n * n8)
     file.fail("section 2 is " + std::to_string(values.size()) + " bytes but " + std::to_string(n) + " × " +
               std::to_string(n8) + " bytes are needed for " + std::to_string(n) + " witness values");
-  return *curve == Curve::bn254 ? decode<Bn254>(file, values, n) : decode<Bls12_381>(file, values, n);
+  return {*curve, n, values, file.name()};
 }
 
-}  // namespace
+template <class E>
+void decode_wtns(const WtnsValues& v, std::span<typename E::Fr> out) {
+  using Fr = typename E::Fr;
+  const size_t bad = first_invalid(v.count, [&](size_t i) {
+    uint64_t limbs[Fr::N];
+    std::memcpy(limbs, v.bytes.data() + i * Fr::bytes, Fr::bytes);
+    return Fr::from_canonical(limbs, out[i]);
+  });
+  if (bad != v.count)
+    throw FormatError(v.source + ": witness value " + std::to_string(bad) +
+                      " is not below the scalar field modulus r of " + curve_name(E::id));
+}
+template void decode_wtns<Bn254>(const WtnsValues&, std::span<Bn254::Fr>);
+template void decode_wtns<Bls12_381>(const WtnsValues&, std::span<Bls12_381::Fr>);
+
+BinFile open_wtns_fd(int fd, std::string name) {
+  return BinFile::open_fd(fd, std::move(name), "wtns", kVersion, Residency::copy);
+}
+
+BinFile borrow_wtns(std::string name, std::span<const uint8_t> bytes) {
+  return BinFile::borrow(std::move(name), bytes, "wtns", kVersion);
+}
 
 Witness read_wtns(const std::filesystem::path& path) {
   return read(BinFile::open(path, "wtns", kVersion, Residency::copy));
 }
 
-Witness read_wtns_fd(int fd, std::string name) {
-  return read(BinFile::open_fd(fd, std::move(name), "wtns", kVersion, Residency::copy));
-}
+Witness read_wtns_fd(int fd, std::string name) { return read(open_wtns_fd(fd, std::move(name))); }
 
 Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes) {
   return read(BinFile::from_bytes(std::move(name), bytes, "wtns", kVersion));

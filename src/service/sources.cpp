@@ -31,13 +31,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Copies a witness's values into w and, where the engine wants them from the
-// host, computes a, b, c.
+// Where the engine wants a, b, c from the host, computes them from w.
 template <class E>
-void fill(const groth16::PreparedKey<E>& key, const std::vector<typename E::Fr>& values,
-          std::span<typename E::Fr> w, std::span<typename E::Fr> a, std::span<typename E::Fr> b,
-          std::span<typename E::Fr> c, unsigned threads) {
-  std::copy(values.begin(), values.end(), w.begin());
+void abc_from(const groth16::PreparedKey<E>& key, std::span<typename E::Fr> w, std::span<typename E::Fr> a,
+              std::span<typename E::Fr> b, std::span<typename E::Fr> c, unsigned threads) {
   if (!a.empty()) key.evaluate_abc(w, a, b, c, threads);
 }
 
@@ -165,49 +162,29 @@ engine::Synthesize<E> faulty(const std::string& name) {
   throw Error(ErrorKind::invalid_argument, name + ": no such injected fault");
 }
 
-// The curve and count a .wtns's bytes declare, read from its header and
-// section table in place (bounds-checked, nothing copied); nullopt when they
-// do not read as a .wtns (the full read names the problem).
-struct DeclaredWitness {
-  ec::Curve curve;
-  uint64_t count;
-};
-std::optional<DeclaredWitness> declared_witness(std::span<const uint8_t> b) {
-  const auto u32 = [&](size_t at) { return io::SectionReader::load<uint32_t>(b.data() + at); };
-  if (b.size() < 12 || std::memcmp(b.data(), "wtns", 4) != 0 || u32(4) != 2) return std::nullopt;
-  size_t pos = 12;
-  for (uint32_t i = 0, n = u32(8); i < n && b.size() - pos >= 12; ++i) {
-    const uint32_t id = u32(pos);
-    const uint64_t size = io::SectionReader::load<uint64_t>(b.data() + pos + 4);
-    pos += 12;
-    if (size > b.size() - pos) return std::nullopt;
-    if (id == 1) {
-      if (size < 4 || u32(pos) != 32 || size < 4 + 32 + 4) return std::nullopt;
-      const auto curve = io::curve_from_r(b.subspan(pos + 4, 32));
-      if (!curve) return std::nullopt;
-      return DeclaredWitness{*curve, u32(pos + 4 + 32)};
-    }
-    pos += size;
-  }
-  return std::nullopt;
-}
-
+// A client's .wtns bytes are decoded once, straight into the partition's
+// witness buffer when it is synthesized: no vector and no copy of the file
+// in between (three more times the witness's size, each a copy of a secret).
+// The bytes are held until then and zeroed when they go.
 template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
   if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
-  // The client's bytes are decoded into `witness` below (itself zeroed when it
-  // goes) and read no more.
-  const ZeroOnExit zero_bytes(in.bytes.data(), in.bytes.size());
-  // The header first: a witness of the wrong curve or length is refused before
-  // its values are copied and decoded (three more times its size).
-  if (const auto d = declared_witness(in.bytes))
-    io::check_witness_shape(in.name, d->curve, d->count, key_name, "key", E::id, key->key().n_vars());
-  auto witness = std::make_shared<const io::Witness>(io::read_wtns_bytes(in.name, in.bytes));
-  io::check_witness_shape(*witness, key_name, "key", E::id, key->key().n_vars());
-  const size_t bytes = witness->size() * sizeof(typename E::Fr);
-  auto synthesize = [key, witness, threads = o.threads](auto w, auto a, auto b, auto c) {
-    fill(*key, witness->as<E>(), w, a, b, c, threads);
+  struct Held {
+    std::vector<uint8_t> bytes;
+    ~Held() { secure_zero_parallel(bytes.data(), bytes.size()); }
+  };
+  auto held = std::make_shared<Held>();
+  held->bytes = std::move(in.bytes);
+  // The header and the sizes now, so that a witness of the wrong curve or
+  // length is refused at submission; the values' range when they are decoded.
+  const io::BinFile file = io::borrow_wtns(in.name, held->bytes);
+  const io::WtnsValues values = io::wtns_values(file);
+  io::check_witness_shape(in.name, values.curve, values.count, key_name, "key", E::id, key->key().n_vars());
+  const size_t bytes = values.bytes.size();  // the values held, as admission counts a decoded witness
+  auto synthesize = [key, held, values, threads = o.threads](auto w, auto a, auto b, auto c) {
+    io::decode_wtns<E>(values, w.first(values.count));
+    abc_from(*key, w, a, b, c, threads);
   };
   return {std::move(synthesize), bytes, {}};
 }
@@ -222,11 +199,29 @@ Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std:
   auto synthesize = [key, key_name, path = in.path, dirs = o.witness_dirs, any_path = o.any_path_without_dirs,
                      threads = o.threads](auto w, auto a, auto b, auto c) {
     const FileDescriptor fd = open_allowed(path, dirs, any_path, "witness");
-    const io::Witness witness = io::read_wtns_fd(fd.get(), path.string());
-    io::check_witness_shape(witness, key_name, "key", E::id, key->key().n_vars());
-    fill(*key, witness.as<E>(), w, a, b, c, threads);
+    const io::BinFile file = io::open_wtns_fd(fd.get(), path.string());
+    const io::WtnsValues values = io::wtns_values(file);
+    io::check_witness_shape(values.source, values.curve, values.count, key_name, "key", E::id, key->key().n_vars());
+    io::decode_wtns<E>(values, w.first(values.count));
+    abc_from(*key, w, a, b, c, threads);
   };
   return {std::move(synthesize), 0, {}};
+}
+
+// A witness its caller decoded already (to check it against its circuit
+// first): copied into the buffer, not decoded again.
+template <class E>
+Source<E> from_decoded(DecodedWitness in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                       const ServiceOptions& o) {
+  if (!in.witness) throw Error(ErrorKind::invalid_argument, "a decoded witness that is null");
+  io::check_witness_shape(*in.witness, key_name, "key", E::id, key->key().n_vars());
+  const size_t bytes = in.witness->size() * sizeof(typename E::Fr);
+  auto synthesize = [key, witness = std::move(in.witness), threads = o.threads](auto w, auto a, auto b, auto c) {
+    const auto& values = witness->template as<E>();
+    std::copy(values.begin(), values.end(), w.begin());
+    abc_from(*key, w, a, b, c, threads);
+  };
+  return {std::move(synthesize), bytes, {}};
 }
 
 template <class E>
@@ -352,6 +347,8 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
                                  "their a, b and c");
         else if constexpr (std::is_same_v<In, WitnessBytes>) return from_bytes<E>(std::move(in), key, key_name, options);
         else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
+        else if constexpr (std::is_same_v<In, DecodedWitness>)
+          return from_decoded<E>(std::move(in), key, key_name, options);
         else return from_native<E>(std::move(in), key, key_name, options, shapes);
       },
       std::move(input));

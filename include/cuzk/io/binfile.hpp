@@ -55,13 +55,14 @@ std::string prime_to_decimal(std::span<const uint8_t> le);
 // mapped, reading a page past the new end kills the process with SIGBUS.
 // `copy`: memory the BinFile owns, read from the file once; the file may then
 // be replaced, truncated or deleted with no effect. A long-running process
-// reads keys with `copy`.
-enum class Residency { map, copy };
+// reads keys with `copy`. `borrowed`: the caller's bytes in place (BinFile::borrow).
+enum class Residency { map, copy, borrowed };
 
 // A container file's bytes with its section index. Move-only; the bytes (and
-// every span handed out) live until destruction, and a move keeps their
-// address, so spans stay valid across moves. Either residency starts at a page
-// boundary, so a payload's alignment in memory is its offset's in the file.
+// every span handed out) live until destruction (borrowed ones as long as
+// their owner keeps them), and a move keeps their address, so spans stay
+// valid across moves. Mapped and copied bytes start at a page boundary, so a
+// payload's alignment in memory is its offset's in the file.
 class BinFile {
  public:
   // Opens `path` with the given residency, checks the magic and version and
@@ -79,6 +80,11 @@ class BinFile {
   // checks a file; `name` stands for the file in every message.
   static BinFile from_bytes(std::string name, std::span<const uint8_t> bytes, std::string_view magic,
                             uint32_t version);
+  // `bytes` in place, checked as from_bytes checks them, with no copy: every
+  // span handed out points into them, so they must outlive the BinFile. For
+  // bytes decoded once and dropped (a witness decoded straight into a
+  // partition's buffer), where a copy would be one more of a secret.
+  static BinFile borrow(std::string name, std::span<const uint8_t> bytes, std::string_view magic, uint32_t version);
 
   BinFile(BinFile&& o) noexcept;
   BinFile& operator=(BinFile&& o) noexcept;
@@ -88,7 +94,7 @@ class BinFile {
 
   // The path or name as given, used to prefix every message about this file.
   const std::string& name() const { return name_; }
-  // `copy` for from_bytes.
+  // `copy` for from_bytes, `borrowed` for borrow.
   Residency residency() const { return residency_; }
   bool has(uint32_t id) const { return sections_.count(id) != 0; }
   // The payload of section `id`; a missing section is a FormatError.

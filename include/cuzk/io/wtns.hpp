@@ -70,6 +70,31 @@ Witness read_wtns_fd(int fd, std::string name);
 // messages and becomes the Witness's source.
 Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes);
 
+// The values of a .wtns where they lie, its header read and checked as
+// read_wtns checks it (n8 = 32, the r of a supported curve, section 2 holding
+// nWitness values): what the service decodes straight into a partition's
+// witness buffer, with no vector in between. `bytes` points into the BinFile
+// (or the borrowed bytes) it came from.
+struct WtnsValues {
+  Curve curve;
+  uint32_t count;
+  std::span<const uint8_t> bytes;  // count values of 32 bytes: canonical, little-endian
+  std::string source;              // the file's name, for messages
+};
+// The .wtns container, its magic and version checked and its sections
+// indexed: read from a descriptor the caller owns (a copy, as read_wtns_fd
+// reads it), or the caller's bytes in place (BinFile::borrow).
+BinFile open_wtns_fd(int fd, std::string name);
+BinFile borrow_wtns(std::string name, std::span<const uint8_t> bytes);
+WtnsValues wtns_values(const BinFile& file);
+// Decodes v into out (v.count values of E's Fr, Montgomery form), each one
+// checked below r: a FormatError naming the first that is not. v is a witness
+// of E's curve (check_witness_shape) and out holds v.count values.
+template <class E>
+void decode_wtns(const WtnsValues& v, std::span<typename E::Fr> out);
+extern template void decode_wtns<Bn254>(const WtnsValues&, std::span<Bn254::Fr>);
+extern template void decode_wtns<Bls12_381>(const WtnsValues&, std::span<Bls12_381::Fr>);
+
 // Writes w as a .wtns v2 (as circom would): to a temporary file in the same
 // directory, then renamed over `path`, so a failed write leaves no partial file.
 // Throws std::system_error naming the path on an I/O failure.

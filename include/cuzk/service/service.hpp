@@ -36,6 +36,10 @@
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/proof.hpp"
 
+namespace cuzk::io {
+struct Witness;  // io/wtns.hpp
+}
+
 namespace cuzk::service {
 
 // How keys are held in host memory. `copy` reads the file into memory the
@@ -116,6 +120,11 @@ struct WitnessBytes {
 struct WitnessFile {
   std::filesystem::path path;  // opened beneath ServiceOptions::witness_dirs
 };
+// A witness the caller has decoded already (to check it against its circuit,
+// cuzk prove --r1cs): copied into the partition's buffer, not decoded again.
+struct DecodedWitness {
+  std::shared_ptr<const io::Witness> witness;
+};
 struct NativeWitness {
   std::string circuit;       // "partition" or "hash-chain"
   uint64_t constraints = 0;  // the size the key was made for (cuzk setup --constraints)
@@ -139,7 +148,7 @@ struct Evaluations {
   // of the job must; empty: drawn fresh.
   std::span<const uint64_t> r, s;
 };
-using PartitionInput = std::variant<WitnessBytes, WitnessFile, NativeWitness, Evaluations>;
+using PartitionInput = std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations>;
 
 using Clock = std::chrono::steady_clock;
 
