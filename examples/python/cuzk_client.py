@@ -103,6 +103,11 @@ def preload_key(pb2, stub, zkey, key):
     stub.Preload(pb2.PreloadRequest(zkey=data, name=os.path.basename(zkey), id=key))
 
 
+def curve_name(pb2, curve):
+    """The curve as the cuzk CLI and snarkjs name it (bn128, bls12381), not the proto's enum name."""
+    return {pb2.BN254: "bn128", pb2.BLS12_381: "bls12381"}.get(curve, pb2.Curve.Name(curve))
+
+
 def prove(pb2, stub, args):
     for path in (args.proof, args.public):
         if os.path.exists(path):
@@ -123,7 +128,7 @@ def prove(pb2, stub, args):
     write_together([(args.proof, part.proof_json), (args.public, part.public_json)])
     if not args.quiet:
         print("cuzk_client.py: wrote %s and %s (%s proof, verified by cuzkd) in %.3f s on the daemon"
-              % (args.proof, args.public, pb2.Curve.Name(result.curve), part.times.total_s))
+              % (args.proof, args.public, curve_name(pb2, result.curve), part.times.total_s))
 
 
 def status(pb2, stub, args):
@@ -132,7 +137,7 @@ def status(pb2, stub, args):
           % (reply.version, reply.backend, reply.queued_partitions, reply.running_partitions))
     for key in reply.keys:
         print("  key %s: %s, %d variables, %d public, from %s"
-              % (key.id, pb2.Curve.Name(key.curve), key.n_vars, key.n_public, key.source))
+              % (key.id, curve_name(pb2, key.curve), key.n_vars, key.n_public, key.source))
 
 
 def main():

@@ -67,7 +67,8 @@ std::map<std::string, Delegation>& delegations() {
 }
 
 constexpr const char* kAddressHelp =
-    "cuzkd's address: unix:///run/cuzk/cuzkd.sock, a socket path, or host:port (default: $CUZK_DAEMON)";
+    "cuzkd's address: unix:///path/cuzkd.sock, a socket path, or host:port (default: $CUZK_DAEMON, else the socket "
+    "cuzkd makes by default: yours, then /run/cuzk/cuzkd.sock)";
 constexpr const char* kTlsHelp =
     "PEM file of the CA that signed cuzkd's certificate: connect with TLS (default: $CUZK_DAEMON_TLS_CA)";
 
@@ -81,11 +82,7 @@ void add_connection_options(CLI::App* cmd, ConnectionFlags& c) {
 // and joins its threads, milliseconds that a small request would wait for.
 Daemon& connect(const ConnectionFlags& c) {
   static std::optional<Daemon> daemon;
-  const auto address = daemon_address(c.daemon, c.tls_ca);
-  if (!address)
-    throw std::invalid_argument("no cuzkd address: give --daemon ADDR or set CUZK_DAEMON (e.g. "
-                                "unix:///run/cuzk/cuzkd.sock or localhost:9090)");
-  return daemon.emplace(*address);
+  return daemon.emplace(daemon_address_or_default(c.daemon, c.tls_ca));
 }
 
 // Ends a verb that ran to its end, with its exit status: its files are
@@ -390,7 +387,8 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
 
   ClientFlags& f = flags();
   auto* client = app.add_subcommand(
-      "client", "Talk to cuzkd, the proving service: cuzk client <verb> --daemon ADDR (or CUZK_DAEMON set). Exit "
+      "client", "Talk to cuzkd, the proving service: cuzk client <verb> [--daemon ADDR] (default: CUZK_DAEMON, else "
+                "the socket cuzkd makes when given no --listen). Exit "
                 "status 2 for what cuzkd calls an invalid argument or unknown (key, job, file), 1 for anything else, "
                 "including no cuzkd at the address");
   client->require_subcommand(1);

@@ -1,5 +1,7 @@
 #include "client_connection.hpp"
 
+#include "cuzk/service/daemon_socket.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +85,16 @@ std::optional<DaemonAddress> daemon_address(const std::string& flag, const std::
                         tls_ca_flag.empty() ? from_env("CUZK_DAEMON_TLS_CA") : tls_ca_flag};
   if (address.target.empty()) return std::nullopt;
   return address;
+}
+
+DaemonAddress daemon_address_or_default(const std::string& flag, const std::string& tls_ca_flag) {
+  if (auto address = daemon_address(flag, tls_ca_flag)) return *address;
+  if (const auto sock = service::find_default_socket())
+    return {"unix://" + sock->string(), tls_ca_flag.empty() ? from_env("CUZK_DAEMON_TLS_CA") : tls_ca_flag};
+  std::string looked;
+  for (const auto& sock : service::client_socket_candidates()) looked += (looked.empty() ? "" : " nor ") + sock.string();
+  throw std::runtime_error("no cuzkd found: no socket at " + looked +
+                           "; start cuzkd, or give --daemon ADDR or set CUZK_DAEMON (e.g. localhost:9090)");
 }
 
 Daemon::Daemon(const DaemonAddress& address) : address_(address.target) {

@@ -31,6 +31,12 @@ struct DaemonAddress {
 // CUZK_DAEMON_TLS_CA); nullopt when neither names a daemon.
 std::optional<DaemonAddress> daemon_address(const std::string& flag, const std::string& tls_ca_flag);
 
+// daemon_address(), else the socket cuzkd listens on by default: the user's
+// own, else the system's (cuzk/service/daemon_socket.hpp). std::runtime_error
+// (exit 1, as for no cuzkd at an address) naming where it looked when
+// neither exists.
+DaemonAddress daemon_address_or_default(const std::string& flag, const std::string& tls_ca_flag);
+
 class Daemon {
  public:
   // Makes the channel (it connects on the first call); an unreadable --tls-ca

@@ -22,7 +22,7 @@ nlohmann::ordered_json sent_json(const std::string& text, const char* what);
 // std::invalid_argument naming it.
 v1::Partition wtns_partition(const std::string& path);
 
-// "bn254", "bls12_381", as the CLI's messages name curves.
+// "bn128", "bls12381", as the CLI's messages (and snarkjs) name curves.
 const char* curve_name(v1::Curve curve);
 
 // Whether a failed partition's error_code (an ErrorKind name) is the user's

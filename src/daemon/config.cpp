@@ -1,6 +1,8 @@
 #include "config.hpp"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <netinet/in.h>
 
 #include <spdlog/spdlog.h>
@@ -328,9 +330,14 @@ std::pair<std::string, std::string> split_host_port(const std::string& address, 
   return {host, port};
 }
 
+// A file cuzkd reads at start, opened as start opens it: by the same user
+// (under systemd, ExecStartPre's sandbox is the service's).
 void check_file(const fs::path& p, const std::string& what) {
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) throw ConfigError(what + ": " + p.string() + ": no such file");
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ConfigError(what + ": " + p.string() + ": cannot read it: " + std::strerror(errno));
+  ::close(fd);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/service/daemon_socket.hpp"
 #include "cuzk/service/service.hpp"
 
 namespace cuzk::daemon {
@@ -49,7 +50,8 @@ struct QueueConfig {
 
 struct Config {
   // "unix:///path/to/socket"; empty: no Unix socket (then TCP must be set).
-  std::string listen = "unix:///run/cuzk/cuzkd.sock";
+  // The default is the rule the clients share (cuzk/service/daemon_socket.hpp).
+  std::string listen = "unix://" + service::default_socket().string();
   mode_t socket_mode = 0660;
   TcpConfig tcp;
   std::vector<KeySpec> keys;
@@ -89,8 +91,9 @@ Config parse_config_file(const std::filesystem::path& file);
 Config parse_config_text(const std::string& text, const std::string& origin);
 
 // What must hold before serving: a listener is configured, addresses parse,
-// a non-loopback TCP address has TLS, TLS files and key files exist, witness
-// directories are directories.
+// a non-loopback TCP address has TLS, TLS files and key files can be read,
+// witness directories are directories. (The addresses themselves are tried
+// by check_addresses, listener.hpp.)
 void check_config(const Config& c);
 
 // The Unix socket's path from Config::listen ("unix:///a/b" or "unix:/a/b"

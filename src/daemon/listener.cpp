@@ -1,5 +1,6 @@
 #include "listener.hpp"
 
+#include <netdb.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "cuzk/service/daemon_socket.hpp"
 
 namespace cuzk::daemon {
 
@@ -35,18 +38,51 @@ bool socket_in_use(const fs::path& path) {
   return live;
 }
 
-// Removes a socket file no process serves (left by a daemon that died);
-// refuses a live one and anything that is not a socket.
-void clear_socket(const fs::path& path) {
+// Whether a file lies at the socket's path (one no process serves, left by
+// a daemon that died, is stale); refuses a live socket and anything that is
+// not a socket.
+bool existing_socket(const fs::path& path) {
   struct stat st{};
   if (::lstat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return;
-    throw std::runtime_error(path.string() + ": " + std::strerror(errno));
+    if (errno == ENOENT) return false;
+    throw ConfigError(path.string() + ": " + std::strerror(errno));
   }
-  if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(path.string() + ": exists and is not a socket");
-  if (socket_in_use(path)) throw std::runtime_error(path.string() + ": another process serves on this socket");
-  if (::unlink(path.c_str()) != 0)
-    throw std::runtime_error(path.string() + ": cannot remove the stale socket: " + std::strerror(errno));
+  if (!S_ISSOCK(st.st_mode)) throw ConfigError(path.string() + ": exists and is not a socket");
+  if (socket_in_use(path)) throw ConfigError(path.string() + ": another process serves on this socket");
+  return true;
+}
+
+// The socket's folder: the default one must be makeable and private; one
+// given must exist and be writable.
+void check_socket_dir(const fs::path& sock) {
+  if (sock == service::default_socket()) {
+    try {
+      service::prepare_default_socket_dir(/*create=*/false);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(std::string("listen: ") + e.what());
+    }
+    return;
+  }
+  const fs::path dir = sock.parent_path().empty() ? "." : sock.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ConfigError("listen: " + dir.string() + ": no such directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError("listen: " + dir.string() + ": cannot make the socket there: " + std::strerror(errno));
+}
+
+// Calls `each` with every address "host:port" resolves to, for a listener.
+template <class Each>
+void each_address(const std::string& address, Each each) {
+  const auto colon = address.rfind(':');
+  std::string host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* list = nullptr;
+  if (::getaddrinfo(host.c_str(), address.substr(colon + 1).c_str(), &hints, &list) != 0) return;
+  for (addrinfo* a = list; a; a = a->ai_next) each(*a);
+  ::freeaddrinfo(list);
 }
 
 std::shared_ptr<grpc::ServerCredentials> tcp_credentials(const TcpConfig& tcp) {
@@ -61,12 +97,42 @@ std::shared_ptr<grpc::ServerCredentials> tcp_credentials(const TcpConfig& tcp) {
 
 }  // namespace
 
+bool port_in_use(const std::string& address) {
+  bool in_use = false;
+  each_address(address, [&](const addrinfo& a) {
+    const int fd = ::socket(a.ai_family, a.ai_socktype | SOCK_CLOEXEC, a.ai_protocol);
+    if (fd < 0) return;
+    // As the servers bind: a port left in TIME_WAIT is free, a listening one is not.
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (::bind(fd, a.ai_addr, a.ai_addrlen) != 0 && errno == EADDRINUSE) in_use = true;
+    ::close(fd);
+  });
+  return in_use;
+}
+
+std::string metrics_in_use(const std::string& address) {
+  return "metrics: " + address + " is in use (another cuzkd?); choose another with --metrics HOST:PORT, or turn "
+         "metrics off with --metrics \"\" (metrics = \"\" in the configuration)";
+}
+
+void check_addresses(const Config& config) {
+  if (const fs::path sock = unix_socket_path(config.listen); !sock.empty()) {
+    check_socket_dir(sock);
+    existing_socket(sock);
+  }
+  if (!config.metrics.empty() && port_in_use(config.metrics)) throw ConfigError(metrics_in_use(config.metrics));
+  if (!config.tcp.address.empty() && port_in_use(config.tcp.address))
+    throw ConfigError("tcp.address: " + config.tcp.address + " is in use; choose another with --tcp HOST:PORT");
+}
+
 void prepare_socket(const Config& config) {
   const fs::path sock = unix_socket_path(config.listen);
   if (sock.empty()) return;
-  if (!fs::is_directory(sock.parent_path().empty() ? "." : sock.parent_path()))
-    throw std::runtime_error(sock.string() + ": the directory does not exist");
-  clear_socket(sock);
+  if (sock == service::default_socket()) service::prepare_default_socket_dir(/*create=*/true);
+  check_socket_dir(sock);
+  if (existing_socket(sock) && ::unlink(sock.c_str()) != 0)
+    throw std::runtime_error(sock.string() + ": cannot remove the stale socket: " + std::strerror(errno));
 }
 
 Listener listen(const Config& config, const std::vector<grpc::Service*>& services) {

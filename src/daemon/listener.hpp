@@ -26,10 +26,24 @@ struct Listener {
   DescriptorBudget descriptors;
 };
 
-// Checks, before any slow start-up work, that the Unix socket can be taken:
-// its directory exists and no process serves on it (a stale file is
-// removed). std::runtime_error with one line otherwise.
+// What start would refuse about the addresses, found without taking them
+// (cuzkd --check, and start before anything else): the socket's folder
+// missing or not writable (the default one: one that cannot be made or is
+// not private, cuzk/service/daemon_socket.hpp), a process serving on the
+// socket, something other than a socket at its path, the metrics or TCP
+// port in use. ConfigError with one line.
+void check_addresses(const Config& config);
+
+// Takes the Unix socket's path, before any slow start-up work: makes the
+// default socket's folder where it is missing, and removes a stale socket
+// file. std::runtime_error with one line when it cannot.
 void prepare_socket(const Config& config);
+
+// Whether something listens on TCP "host:port" (a port taken by another
+// program), tried by binding it as the servers do.
+bool port_in_use(const std::string& address);
+// The line cuzkd prints when the metrics address is taken.
+std::string metrics_in_use(const std::string& address);
 
 // Raises the descriptor limit, builds and starts the server for `services`
 // (prepare_socket() again, then listen); std::runtime_error with one line

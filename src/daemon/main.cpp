@@ -68,6 +68,16 @@ std::string where(const Config& config, const Listener& l, const Metrics* metric
   return s;
 }
 
+// What the "ready:" line says: where it serves; the engines, which exist
+// once a key of their curve is loaded (none before); the descriptor limits.
+std::string ready_line(const Config& config, const Listener& l, const Metrics& metrics,
+                       const cuzk::service::Service& service) {
+  std::string line = where(config, l, config.metrics.empty() ? nullptr : &metrics);
+  if (const std::string engines = service.describe(); !engines.empty()) line += "; " + engines;
+  return line + "; descriptors: limit " + std::to_string(l.descriptors.limit) + ", connections refused from " +
+         std::to_string(l.descriptors.connections);
+}
+
 // A machine that computes wrongly must not prove: the arithmetic self-check
 // (host; and the GPU against the host on the cuda backend) runs before
 // serving, on inputs from a fresh seed that the log records for a replay
@@ -202,9 +212,7 @@ int serve(const Config& config, const Flags& flags) {
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-  spdlog::info("cuzkd {} ready: {}; {}; descriptors: limit {}, connections refused from {}", cuzk::service::kVersion,
-               where(config, listener, config.metrics.empty() ? nullptr : &metrics), service->describe(),
-               listener.descriptors.limit, listener.descriptors.connections);
+  spdlog::info("cuzkd {} ready: {}", cuzk::service::kVersion, ready_line(config, listener, metrics, *service));
 
   std::jthread gpu_watch;
   if (config.exit_when_gpus_lost && service->placement().backend == cuzk::service::BackendKind::cuda)
@@ -262,6 +270,7 @@ int main(int argc, char** argv) {
   try {
     config = flags.load();
     check_config(config);
+    check_addresses(config);
   } catch (const std::exception& e) {
     return fail(e.what());
   }

@@ -1,5 +1,7 @@
 #include "metrics.hpp"
 
+#include "listener.hpp"
+
 #include <CivetServer.h>
 #include <prometheus/counter.h>
 #include <prometheus/histogram.h>
@@ -7,6 +9,7 @@
 #include <prometheus/text_serializer.h>
 
 #include <functional>
+#include <iterator>
 #include <stdexcept>
 
 namespace cuzk::daemon {
@@ -84,7 +87,19 @@ void add_status(Families& f, const service::Status& s) {
   }
 }
 
-void add_counters(Families& f, const service::Counters& c) {
+// Every device that proves (-1: the CPU), with the totals recorded so far:
+// a device that has recorded nothing yet shows zeros, so that every series
+// exists from start.
+engine::StageTotals stage_totals(const service::Counters& c, const service::Placement& where) {
+  engine::StageTotals all = c.stages;
+  if (where.backend == service::BackendKind::cuda)
+    for (int gpu : where.gpus) all.try_emplace(gpu);
+  else
+    all.try_emplace(-1);
+  return all;
+}
+
+void add_counters(Families& f, const service::Counters& c, const service::Placement& where) {
   f.counter("cuzk_jobs_submitted_total", "Jobs admitted", double(c.jobs_submitted));
   f.counter("cuzk_jobs_rejected_total", "Jobs refused at submission", double(c.jobs_rejected));
   f.counter("cuzk_partitions_proved_total", "Partitions proved and verified", double(c.partitions_proved));
@@ -92,11 +107,10 @@ void add_counters(Families& f, const service::Counters& c) {
     f.counter("cuzk_partitions_failed_total", "Partitions failed, by reason", double(c.partitions_failed[k]),
               {{"reason", service::error_kind_name(service::ErrorKind(k))}});
   using engine::Stage;
-  for (const auto& [gpu, stages] : c.stages) {
+  for (const auto& [gpu, stages] : stage_totals(c, where)) {
     const std::string where = gpu < 0 ? "cpu" : std::to_string(gpu);
     for (size_t s = 0; s < engine::kStageCount; ++s) {
       const auto& t = stages[s];
-      if (t.count == 0) continue;
       const Labels l{{"gpu", where}, {"stage", engine::stage_name(Stage(s))}};
       f.counter("cuzk_stage_seconds_total", "Seconds spent in each pipeline stage, summed over spans",
                 t.seconds, l);
@@ -146,11 +160,21 @@ class Metrics::Handler : public CivetHandler {
   Respond respond_;
 };
 
+namespace {
+
+// The stages of cuzk_partition_seconds.
+constexpr const char* kPartitionStages[] = {"queue", "synthesis", "prove", "finish", "total"};
+
+}  // namespace
+
 Metrics::Metrics(service::Service& service) : service_(service), registry_(std::make_shared<prometheus::Registry>()) {
   stage_seconds_ = &prometheus::BuildHistogram()
                         .Name("cuzk_partition_seconds")
                         .Help("Seconds each partition spent per stage: queue, synthesis, prove, finish, total")
                         .Register(*registry_);
+  // Every series of a fixed set exists from start, at 0: a scrape (or a
+  // rate() over it) before the first proof finds it.
+  for (const char* stage : kPartitionStages) stage_seconds_->Add({{"stage", stage}}, kBuckets);
   proofs_ = &prometheus::BuildCounter()
                  .Name("cuzk_proofs_total")
                  .Help("Partitions proved and verified, by key")
@@ -186,9 +210,10 @@ void Metrics::observe(const std::string& key_id, ec::Curve curve, const service:
   const std::string key = key_label(key_id);
   if (o.ok()) {
     const auto& t = o.times;
-    const std::pair<const char*, double> stages[] = {
-        {"queue", t.queue}, {"synthesis", t.synthesis}, {"prove", t.prove}, {"finish", t.finish}, {"total", t.total}};
-    for (const auto& [stage, seconds] : stages) stage_seconds_->Add({{"stage", stage}}, kBuckets).Observe(seconds);
+    const double seconds[] = {t.queue, t.synthesis, t.prove, t.finish, t.total};
+    static_assert(std::size(seconds) == std::size(kPartitionStages));
+    for (size_t i = 0; i < std::size(seconds); ++i)
+      stage_seconds_->Add({{"stage", kPartitionStages[i]}}, kBuckets).Observe(seconds[i]);
     proofs_->Add({{"key", key}, {"curve", ec::curve_name(curve)}}).Increment();
   } else {
     failures_->Add({{"key", key}, {"reason", service::error_kind_name(o.error_kind)}}).Increment();
@@ -225,10 +250,20 @@ void Metrics::watch_queue(const QueueCounters* counters, std::string host) {
   queue_ = counters;
 }
 
-std::string Metrics::scrape() const {
+void Metrics::add_key_series(const std::string& key_id, ec::Curve curve) {
+  const std::string key = key_label(key_id);
+  proofs_->Add({{"key", key}, {"curve", ec::curve_name(curve)}});
+  for (size_t k = 1; k < service::kErrorKindCount; ++k)
+    failures_->Add({{"key", key}, {"reason", service::error_kind_name(service::ErrorKind(k))}});
+}
+
+std::string Metrics::scrape() {
   Families live;
-  add_status(live, service_.status());
-  add_counters(live, service_.counters());
+  const service::Status status = service_.status();
+  // A loaded key's series exist at 0 before its first partition.
+  for (const auto& k : status.keys) add_key_series(k.id, k.curve);
+  add_status(live, status);
+  add_counters(live, service_.counters(), service_.placement());
   if (queue_) add_queue(live, *queue_, queue_host_);
   std::vector<MetricFamily> all = registry_->Collect();
   for (auto& f : live.take()) all.push_back(std::move(f));
@@ -254,8 +289,10 @@ void Metrics::serve(const std::string& address) {
     // request_timeout_ms, and a few of them leave threads for /healthz.
     http_ = std::make_unique<CivetServer>(std::vector<std::string>{
         "listening_ports", address, "num_threads", "16", "request_timeout_ms", "5000"});
-  } catch (const std::exception& e) {
-    throw std::runtime_error("metrics: cannot listen on " + address + ": " + e.what());
+  } catch (const std::exception&) {
+    // CivetServer says only "null context when constructing CivetServer":
+    // the cause is found again (check_addresses found it free at start).
+    throw std::runtime_error(port_in_use(address) ? metrics_in_use(address) : "metrics: cannot listen on " + address);
   }
   http_->addHandler("/metrics", metrics_handler_.get());
   http_->addHandler("/healthz", health_handler_.get());

@@ -51,7 +51,7 @@ class Metrics {
   void set_grpc_answering(bool answering);
 
   // The body of /metrics.
-  std::string scrape() const;
+  std::string scrape();
 
   // The queue worker's counters, exported from now on under host=`host`.
   void watch_queue(const QueueCounters* counters, std::string host);
@@ -72,6 +72,8 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* proofs_;
   prometheus::Family<prometheus::Counter>* failures_;
   std::string key_label(const std::string& key);
+  // A key's proof and failure series (every reason), at 0 where new.
+  void add_key_series(const std::string& key_id, ec::Curve curve);
   std::mutex key_labels_mu_;
   std::set<std::string> key_labels_;
   std::atomic<bool> draining_{false};

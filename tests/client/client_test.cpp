@@ -22,6 +22,18 @@ const bool kNoDaemonFromTheShell = [] {
   return true;
 }();
 
+// An environment variable set for a scope (the processes started in it inherit it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
 size_t lines(const std::string& text) { return (size_t)std::count(text.begin(), text.end(), '\n'); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -387,11 +399,28 @@ TEST(Client, NoDaemonIsExit1WithOneLineAndNoFiles) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     expect_one_error_line(r, "longer than a Unix socket path can be (107)");
   }
-  // No address at all: a usage error.
+  // No address, and no cuzkd at the default socket: where it looked, and how to name one.
   ::unsetenv("CUZK_DAEMON");
+  const ScopedEnv runtime("RUNTIME_DIRECTORY", dir.path().string());
   const ProcessResult none = cuzk({"client", "status"});
-  EXPECT_EQ(none.exit_code, 2);
-  expect_one_error_line(none, "--daemon");
+  EXPECT_EQ(none.exit_code, 1);
+  expect_one_error_line(none, "no cuzkd found: no socket at " + (dir / "cuzkd.sock").string());
+  EXPECT_TRUE(contains(none.err, "--daemon ADDR or set CUZK_DAEMON")) << none.err;
+}
+
+// cuzkd with no --listen and a client with no address meet at the default
+// socket (cuzk/service/daemon_socket.hpp), here systemd's RuntimeDirectory.
+// Before: cuzkd listened on /run/cuzk/cuzkd.sock only (refused where that
+// folder did not exist) and the client needed --daemon or CUZK_DAEMON.
+TEST(Client, CuzkdAndTheClientMeetAtTheDefaultSocketWithoutAnAddress) {
+  TempDir dir;
+  const ScopedEnv runtime("RUNTIME_DIRECTORY", dir.path().string());
+  Daemon daemon(dir.path(), "", {}, 0, /*default_listen=*/true);
+  EXPECT_TRUE(fs::is_socket(dir / "cuzkd.sock"));
+  EXPECT_TRUE(contains(daemon.log(), "ready: unix://" + (dir / "cuzkd.sock").string())) << daemon.log();
+  const ProcessResult r = cuzk({"client", "status"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "cuzkd at unix://" + (dir / "cuzkd.sock").string())) << r.out;
 }
 
 // client prove removes an earlier proof only once cuzkd has taken the job
@@ -504,6 +533,8 @@ TEST(Client, ThePythonExampleClientProves) {
     const ProcessResult r = run_process(argv, std::chrono::seconds(120));
     ASSERT_EQ(r.exit_code, 0) << describe(argv, r);
     EXPECT_TRUE(contains(r.out, "wrote " + proof.string())) << r.out;
+    // The curve as the CLI names it (before: the proto's BN254, BLS12_381).
+    EXPECT_TRUE(contains(r.out, "(" + std::string(curve) + " proof, verified by cuzkd)")) << r.out;
     EXPECT_EQ(read_json(pub), read_json(fixture(curve, "multiplier", "public.json")));
     expect_snarkjs_accepts(fixture(curve, "multiplier", "vk.json"), pub, proof);
   }
@@ -512,8 +543,8 @@ TEST(Client, ThePythonExampleClientProves) {
   const ProcessResult st = run_process(status, std::chrono::seconds(120));
   ASSERT_EQ(st.exit_code, 0) << describe(status, st);
   EXPECT_TRUE(contains(st.out, "cpu backend")) << st.out;
-  EXPECT_TRUE(contains(st.out, "key bn128: BN254, 254 variables, 2 public")) << st.out;
-  EXPECT_TRUE(contains(st.out, "key bls12381: BLS12_381, 254 variables, 2 public")) << st.out;
+  EXPECT_TRUE(contains(st.out, "key bn128: bn128, 254 variables, 2 public")) << st.out;
+  EXPECT_TRUE(contains(st.out, "key bls12381: bls12381, 254 variables, 2 public")) << st.out;
 
   // Its errors follow the CLI's contract: an unknown key is exit 2, one line.
   const std::vector<std::string> argv{CUZK_PYTHON, script, "--daemon", served.address, "prove", "no-such-key",

@@ -39,7 +39,8 @@ std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds timeout) 
   return ctx;
 }
 
-Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args, unsigned descriptor_limit)
+Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args, unsigned descriptor_limit,
+               bool default_listen)
     : dir_(dir) {
   require_socket_path_fits(socket());
   write_bytes(config(), Bytes(toml.begin(), toml.end()));
@@ -49,7 +50,8 @@ Daemon::Daemon(const fs::path& dir, const std::string& toml, std::vector<std::st
                                                           {"--log-level", "debug"},
                                                           {"--backend", "cpu"}};
   for (const auto& [flag, value] : defaults)
-    if (std::find(args.begin(), args.end(), flag) == args.end()) argv.insert(argv.end(), {flag, value});
+    if (std::find(args.begin(), args.end(), flag) == args.end() && !(default_listen && flag == "--listen"))
+      argv.insert(argv.end(), {flag, value});
   argv.insert(argv.end(), args.begin(), args.end());
   if (descriptor_limit)  // the shell execs cuzkd in its place: the pid stays cuzkd's
     argv.insert(argv.begin(), {"/bin/sh", "-c", "ulimit -n " + std::to_string(descriptor_limit) + " && exec \"$@\"", "sh"});

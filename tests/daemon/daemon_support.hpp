@@ -26,11 +26,13 @@ class Daemon {
   //   cuzkd --config dir/cuzkd.toml --listen unix://dir/cuzkd.sock
   //         --metrics 127.0.0.1:0 --log-level debug --backend cpu ARGS...
   // leaving out each of these flags that ARGS give (under a descriptor limit,
-  // soft and hard, of `descriptor_limit` when it is not 0)
+  // soft and hard, of `descriptor_limit` when it is not 0; with no --listen
+  // at all where `default_listen`, for a test that points cuzkd's default
+  // socket at socket() through $RUNTIME_DIRECTORY)
   // then waits (up to a minute) for its "ready" line; a process that exits
   // instead fails the test with its log.
   Daemon(const fs::path& dir, const std::string& toml, std::vector<std::string> args = {},
-         unsigned descriptor_limit = 0);
+         unsigned descriptor_limit = 0, bool default_listen = false);
   // Kills a process still running (SIGKILL).
   ~Daemon();
   Daemon(const Daemon&) = delete;

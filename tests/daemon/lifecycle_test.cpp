@@ -2,6 +2,8 @@
 // the example configuration valid, SIGTERM draining work in flight, SIGHUP
 // reloading the key list, a key file replaced under the running daemon, the
 // socket file's lifecycle, TCP on loopback.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -111,6 +113,130 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "ok\n");
   EXPECT_FALSE(fs::exists(dir / "s.sock"));
+}
+
+// A TCP listener on a free loopback port, held while the object lives.
+class TakenPort {
+ public:
+  TakenPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 1) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+      throw std::runtime_error("cannot take a loopback port");
+    address_ = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  }
+  ~TakenPort() { ::close(fd_); }
+  TakenPort(const TakenPort&) = delete;
+  TakenPort& operator=(const TakenPort&) = delete;
+  const std::string& address() const { return address_; }
+
+ private:
+  int fd_ = -1;
+  std::string address_;
+};
+
+// cuzkd --check refuses what the start would, each with one line and exit
+// status 2 (before: --check said "ok" to each, and the start then failed,
+// for the metrics port after the self-check and with "null context when
+// constructing CivetServer").
+TEST_F(Lifecycle, CheckFindsWhatStartWouldRefuse) {
+  const std::string sock = "unix://" + (dir / "s.sock").string();
+  const auto check = [&](std::vector<std::string> args) {
+    for (const auto& [flag, value] : {std::pair<std::string, std::string>{"--listen", sock}, {"--metrics", ""}})
+      if (std::find(args.begin(), args.end(), flag) == args.end()) args.insert(args.end(), {flag, value});
+    args.push_back("--check");
+    return cuzkd(args);
+  };
+  // A socket folder that does not exist.
+  expect_config_error(check({"--listen", "unix://" + (dir / "none" / "s.sock").string()}),
+                      "listen: " + (dir / "none").string() + ": no such directory");
+
+  // A live cuzkd on the socket (a stale file, by contrast, is replaced: AStaleSocketIsReplacedAndALiveOneRefused).
+  {
+    TempDir live_dir;
+    Daemon live(live_dir.path(), "");
+    expect_config_error(check({"--listen", "unix://" + live.socket().string()}), "another process serves on this socket");
+  }
+  // Something other than a socket at its path.
+  write_bytes(dir / "file.sock", Bytes{'x'});
+  expect_config_error(check({"--listen", "unix://" + (dir / "file.sock").string()}), "exists and is not a socket");
+
+  // The metrics port in use: found by --check, and by the start before anything else.
+  const TakenPort taken;
+  const std::string in_use = "metrics: " + taken.address() + " is in use";
+  expect_config_error(check({"--metrics", taken.address()}), in_use);
+  const ProcessResult started = cuzkd({"--listen", sock, "--metrics", taken.address(), "--backend", "cpu"});
+  expect_config_error(started, in_use);
+  EXPECT_NE(started.err.find("--metrics"), std::string::npos) << started.err;
+  EXPECT_FALSE(fs::exists(dir / "s.sock"));
+  // The TCP port in use.
+  expect_config_error(check({"--tcp", taken.address()}), "tcp.address: " + taken.address() + " is in use");
+}
+
+// A folder cuzkd may not write to, and a key file it may not read: run as
+// another user where the test is root (whom permissions do not stop).
+TEST_F(Lifecycle, CheckFindsFoldersAndKeysThisUserCannotUse) {
+  std::vector<std::string> as_user;
+  if (::geteuid() == 0) {
+    as_user = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+    fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec);
+  }
+  const auto check = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {cuzkd_binary(), "--check", "--metrics", ""});
+    args.insert(args.begin(), as_user.begin(), as_user.end());
+    ProcessResult r = run_process(args, std::chrono::seconds(60));
+    EXPECT_TRUE(r.exited()) << describe(args, r);
+    return r;
+  };
+  const fs::path closed = dir / "closed";
+  fs::create_directory(closed);
+  fs::permissions(closed, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  expect_config_error(check({"--listen", "unix://" + (closed / "s.sock").string()}),
+                      "listen: " + closed.string() + ": cannot make the socket there: Permission denied");
+
+  const fs::path open = dir / "open";
+  fs::create_directory(open);
+  fs::permissions(open, fs::perms::all);
+  const fs::path key = dir / "secret.zkey";
+  fs::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), key);
+  fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
+  expect_config_error(check({"--listen", "unix://" + (open / "s.sock").string(), "--key", "k=" + key.string()}),
+                      "key 'k': " + key.string() + ": cannot read it: Permission denied");
+  fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+  const ProcessResult ok = check({"--listen", "unix://" + (open / "s.sock").string(), "--key", "k=" + key.string()});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// Every counter of a fixed set is exported at 0 from start, and a loaded
+// key's before its first proof (before: cuzk_proofs_total and the latency
+// histogram appeared only once a partition had finished).
+TEST_F(Lifecycle, MetricsExportTheirCountersAtZeroFromStart) {
+  Daemon d(dir.path(), key_entry("k", fixture("bn128", "multiplier", "circuit.zkey")));
+  const std::string body = http_get(d.metrics_port(), "/metrics").body;
+  for (const char* line : {"cuzk_proofs_total{curve=\"bn128\",key=\"k\"} 0",
+                           "cuzk_partition_failures_total{key=\"k\",reason=\"unsatisfied\"} 0",
+                           "cuzk_partition_seconds_count{stage=\"total\"} 0",
+                           "cuzk_stage_seconds_total{gpu=\"cpu\",stage=\"synthesis\"} 0",
+                           "cuzk_jobs_submitted_total 0"})
+    EXPECT_NE(body.find(std::string("\n") + line + "\n"), std::string::npos) << line << " not in:\n" << body;
+}
+
+// The "ready:" line of a daemon with no key has no empty part (before: it
+// ended in "; ; descriptors", where the engines made would be named).
+TEST_F(Lifecycle, TheReadyLineHasNoEmptyPart) {
+  Daemon d(dir.path(), "");
+  const std::string log = d.log();
+  const auto at = log.find(" ready: ");
+  ASSERT_NE(at, std::string::npos) << log;
+  const std::string line = log.substr(at, log.find('\n', at) - at);
+  EXPECT_EQ(line.find("; ;"), std::string::npos) << line;
+  EXPECT_NE(line.find("/metrics; descriptors: limit "), std::string::npos) << line;
 }
 
 TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
