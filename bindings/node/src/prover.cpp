@@ -12,7 +12,10 @@ namespace cuzk_node {
 
 namespace {
 
-Napi::Error closed_error(Napi::Env env) { return Napi::Error::New(env, "cuzk: the prover is closed"); }
+// 'unavailable', as libcuzk's service answers a call once it is shutting down.
+Napi::Error closed_error(Napi::Env env) {
+  return status_error(env, CUZK_ERROR_UNAVAILABLE, "cuzk: the prover is closed");
+}
 
 // A worker holding the prover while it runs. It lets go at the end of
 // Execute, so that when it is the last holder (close() was called

@@ -1,6 +1,7 @@
 'use strict';
-// What the binding's tests share: the addon (lib/index.js), the multiplier
-// circuit's fixtures of both curves, and snarkjs as the independent verifier.
+// What the binding's tests share: the addon (lib/index.js), the circuits'
+// fixtures of both curves (the multiplier's unless another is named), and
+// snarkjs as the independent verifier.
 const fs = require('fs');
 const path = require('path');
 const snarkjs = require('snarkjs');
@@ -9,12 +10,12 @@ const cuzk = require('../lib/index.js');
 const CURVES = ['bn128', 'bls12381'];
 const CPU = Object.freeze({ backend: 'cpu' });
 
-function fixture(curve, name) {
-  return path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', curve, 'multiplier', name);
+function fixture(curve, name, circuit = 'multiplier') {
+  return path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', curve, circuit, name);
 }
 
-function readJson(curve, name) {
-  return JSON.parse(fs.readFileSync(fixture(curve, name), 'utf8'));
+function readJson(curve, name, circuit = 'multiplier') {
+  return JSON.parse(fs.readFileSync(fixture(curve, name, circuit), 'utf8'));
 }
 
 // snarkjs keeps its curves' worker threads, and so the process, alive until
