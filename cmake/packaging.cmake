@@ -5,7 +5,28 @@
 # the pkg-config file. tests/package/deb_test.sh builds and inspects it.
 include(GNUInstallDirs)
 
+# The README with the docs/ it links to.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# `installable`: every target whose file `cmake --install` copies, so that a
+# build of part of the tree (scripts/example.sh builds cuzk alone) can be made
+# ready for it: cmake --build build --target installable.
+add_custom_target(installable)
+add_dependencies(installable cuzk cuzk_c cuzk_supraseal)
+set(_cuzk_installed $<TARGET_FILE:cuzk> $<TARGET_FILE:cuzk_c> $<TARGET_FILE:cuzk_supraseal>)
+if(TARGET cuzkd)
+  add_dependencies(installable cuzkd)
+  list(APPEND _cuzk_installed $<TARGET_FILE:cuzkd>)
+endif()
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/cuzk-install-check.cmake CONTENT "
+set(files \"${_cuzk_installed}\")
+foreach(f IN LISTS files)
+  if(NOT EXISTS \"\${f}\")
+    message(FATAL_ERROR \"cuzk: \${f} is not built: cmake --install copies what cmake --build ${CMAKE_BINARY_DIR} --target installable builds\")
+  endif()
+endforeach()
+")
 if(TARGET cuzkd)
   # The unit names cuzkd's installed path, which is known at install time
   # only (cpack installs under /usr, `cmake --install --prefix` anywhere).
