@@ -73,8 +73,10 @@ Witness read_wtns(const std::filesystem::path& path) {
 
 Witness read_wtns_fd(int fd, std::string name) { return read(open_wtns_fd(fd, std::move(name))); }
 
+// In place: the values are decoded into the Witness at once, so a copy of
+// the bytes would be one more copy of a secret, freed unzeroed.
 Witness read_wtns_bytes(std::string name, std::span<const uint8_t> bytes) {
-  return read(BinFile::from_bytes(std::move(name), bytes, "wtns", kVersion));
+  return read(borrow_wtns(std::move(name), bytes));
 }
 
 namespace {

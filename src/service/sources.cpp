@@ -162,10 +162,18 @@ engine::Synthesize<E> faulty(const std::string& name) {
   throw Error(ErrorKind::invalid_argument, name + ": no such injected fault");
 }
 
+// The values of a .wtns, checked to be a witness of key's circuit.
+template <class E>
+io::WtnsValues values_for(const io::BinFile& file, const groth16::PreparedKey<E>& key, const std::string& key_name) {
+  io::WtnsValues v = io::wtns_values(file);
+  io::check_witness_shape(v.source, v.curve, v.count, key_name, "key", E::id, key.key().n_vars());
+  return v;
+}
+
 // A client's .wtns bytes are decoded once, straight into the partition's
 // witness buffer when it is synthesized: no vector and no copy of the file
 // in between (three more times the witness's size, each a copy of a secret).
-// The bytes are held until then and zeroed when they go.
+// The bytes are held until then, and zeroed and freed once decoded.
 template <class E>
 Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const std::string& key_name,
                      const ServiceOptions& o) {
@@ -178,12 +186,21 @@ Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const st
   held->bytes = std::move(in.bytes);
   // The header and the sizes now, so that a witness of the wrong curve or
   // length is refused at submission; the values' range when they are decoded.
-  const io::BinFile file = io::borrow_wtns(in.name, held->bytes);
-  const io::WtnsValues values = io::wtns_values(file);
-  io::check_witness_shape(in.name, values.curve, values.count, key_name, "key", E::id, key->key().n_vars());
-  const size_t bytes = values.bytes.size();  // the values held, as admission counts a decoded witness
-  auto synthesize = [key, held, values, threads = o.threads](auto w, auto a, auto b, auto c) {
-    io::decode_wtns<E>(values, w.first(values.count));
+  const io::WtnsValues values = values_for(io::borrow_wtns(in.name, held->bytes), *key, key_name);
+  // Held until synthesis and counted by admission as its values: sections
+  // beside them would be memory a client holds uncounted.
+  if (held->bytes.size() - values.bytes.size() > io::kWtnsBytesBesideValues)
+    throw Error(ErrorKind::invalid_argument,
+                in.name + ": " + std::to_string(held->bytes.size() - values.bytes.size() - io::kWtnsBytesBesideValues) +
+                    " bytes of sections other than the header and the values");
+  const size_t bytes = values.bytes.size();
+  // A partition is synthesized once: its bytes are zeroed and freed as soon
+  // as they are decoded, not when the job is forgotten.
+  auto synthesize = [key, held, values, threads = o.threads](auto w, auto a, auto b, auto c) mutable {
+    {
+      const auto decoded = std::move(held);
+      io::decode_wtns<E>(values, w.first(values.count));
+    }
     abc_from(*key, w, a, b, c, threads);
   };
   return {std::move(synthesize), bytes, {}};
@@ -200,8 +217,7 @@ Source<E> from_file(WitnessFile in, const groth16::SharedKey<E>& key, const std:
                      threads = o.threads](auto w, auto a, auto b, auto c) {
     const FileDescriptor fd = open_allowed(path, dirs, any_path, "witness");
     const io::BinFile file = io::open_wtns_fd(fd.get(), path.string());
-    const io::WtnsValues values = io::wtns_values(file);
-    io::check_witness_shape(values.source, values.curve, values.count, key_name, "key", E::id, key->key().n_vars());
+    const io::WtnsValues values = values_for(file, *key, key_name);
     io::decode_wtns<E>(values, w.first(values.count));
     abc_from(*key, w, a, b, c, threads);
   };

@@ -324,6 +324,32 @@ TEST(Security, AWrongLengthWitnessIsRefusedFromItsHeader) {
   EXPECT_LT(spent, 512) << "MiB of peak memory for a 128 MiB witness refused";
 }
 
+// A witness is held from submission until its partition is synthesized and
+// counted by admission as its values: a section beside them (here 64 MiB
+// appended to a good witness) would be memory held uncounted, so it is
+// refused at submission.
+TEST(Security, AWitnessWithAnotherSectionIsRefused) {
+  TempDir dir;
+  Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
+  const Bytes good = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
+  std::string wtns(good.begin(), good.end());
+  const uint32_t sections = 3, id = 7;
+  const uint64_t size = uint64_t{64} << 20;
+  std::memcpy(wtns.data() + 8, &sections, 4);
+  wtns.append(reinterpret_cast<const char*>(&id), 4).append(reinterpret_cast<const char*>(&size), 8);
+  wtns.resize(wtns.size() + size, '\0');
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  req.add_partitions()->set_wtns(std::move(wtns));
+  req.mutable_partitions(0)->set_name("padded.wtns");
+  v1::JobResult result;
+  const auto status = d.stub().Prove(context(60s).get(), req, &result);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("padded.wtns: 67108876 bytes of sections other than the header and the values"),
+            std::string::npos)
+      << status.error_message();
+}
+
 // A TCP address is loopback by its parsed address, not by a prefix of its
 // text: "127.evil.example" is a name that may resolve anywhere.
 TEST(Security, LoopbackIsAParsedAddress) {

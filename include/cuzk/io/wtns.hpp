@@ -87,6 +87,11 @@ struct WtnsValues {
 BinFile open_wtns_fd(int fd, std::string name);
 BinFile borrow_wtns(std::string name, std::span<const uint8_t> bytes);
 WtnsValues wtns_values(const BinFile& file);
+// The bytes of a .wtns beside its values when it holds only the two sections
+// circom and write_wtns write: magic, version and section count (12), two
+// section headers (24) and the header section (40). More is other sections,
+// which a holder of the bytes would keep without using.
+constexpr size_t kWtnsBytesBesideValues = 76;
 // Decodes v into out (v.count values of E's Fr, Montgomery form), each one
 // checked below r: a FormatError naming the first that is not. v is a witness
 // of E's curve (check_witness_shape) and out holds v.count values.
