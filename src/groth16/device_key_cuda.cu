@@ -1,0 +1,213 @@
+// A proving key on the GPU (prover_cuda.hpp's DeviceKey): its bases resident
+// or streamed through staging blocks, its rows, and the device-memory plan
+// (plan_residency, proof_device_bytes, choose_schedule) made from what the
+// GPU has free.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/cuda/map.cuh"
+#include "cuzk/groth16/detail/abc_row.hpp"
+#include "cuzk/groth16/prover_cuda.hpp"
+#include "cuzk/msm/pippenger_cuda.hpp"
+#include "cuzk/poly/ntt_cuda.hpp"
+#include "device_key_cuda.cuh"
+
+namespace cuzk::groth16::cuda {
+
+namespace {
+
+// The rows go up when asked for and the key has coefficients: a key read
+// from a bellperson parameter file alone has none, and proves from a, b, c
+// that the host computes (its circuit's synthesis).
+template <class E>
+bool uploads_rows(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
+  return options.matrices && !k.coefs.empty();
+}
+
+// What Resident::dense_vars holds: empty for a key whose A and B cover every signal.
+template <class E>
+std::vector<uint32_t> dense_variables(const ProvingKey<E>& k) {
+  std::vector<uint32_t> vars;
+  if (reduction(k.convention).dense_ab)
+    for (const Density* d : {&k.a_density, &k.b_density}) d->for_each([&](size_t i) { vars.push_back((uint32_t)i); });
+  return vars;
+}
+
+template <class T>
+void upload_all(DeviceBuffer<T>& d, std::span<const T> h, ::cuzk::cuda::StagedUpload& up) {
+  d = DeviceBuffer<T>(h.size());
+  up.copy(d.data(), h.data(), h.size_bytes());
+}
+
+// Resident: uploaded. Streamed: in page-locked memory, so that its chunks go
+// by DMA at PCIe speed.
+template <class C>
+void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping,
+                  ::cuzk::cuda::StagedUpload& up) {
+  b.host = host;
+  if (!streamed) {
+    upload_all(b.uploaded, host, up);
+    b.device = b.uploaded.data();
+  } else if (!in_file_mapping) {
+    b.locked = HostRegistration(host.data(), host.size_bytes());
+  } else {
+    b.copy = ::cuzk::cuda::PinnedBuffer<ec::Affine<C>>(host.size());
+    std::copy(host.begin(), host.end(), b.copy.data());
+    b.host = b.copy.span();
+  }
+}
+
+template <class E>
+size_t point_bytes(const ProvingKey<E>& k) {
+  return (k.a.size() + k.b1.size() + k.c.size() + k.h.size()) * sizeof(k.a[0]) + k.b2.size() * sizeof(k.b2[0]);
+}
+
+}  // namespace
+
+template <class E>
+size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options) {
+  const ProvingKey<E>& k = prepared.key();
+  size_t need = poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(k.domain_size()) +
+                witness_layout(k).gathered * sizeof(uint32_t);
+  if (!options.streamed && !k.on_gpu) need += point_bytes(k);
+  if (uploads_rows(k, options))
+    for (int m = 0; m < 2; ++m) {
+      const auto r = prepared.rows(m);
+      need += r.start.size_bytes() + r.entries.size_bytes();
+    }
+  return need;
+}
+
+template <class E>
+DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions options)
+    : prepared_(std::move(handle)), device_(device), options_(options) {
+  if (!prepared_) throw std::invalid_argument("DeviceKey: no prepared key");
+  if (options_.streamed && options_.stream_chunk == 0) throw std::invalid_argument("stream_chunk must be at least 1");
+  DeviceScope on(device);
+  const PreparedKey<E>& prepared = *prepared_;
+  const ProvingKey<E>& k = prepared.key();
+  options_.matrices = uploads_rows(k, options_);
+  if (k.on_gpu && (k.on_gpu->device != device || options_.streamed))
+    throw ::cuzk::cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
+                              " and lives there only: it cannot be " +
+                              (options_.streamed ? "streamed" : "used on GPU " + std::to_string(device)));
+  const size_t need = bytes_needed(prepared, options_), free = ::cuzk::cuda::free_device_memory();
+  if (need > free)
+    throw ::cuzk::cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
+                              std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
+  resident_ = std::make_unique<Resident>(prepared);
+  Resident& resident = *resident_;
+  ::cuzk::cuda::StagedUpload up;
+  if (k.on_gpu) {
+    const DevicePoints<E>& p = *k.on_gpu->points;
+    resident.a.device = p.a.data(), resident.b1.device = p.b1.data(), resident.b2.device = p.b2.data();
+    resident.c.device = p.c.data(), resident.h.device = p.h.data();
+  } else {
+    const bool streamed = options_.streamed, mapped = k.points_in_file_mapping;
+    set_up_bases(resident.a, k.a, streamed, mapped, up);
+    set_up_bases(resident.b1, k.b1, streamed, mapped, up);
+    set_up_bases(resident.b2, k.b2, streamed, mapped, up);
+    set_up_bases(resident.c, k.c, streamed, mapped, up);
+    set_up_bases(resident.h, k.h, streamed, mapped, up);
+  }
+  if (options_.matrices)
+    for (int m = 0; m < 2; ++m) {
+      const auto rows = prepared.rows(m);
+      upload_all(resident.rows[m].start, rows.start, up);
+      upload_all(resident.rows[m].entries, rows.entries, up);
+    }
+  upload_all(resident.dense_vars, std::span<const uint32_t>(dense_variables(k)), up);
+  up.finish();
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class E>
+DeviceKey<E>::~DeviceKey() {
+  try {
+    DeviceScope on(device_);
+    resident_.reset();
+  } catch (const ::cuzk::cuda::Error&) {
+    resident_.reset();  // on whichever device is current: the best left to do
+  }
+}
+
+template <class E>
+size_t DeviceKey<E>::bytes() const {
+  const Resident& resident = *resident_;
+  const size_t g1_points = resident.a.uploaded.size() + resident.b1.uploaded.size() + resident.c.uploaded.size() +
+                           resident.h.uploaded.size();
+  size_t total = g1_points * sizeof(ec::Affine<typename E::G1>) +
+                 resident.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
+                 poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(resident.domain.size()) +
+                 resident.dense_vars.size() * sizeof(uint32_t);
+  for (const auto& m : resident.rows)
+    total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
+  return total;
+}
+template <class E>
+size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions& options, AbcSchedule schedule) {
+  using Fr = typename E::Fr;
+  const ProvingKey<E>& k = prepared.key();
+  const size_t n = k.domain_size(), vector = n * sizeof(Fr);
+  // w (with bellman's gathered scalars) and the significant and ones lists.
+  const size_t witness = witness_layout(k).size() * (sizeof(Fr) + 2 * sizeof(uint32_t));
+  const size_t staging = staging_bytes(k, options);
+  const size_t msm = std::max(msm::cuda::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
+                              msm::cuda::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
+  // The arena rounds each of the proof's blocks (about 16) up to its granule.
+  const size_t rounding = 16 * ::cuzk::cuda::DeviceAllocator::granule;
+  if (schedule == AbcSchedule::together) return rounding + staging + witness + 3 * vector + msm;
+  // w and the witness MSMs; then the two vectors of the quotient; then H's
+  // MSM over the first.
+  return rounding + staging + std::max({witness + msm, 2 * vector, vector + msm});
+}
+
+template <class E>
+DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free) {
+  const auto fits = [&](const DeviceKeyOptions& o) {
+    return DeviceKey<E>::bytes_needed(prepared, o) + proof_device_bytes(prepared, o, AbcSchedule::in_turn) <= free;
+  };
+  if (!options.streamed && fits(options)) return options;
+  options.streamed = true;
+  while (!fits(options) && options.stream_chunk > kSmallestStreamChunk) options.stream_chunk /= 2;
+  if (fits(options)) {
+    // Fewer, larger chunks where memory allows: each chunk is an MSM of its
+    // own (its sort, bucket sums and window reduction, and its launches from
+    // the host), and a 2^27 key's 160 chunks of 2^22 points made a streamed
+    // proof 1.8 times the resident one's GPU time (docs/PERFORMANCE.md).
+    const ProvingKey<E>& k = prepared.key();
+    for (DeviceKeyOptions larger = options; larger.stream_chunk < kLargestStreamChunk &&
+                                            larger.stream_chunk < std::max(k.n_vars(), k.domain_size());) {
+      larger.stream_chunk *= 2;
+      if (staging_bytes(k, larger) > free / kStagingShareOfFree || !fits(larger)) break;
+      options = larger;
+    }
+    return options;
+  }
+  const size_t key = DeviceKey<E>::bytes_needed(prepared, options);
+  const size_t proof = proof_device_bytes(prepared, options, AbcSchedule::in_turn);
+  throw ::cuzk::cuda::Error("too little device memory for this key: even streamed it needs " +
+                            std::to_string(key >> 20) + " MiB and a proof " + std::to_string(proof >> 20) +
+                            " MiB beside it, and the GPU has " + std::to_string(free >> 20) + " MiB free" +
+                            (::cuzk::cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
+                            std::to_string((key + proof - free) >> 20) + " MiB short");
+}
+
+template <class E>
+AbcSchedule choose_schedule(const DeviceKey<E>& key, bool has_abc, size_t room) {
+  if (!has_abc || proof_device_bytes(key, AbcSchedule::together) <= room) return AbcSchedule::together;
+  return AbcSchedule::in_turn;
+}
+
+#define CUZK_DEVICE_KEY_INSTANTIATE(E)                                                       \
+  template class DeviceKey<E>;                                                               \
+  template size_t proof_device_bytes(const PreparedKey<E>&, const DeviceKeyOptions&, AbcSchedule); \
+  template AbcSchedule choose_schedule(const DeviceKey<E>&, bool, size_t);                   \
+  template DeviceKeyOptions plan_residency(const PreparedKey<E>&, DeviceKeyOptions, size_t);
+CUZK_DEVICE_KEY_INSTANTIATE(ec::Bn254)
+CUZK_DEVICE_KEY_INSTANTIATE(ec::Bls12_381)
+
+}  // namespace cuzk::groth16::cuda

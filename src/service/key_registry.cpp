@@ -1,0 +1,142 @@
+#include <chrono>
+#include <sys/stat.h>
+
+#include "cuzk/io/json.hpp"
+#include "cuzk/util/timing.hpp"
+#include "service_impl.hpp"
+
+namespace cuzk::service {
+
+template <class E>
+KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, std::string source, uint64_t host_bytes) {
+  if (id.empty()) throw Error(ErrorKind::invalid_argument, "a key needs an id");
+  engine::report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
+  auto key = std::make_shared<Key>();
+  const auto& k = prepared->key();
+  key->info = {id, std::move(source), E::id, k.n_vars(), k.n_public(), k.domain_size(), host_bytes, 0};
+  key->prepared = std::move(prepared);
+  KeyRef replaced;
+  {
+    std::lock_guard lock(mu);
+    check_room_locked(id);
+    auto& slot = keys[id];
+    replaced = std::move(slot);
+    slot = key;
+  }
+  if (replaced) forget(*replaced);
+  return key->info;
+}
+
+// A new id past ServiceOptions::max_keys is refused (a replacement is not
+// a new key).
+void Service::Impl::check_room_locked(const std::string& id) const {
+  if (options.max_keys && keys.size() >= options.max_keys && !keys.count(id))
+    throw Error(ErrorKind::resource_exhausted, "key " + id + ": " + std::to_string(keys.size()) +
+                                                   " keys are loaded, the most this service holds (max_keys); evict one first");
+}
+
+void Service::Impl::check_room(const std::string& id) const {
+  std::lock_guard lock(mu);
+  check_room_locked(id);
+}
+
+KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes) {
+  return zkey.visit([&](const auto& pk) {
+    using E = curve_of<decltype(pk)>;
+    groth16::SharedKey<E> prepared;
+    engine::report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
+    return add<E>(std::move(id), std::move(prepared), std::move(source), host_bytes);
+  });
+}
+
+// Drops the engines' copies of a key that left the registry; jobs using it
+// keep theirs.
+void Service::Impl::forget(const Key& key) {
+  std::visit(
+      [&](const auto& prepared) {
+        using E = curve_of<decltype(*prepared)>;
+        if (auto* e = existing_engine<E>()) e->forget(*prepared);
+      },
+      key.prepared);
+}
+
+KeyRef Service::Impl::find_key(const std::string& id) {
+  std::lock_guard lock(mu);
+  const auto it = keys.find(id);
+  if (it == keys.end()) throw Error(ErrorKind::not_found, "no key " + id + " is loaded");
+  return it->second;
+}
+
+
+std::vector<KeyInfo> Service::Impl::keys_locked() const {
+  std::vector<KeyInfo> out;
+  for (const auto& [id, key] : keys) {
+    KeyInfo info = key->info;
+    info.jobs = (uint64_t)std::count_if(jobs.begin(), jobs.end(), [&](const auto& j) {
+      return j.second->key == key && !j.second->finished();
+    });
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, PathFrom from) {
+  const auto& o = impl_->options;
+  if (id.empty()) id = path.stem().string();
+  impl_->check_room(id);  // before the file is read
+  const FileDescriptor fd =
+      from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
+                               : open_allowed(path, {}, true, "key");
+  const auto residency = o.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
+  std::future<void> starting = impl_->start_engine_for(path);
+  const io::Zkey zkey = as_error([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    io::Zkey opened = io::Zkey::open_fd(fd.get(), path.string(), residency);
+    engine::report_stage("open zkey", seconds_since(t0));
+    return opened;
+  });
+  struct stat st {};
+  const uint64_t bytes = o.key_storage == KeyStorage::copy && ::fstat(fd.get(), &st) == 0 ? (uint64_t)st.st_size : 0;
+  return as_error([&] { return impl_->load(zkey, std::move(id), path.string(), bytes); });
+}
+
+KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id) {
+  if (id.empty()) id = name;
+  impl_->check_room(id);
+  const uint64_t size = bytes.size();
+  const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });
+  bytes = {};  // from_bytes made its own copy
+  return as_error([&] { return impl_->load(zkey, std::move(id), "<bytes> " + name, size); });
+}
+
+KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key, std::string source) {
+  return impl_->add<Bn254>(std::move(id), std::move(key), std::move(source), 0);
+}
+KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bls12_381> key, std::string source) {
+  return impl_->add<Bls12_381>(std::move(id), std::move(key), std::move(source), 0);
+}
+
+bool Service::evict(const std::string& id) {
+  KeyRef key;
+  {
+    std::lock_guard lock(impl_->mu);
+    const auto it = impl_->keys.find(id);
+    if (it == impl_->keys.end()) return false;
+    key = std::move(it->second);
+    impl_->keys.erase(it);
+  }
+  impl_->forget(*key);
+  return true;
+}
+
+std::vector<KeyInfo> Service::keys() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->keys_locked();
+}
+
+nlohmann::ordered_json Service::verifying_key(const std::string& id) const {
+  const KeyRef key = impl_->find_key(id);
+  return std::visit([](const auto& prepared) { return io::vk_to_json(prepared->vk()); }, key->prepared);
+}
+
+}  // namespace cuzk::service

@@ -1,0 +1,154 @@
+// Service's state, shared by the files that implement it: service.cpp (the
+// engines, housekeeping and status), key_registry.cpp (keys by id) and
+// jobs.cpp (admission, submission and outcomes). One mutex, `mu`, guards the
+// registry, the jobs and the counters; `engines_mu` guards making the engines.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/trace.hpp"
+#include "cuzk/io/zkey.hpp"
+#include "cuzk/service/service.hpp"
+#include "sources.hpp"
+
+namespace cuzk::service {
+
+using ec::Bls12_381;
+using ec::Bn254;
+using AnyKey = std::variant<groth16::SharedKey<Bn254>, groth16::SharedKey<Bls12_381>>;
+
+// The curve E of a ProvingKey<E> or PreparedKey<E>.
+template <class T>
+struct CurveOf;
+template <template <class> class K, class E>
+struct CurveOf<K<E>> {
+  using type = E;
+};
+template <class T>
+using curve_of = typename CurveOf<std::decay_t<T>>::type;
+
+struct Key {
+  KeyInfo info;
+  AnyKey prepared;
+  mutable detail::NativeShapes shapes;
+};
+using KeyRef = std::shared_ptr<const Key>;
+
+struct Service::Impl {
+  struct Job {
+    JobId id = 0;
+    KeyRef key;
+    SubmitOptions options;
+    Clock::time_point submitted;
+    size_t bytes = 0;
+    std::stop_source cancel;
+    std::atomic<bool> started{false};
+    // Guarded by Impl::mu.
+    std::vector<PartitionOutcome> outcomes;
+    size_t done = 0, failed = 0;
+    bool finished() const { return done == outcomes.size(); }
+  };
+
+  template <class E>
+  struct Side {
+    std::unique_ptr<engine::Engine<E>> engine;
+  };
+
+  explicit Impl(ServiceOptions o);
+
+  // The engines (service.cpp).
+  void keep_house(std::stop_token stop);
+#if defined(CUZK_HAVE_CUDA)
+  void recover_gpus();
+  static bool gpu_self_check();
+#endif
+  std::unique_ptr<engine::HostMemory> host_memory() const;
+  template <class E>
+  std::unique_ptr<engine::Backend<E>> make_backend() const;
+  template <class E>
+  Side<E>& side() {
+    if constexpr (std::is_same_v<E, Bn254>) return bn;
+    else return bls;
+  }
+  template <class E>
+  engine::Engine<E>& engine_for(const groth16::PreparedKey<E>& key);
+  template <class E>
+  Side<E>& start_engine();
+  std::future<void> start_engine_for(const std::filesystem::path& path);
+  template <class E>
+  engine::Engine<E>* existing_engine() {
+    std::lock_guard lock(engines_mu);
+    return side<E>().engine.get();
+  }
+  template <class F>
+  void each_engine(F&& f) {
+    std::lock_guard lock(engines_mu);
+    if (bn.engine) f(*bn.engine);
+    if (bls.engine) f(*bls.engine);
+  }
+  void purge_stopped();
+  Status status();
+
+  // The keys (key_registry.cpp).
+  template <class E>
+  KeyInfo add(std::string id, groth16::SharedKey<E> prepared, std::string source, uint64_t host_bytes);
+  void check_room_locked(const std::string& id) const;
+  void check_room(const std::string& id) const;
+  KeyInfo load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes);
+  void forget(const Key& key);
+  KeyRef find_key(const std::string& id);
+  std::vector<KeyInfo> keys_locked() const;
+
+  // The jobs (jobs.cpp).
+  template <class E>
+  JobId submit(const KeyRef& key, const groth16::SharedKey<E>& prepared, std::vector<PartitionInput> inputs,
+               SubmitOptions so);
+  void admit(size_t partitions, size_t bytes);
+  void release(size_t partitions, size_t bytes);
+  void release_locked(size_t partitions, size_t bytes);
+  template <class E>
+  void partition_done(Job& job, const engine::PartitionResult<E>& r);
+  void forget_oldest_unawaited();
+  std::optional<JobOutcome> await(JobId id, std::optional<Clock::duration> timeout);
+  bool cancel(JobId id);
+  void drain();
+
+  ServiceOptions options;
+  const Placement where;
+  engine::Recorder recorder;
+  std::shared_ptr<engine::BufferPool> pool;
+  std::mutex engines_mu;  // the engines are made on first use
+  Side<Bn254> bn;
+  Side<Bls12_381> bls;
+
+  mutable std::mutex mu;
+  std::condition_variable changed;  // a job finished, or admission bounds freed
+  std::map<std::string, KeyRef> keys;
+  std::map<JobId, std::shared_ptr<Job>> jobs;
+  std::deque<JobId> finished;  // finished jobs not yet awaited, oldest first
+  JobId next_job = 1;
+  size_t pending_partitions = 0, pending_bytes = 0;
+  bool draining = false;
+  Counters counters;
+  std::vector<PartitionObserver> observers;
+  std::map<int, std::string> recovery_errors;         // per GPU, the last failed recovery's reason
+  std::map<int, Clock::time_point> recovery_due;      // per faulted GPU; keep_house's own
+  std::jthread housekeeping;                          // keep_house
+};
+
+}  // namespace cuzk::service
