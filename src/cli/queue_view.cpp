@@ -26,7 +26,8 @@ std::string fleet_table(const queue::FleetStatus& fleet) {
   std::string out = "partitions:";
   for (const auto& [state, n] : fleet.partitions) out += " " + state + " " + std::to_string(n);
   if (fleet.partitions.empty()) out += " (none)";
-  out += "\n" + row("host", "claimed", "proofs/min", "proofs");
+  out += '\n';
+  out += row("host", "claimed", "proofs/min", "proofs");
   for (const queue::HostStatus& h : fleet.hosts)
     out += row(h.host, std::to_string(h.claimed), std::to_string(h.proofs_last_minute), std::to_string(h.proofs));
   out += "partitions with failed attempts: " + std::to_string(fleet.partitions_with_failed_attempts) + " (" +
