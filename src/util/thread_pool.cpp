@@ -8,15 +8,15 @@
 namespace cuzk {
 
 // One run() call, on its caller's stack. Every field is guarded by the pool's
-// mutex; the job is in the queue exactly while `waiting` > 0.
-struct ThreadPool::Job {
+// mutex; the call is in the queue exactly while `waiting` > 0.
+struct ThreadPool::Call {
   Work work;
   void* context;
   size_t waiting;      // help offered that no thread has taken yet
   size_t taken = 0;    // help taken; the helpers are workers 1..taken
   size_t running = 0;  // help taken and not yet returned
-  Job* prev = nullptr;
-  Job* next = nullptr;
+  Call* prev = nullptr;
+  Call* next = nullptr;
 };
 
 ThreadPool::ThreadPool(unsigned threads) : size_(threads) { threads_.reserve(threads); }
@@ -30,24 +30,24 @@ ThreadPool::~ThreadPool() {
   for (auto& t : threads_) t.join();
 }
 
-void ThreadPool::push(Job& job) noexcept {
-  job.prev = tail_;
-  (tail_ ? tail_->next : head_) = &job;
-  tail_ = &job;
+void ThreadPool::push(Call& call) noexcept {
+  call.prev = tail_;
+  (tail_ ? tail_->next : head_) = &call;
+  tail_ = &call;
 }
 
-void ThreadPool::unlink(Job& job) noexcept {
-  (job.prev ? job.prev->next : head_) = job.next;
-  (job.next ? job.next->prev : tail_) = job.prev;
-  job.prev = job.next = nullptr;
+void ThreadPool::unlink(Call& call) noexcept {
+  (call.prev ? call.prev->next : head_) = call.next;
+  (call.next ? call.next->prev : tail_) = call.prev;
+  call.prev = call.next = nullptr;
 }
 
 void ThreadPool::run(size_t helpers, Work work, void* context) noexcept {
   if (helpers == 0 || size_ == 0) return work(context, 0);
-  Job job{work, context, helpers};
+  Call call{work, context, helpers};
   {
     std::lock_guard lock(mu_);
-    push(job);
+    push(call);
     const size_t wake = std::min(idle_, helpers);
     idle_ -= wake;
     wakeups_ += wake;
@@ -63,30 +63,30 @@ void ThreadPool::run(size_t helpers, Work work, void* context) noexcept {
   }
   work(context, 0);
   std::unique_lock lock(mu_);
-  if (job.waiting > 0) {
-    job.waiting = 0;
-    unlink(job);
+  if (call.waiting > 0) {
+    call.waiting = 0;
+    unlink(call);
   }
-  done_.wait(lock, [&] { return job.running == 0; });
+  done_.wait(lock, [&] { return call.running == 0; });
 }
 
 void ThreadPool::serve() noexcept {
   std::unique_lock lock(mu_);
   for (;;) {
     if (head_) {
-      Job& job = *head_;
-      const size_t worker = ++job.taken;
-      ++job.running;
-      if (--job.waiting == 0) unlink(job);
+      Call& call = *head_;
+      const size_t worker = ++call.taken;
+      ++call.running;
+      if (--call.waiting == 0) unlink(call);
       lock.unlock();
-      job.work(job.context, worker);
+      call.work(call.context, worker);
       lock.lock();
       // Nothing is left to hand out, so help not yet taken would find nothing.
-      if (job.waiting > 0) {
-        job.waiting = 0;
-        unlink(job);
+      if (call.waiting > 0) {
+        call.waiting = 0;
+        unlink(call);
       }
-      if (--job.running == 0) done_.notify_all();
+      if (--call.running == 0) done_.notify_all();
       continue;
     }
     if (stopping_) return;

@@ -42,17 +42,17 @@ class ThreadPool {
   void run(size_t helpers, Work work, void* context) noexcept;
 
  private:
-  struct Job;
+  struct Call;
   void serve() noexcept;
-  void push(Job& job) noexcept;
-  void unlink(Job& job) noexcept;
+  void push(Call& call) noexcept;
+  void unlink(Call& call) noexcept;
 
   const unsigned size_;
   std::mutex mu_;
   std::condition_variable wake_;  // idle threads wait here for a wakeup
   std::condition_variable done_;  // callers wait here for their helpers
-  Job* head_ = nullptr;           // calls with help not yet taken, oldest first
-  Job* tail_ = nullptr;
+  Call* head_ = nullptr;           // calls with help not yet taken, oldest first
+  Call* tail_ = nullptr;
   size_t idle_ = 0;     // threads waiting on wake_ with no wakeup granted
   size_t wakeups_ = 0;  // wakeups granted and not yet taken
   bool stopping_ = false;
