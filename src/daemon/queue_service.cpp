@@ -5,7 +5,7 @@
 
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/paths.hpp"
-#include "cuzk/util/stoppable_sleep.hpp"
+#include "cuzk/queue/reconnect.hpp"
 #include "rpc_status.hpp"
 #include "stage_times.hpp"
 
@@ -79,30 +79,33 @@ auto QueueService::with_queue(F&& f) -> decltype(f(std::declval<queue::Queue&>()
 
 void QueueService::listen_loop(std::stop_token stop) {
   std::unique_ptr<queue::Queue> q;
-  auto backoff = 100ms;
+  // The Awaits poll meanwhile; the connection is made again after a pause.
+  const auto retry = [](const std::exception& e, bool, std::chrono::milliseconds pause) {
+    spdlog::warn("queue: listening for finished jobs: {}; again in {} ms", e.what(), pause.count());
+    return true;
+  };
   while (!stop.stop_requested()) {
+    bool notifications = true;
+    std::vector<int64_t> ids;
     try {
-      if (!q) q = std::make_unique<queue::Queue>(conninfo_, options_);
-      if (!q->notifications()) return;  // nothing to listen to: the Awaits poll
-      const std::vector<int64_t> ids = q->wait_for_done(500ms);
-      backoff = 100ms;
-      if (ids.empty()) continue;
-      {
-        std::lock_guard lock(done_mu_);
-        for (int64_t id : ids) {
-          done_ids_.push_back(id);
-          ++announced_;
-        }
-        while (done_ids_.size() > kAnnouncementsKept) done_ids_.pop_front();
-      }
-      done_cv_.notify_all();
-    } catch (const std::exception& e) {
-      // The Awaits poll meanwhile; the connection is made again after a pause.
-      spdlog::warn("queue: listening for finished jobs: {}; again in {} ms", e.what(), backoff.count());
-      q.reset();
-      sleep_unless_stopped(stop, backoff);
-      backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
+      queue::with_reconnect(q, conninfo_, options_, stop, [&](queue::Queue& queue) {
+        notifications = queue.notifications();
+        if (notifications) ids = queue.wait_for_done(500ms);
+      }, retry);
+    } catch (const std::exception&) {
+      return;  // every failure is retried until stop is requested
     }
+    if (!notifications) return;  // nothing to listen to: the Awaits poll
+    if (ids.empty()) continue;
+    {
+      std::lock_guard lock(done_mu_);
+      for (int64_t id : ids) {
+        done_ids_.push_back(id);
+        ++announced_;
+      }
+      while (done_ids_.size() > kAnnouncementsKept) done_ids_.pop_front();
+    }
+    done_cv_.notify_all();
   }
 }
 

@@ -2,9 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include <condition_variable>
-#include <mutex>
-
+#include "cuzk/util/stoppable_sleep.hpp"
 #include "cuzk/v1/prover.grpc.pb.h"
 
 namespace cuzk::daemon {
@@ -47,10 +45,7 @@ bool GrpcWatchdog::round() const {
 }
 
 void GrpcWatchdog::run(std::stop_token stop) {
-  std::mutex m;
-  std::condition_variable_any tick;
-  std::unique_lock lock(m);
-  while (!tick.wait_for(lock, stop, timing_.period, [] { return false; }) && !stop.stop_requested()) {
+  while (sleep_unless_stopped(stop, timing_.period)) {
     const bool ok = round();
     if (ok && !streak_.answering()) spdlog::info("gRPC answers again");
     report_(ok);

@@ -1,7 +1,8 @@
 // A sleep that a std::stop_token cuts short, for the threads that wake on a
 // period or back off between retries (the service's housekeeping, cuzkd's GPU
-// watch, the queue's worker and listener): a stop request must end the wait at
-// once, so that shutdown never waits out a period or a backoff.
+// watch and gRPC watchdog, the queue's worker and reconnects): a stop request
+// must end the wait at once, so that shutdown never waits out a period or a
+// backoff.
 #pragma once
 
 #include <chrono>
