@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "cuzk/queue/reconnect.hpp"
 #include "cuzk/queue/schema.hpp"
 #include "cuzk/util/stoppable_sleep.hpp"
 #include "rpc_status.hpp"
@@ -64,21 +66,15 @@ void QueueWorker::start() {
 
 template <class F>
 void QueueWorker::with_reconnect(std::unique_ptr<queue::Queue>& q, std::stop_token stop, const char* what, F&& f) {
-  for (auto backoff = 100ms;; backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s)) {
-    try {
-      if (!q) q = std::make_unique<queue::Queue>(config_.url, options_);
-      f(*q);
-      return;
-    } catch (const queue::PgError& e) {
-      // Anything but a lost connection is the caller's; so is a lost one once
-      // stopping, so that a database down at shutdown cannot hold it up.
-      if (!e.connection_lost() || stop.stop_requested()) throw;
-      if (q) spdlog::warn("queue: {}: {}; reconnecting", what, e.what());
-      q.reset();
-      ++counters_.reconnects;
-      sleep_unless_stopped(stop, backoff);
-    }
-  }
+  queue::with_reconnect(q, config_.url, options_, stop, std::forward<F>(f),
+                        [&](const std::exception& e, bool connected, std::chrono::milliseconds) {
+                          // Anything but a lost connection is the caller's.
+                          const auto* pg = dynamic_cast<const queue::PgError*>(&e);
+                          if (!pg || !pg->connection_lost()) return false;
+                          if (connected) spdlog::warn("queue: {}: {}; reconnecting", what, e.what());
+                          ++counters_.reconnects;
+                          return true;
+                        });
 }
 
 void QueueWorker::claim_loop(std::stop_token stop) {
@@ -133,7 +129,15 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
         input.emplace_back(service::WitnessFile{c.witness_url.substr(std::string_view("file://").size())});
       else
         input.emplace_back(service::WitnessBytes{std::vector<uint8_t>(c.witness.begin(), c.witness.end()), name});
-      const service::JobId job = service_.submit(key, std::move(input), {});
+      service::SubmitOptions options;
+      options.on_finished = [this](service::JobId id) {
+        {
+          std::lock_guard lock(mu_);
+          finished_.push_back(id);
+        }
+        held_changed_.notify_all();
+      };
+      const service::JobId job = service_.submit(key, std::move(input), std::move(options));
       {
         std::lock_guard lock(mu_);
         held_.push_back({c, job});
@@ -173,30 +177,38 @@ std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) 
   return key_id;
 }
 
+std::optional<QueueWorker::Held> QueueWorker::next_finished(std::stop_token stop) {
+  std::unique_lock lock(mu_);
+  const auto any = [&] { return !finished_.empty(); };
+  // Once stop is requested, what is still held was cancelled by stop() and
+  // finishes soon: it is waited for without the token, to be written or let go.
+  if (!held_changed_.wait(lock, stop, any)) held_changed_.wait(lock, [&] { return any() || held_.empty(); });
+  if (!any()) return std::nullopt;
+  const service::JobId id = finished_.front();
+  finished_.pop_front();
+  // A partition may finish before the claim thread, back from submit, holds it.
+  auto it = held_.end();
+  held_changed_.wait(lock, [&] {
+    it = std::find_if(held_.begin(), held_.end(), [&](const Held& h) { return h.job == id; });
+    return it != held_.end();
+  });
+  Held h = std::move(*it);
+  held_.erase(it);
+  return h;
+}
+
 void QueueWorker::result_loop(std::stop_token stop) {
   std::unique_ptr<queue::Queue> q;
-  for (;;) {
-    std::optional<Held> next;
-    {
-      // Nothing held: the claim thread signals each partition it submits.
-      std::unique_lock lock(mu_);
-      if (!held_changed_.wait(lock, stop, [&] { return !held_.empty(); })) return;
-      next = held_.front();
-    }
+  while (const std::optional<Held> next = next_finished(stop)) {
+    held_changed_.notify_all();  // room for the claim thread
     std::optional<service::JobOutcome> outcome;
     try {
-      outcome = service_.await(next->job, std::chrono::milliseconds(20));
+      outcome = service_.await(next->job);
     } catch (const std::exception& e) {
+      // Lost: its lease lapses and another host proves it.
       spdlog::error("queue: awaiting job {} partition {}: {}", next->claim.job_id, next->claim.part, e.what());
-      outcome = service::JobOutcome{};  // lost: its lease lapses and another host proves it
+      continue;
     }
-    if (!outcome) continue;
-    {
-      std::lock_guard lock(mu_);
-      held_.pop_front();
-    }
-    held_changed_.notify_all();
-    if (outcome->partitions.empty()) continue;
     try {
       with_reconnect(q, stop, "result", [&](queue::Queue& queue) { write_back(queue, *next, outcome->partitions[0]); });
     } catch (const std::exception& e) {

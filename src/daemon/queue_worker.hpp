@@ -4,8 +4,9 @@
 //     pipeline has room for (keys resident here first), loads keys it lacks
 //     (checking their SHA-256 against the queue's record) and submits each
 //     partition to the service; it sleeps until a NOTIFY or the poll interval;
-//   - results: awaits the service's outcomes and writes each proof (or the
-//     failure) back in one transaction;
+//   - results: takes the service's outcomes as the partitions finish (the
+//     service tells which) and writes each proof (or the failure) back in
+//     one transaction;
 //   - leases: renews this host's leases every third of the lease.
 // A lost connection is retried with backoff (0.1 s doubling to 5 s); a claim
 // that could not be written back lapses and another host proves it. stop()
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -53,6 +55,9 @@ class QueueWorker {
   void result_loop(std::stop_token stop);
   void lease_loop(std::stop_token stop);
   void claim_once(queue::Queue& q, std::stop_token stop);
+  // The next held partition the service has finished, in the order they
+  // finish; none once stop is requested and nothing is held.
+  std::optional<Held> next_finished(std::stop_token stop);
   std::string ensure_key(queue::Queue& q, const std::string& key_id);
   void write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o);
   template <class F>
@@ -64,8 +69,9 @@ class QueueWorker {
   unsigned capacity_ = 2;
   QueueCounters counters_;
   std::mutex mu_;
-  std::deque<Held> held_;               // submitted to the service, oldest first
-  std::condition_variable_any held_changed_;  // a partition submitted (results wakes) or written (claim wakes)
+  std::deque<Held> held_;                   // submitted to the service
+  std::deque<service::JobId> finished_;     // jobs the service finished, not yet taken from held_, oldest first
+  std::condition_variable_any held_changed_;  // a partition held or finished (results wakes) or taken (claim wakes)
   std::set<std::string> loaded_;  // queue key ids loaded (and checked) here
   std::atomic<bool> stopping_{false};
   std::jthread claimer_, results_, leases_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -314,6 +315,33 @@ TEST(Service, ObserversSeeEachPartition) {
   svc.await(svc.submit("bls", std::move(parts)));
   std::lock_guard lock(mu);
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, bool>>{{"bls", true}, {"bls", true}}));
+}
+
+// on_finished names each job once, when await hands its outcome over at once.
+TEST(Service, OnFinishedNamesEachJobWhenItIsDone) {
+  Service svc(cpu_options());
+  svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn");
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<JobId> finished;
+  SubmitOptions so;
+  so.on_finished = [&](JobId id) {
+    {
+      std::lock_guard lock(mu);
+      finished.push_back(id);
+    }
+    cv.notify_all();
+  };
+  std::vector<JobId> ids;
+  for (int i = 0; i < 3; ++i) {
+    std::vector<PartitionInput> parts;
+    parts.push_back(witness_bytes("bn128", "multiplier"));
+    ids.push_back(svc.submit("bn", std::move(parts), so));
+  }
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 60s, [&] { return finished.size() >= ids.size(); }));
+  EXPECT_TRUE(std::is_permutation(finished.begin(), finished.end(), ids.begin(), ids.end()));
+  for (JobId id : finished) EXPECT_TRUE(svc.await(id, 0s)) << "job " << id;
 }
 
 }  // namespace

@@ -152,13 +152,17 @@ using PartitionInput = std::variant<WitnessBytes, WitnessFile, DecodedWitness, N
 
 using Clock = std::chrono::steady_clock;
 
+using JobId = uint64_t;
+
 struct SubmitOptions {
   int priority = 0;  // higher first; equal priorities in submission order
   Clock::time_point deadline = Clock::time_point::max();
   std::string label;  // free text, shown in status
+  // Called once, from an engine thread, when the job's last partition is
+  // done and await() would hand it over at once; keep it short. It may come
+  // before submit() returns.
+  std::function<void(JobId)> on_finished;
 };
-
-using JobId = uint64_t;
 
 // Seconds each partition spent in each stage of the pipeline.
 struct StageTimes {
