@@ -21,10 +21,8 @@ struct Engine<E>::Job {
   // or proved when they should go on.
   Outcome stopped() const;
   double submitted = 0;  // recorder seconds
-  std::mutex mu;
-  std::vector<PartitionResult<E>> results;
+  std::mutex mu;  // one on_partition call at a time
   size_t remaining = 0;
-  std::promise<std::vector<PartitionResult<E>>> done;
 };
 
 template <class E>
@@ -113,10 +111,11 @@ Engine<E>::~Engine() {
 }
 
 template <class E>
-std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
-    groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options,
-    std::function<void(const PartitionResult<E>&)> on_partition, std::vector<groth16::Randomness<Fr>> randomness) {
+void Engine<E>::submit(groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options,
+                       std::function<void(const PartitionResult<E>&)> on_partition,
+                       std::vector<groth16::Randomness<Fr>> randomness) {
   if (!key) throw std::invalid_argument("submit: no key");
+  if (!on_partition) throw std::invalid_argument("submit: no on_partition");
   if (!randomness.empty() && randomness.size() != partitions.size())
     throw std::invalid_argument("submit: " + std::to_string(randomness.size()) + " pairs of r and s for " +
                                 std::to_string(partitions.size()) + " partitions");
@@ -127,17 +126,10 @@ std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
   job->sources = std::move(partitions);
   job->on_partition = std::move(on_partition);
   job->remaining = job->sources.size();
-  auto future = job->done.get_future();
   job->submitted = recorder_.now();
   std::unique_lock lock(mu_);
   if (stopping_) throw std::logic_error("the engine has been shut down");
   job->id = next_job_++;
-  job->results.resize(job->sources.size());
-  for (uint32_t p = 0; p < job->results.size(); ++p) {
-    job->results[p].job = job->id;
-    job->results[p].partition = p;
-  }
-  if (job->sources.empty()) job->done.set_value({});
   // Once the lock goes, the job's last partition may complete (and release
   // its key and sources) and no_workers_ may change: what follows reads
   // copies taken under the lock.
@@ -146,7 +138,7 @@ std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
     const std::exception_ptr fault = no_workers_;
     lock.unlock();
     for (uint32_t p = 0; p < n; ++p) complete_failed(Task{job, p, {}}, "prove", fault);
-    return future;
+    return;
   }
   const groth16::SharedKey<E> job_key = job->key;
   const uint32_t id = job->id;
@@ -154,7 +146,6 @@ std::future<std::vector<PartitionResult<E>>> Engine<E>::submit(
   work_.notify_all();
   lock.unlock();
   if (n > 0) backend_->prefetch(job_key, id, recorder_);
-  return future;
 }
 
 template <class E>
@@ -200,32 +191,21 @@ template <class E>
 void Engine<E>::complete(Job& job, uint32_t partition, const PartitionTimes& times,
                          std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics, Outcome outcome,
                          std::string error, std::exception_ptr cause) {
-  bool last;
-  {
-    std::lock_guard lock(job.mu);
-    auto& r = job.results[partition];
-    r.outcome = outcome;
-    r.proof = std::move(proof);
-    r.publics = std::move(publics);
-    r.error = std::move(error);
-    r.cause = std::move(cause);
-    r.times = times;
-    r.times.done = recorder_.now();
-    last = --job.remaining == 0;
-    if (job.on_partition) {
-      try {
-        job.on_partition(r);
-      } catch (...) {
-        // An observer's failure is its own: the partition's result stands.
-      }
-    }
+  PartitionResult<E> r{job.id, partition, outcome, std::move(proof), std::move(publics), std::move(error),
+                       std::move(cause), times};
+  r.times.done = recorder_.now();
+  std::lock_guard lock(job.mu);
+  if (--job.remaining == 0) {
+    // No stage uses them any more; the caller may count on their release.
+    job.key.reset();
+    job.sources.clear();
+    job.randomness.clear();
   }
-  if (!last) return;
-  // No stage uses them any more; the caller may count on their release.
-  job.key.reset();
-  job.sources.clear();
-  job.randomness.clear();
-  job.done.set_value(std::move(job.results));
+  try {
+    job.on_partition(r);
+  } catch (...) {
+    // An observer's failure is its own: the partition's result stands.
+  }
 }
 
 template <class E>

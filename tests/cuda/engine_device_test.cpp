@@ -38,6 +38,7 @@ using test::cpu_pending;
 using test::dev_key;
 using test::expect_same_pending;
 using test::expect_verified;
+using test::submit_all;
 using test::synthesis_source;
 
 CudaBackendOptions on_gpu0(unsigned workers, bool abc_on_gpu = false) {
@@ -116,7 +117,7 @@ TEST(GpuEngine, ABadPartitionFailsAlone) {
     else
       parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
-  const auto results = engine.submit(chain, std::move(parts)).get();
+  const auto results = submit_all(engine, chain, std::move(parts)).get();
   for (uint32_t p = 0; p < 6; ++p) {
     if (p == 1) {
       EXPECT_FALSE(results[p].proof);
@@ -139,7 +140,7 @@ TEST(GpuEngine, ShutdownDrainsAndPoolStopsAllocatingOnceWarm) {
     for (uint64_t p = 0; p < n; ++p)
       parts.push_back(
           synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 12, first + p); }));
-    return engine->submit(chain, std::move(parts));
+    return submit_all(*engine, chain, std::move(parts));
   };
   for (const auto& r : run(0, 8).get()) expect_verified(*chain, r);
   const auto warm = engine->pool_counters();

@@ -126,7 +126,7 @@ TEST(MemoryLimit, EngineStreamsTheKeyAndItsWorkersTakeTurns) {
   engine::Engine<Bn> engine({2, size_t(256) << 20}, recorder, engine::cuda_backend<Bn>(o));
   std::vector<engine::Synthesize<Bn>> parts;
   for (uint64_t p = 0; p < 4; ++p) parts.push_back(synthesis_source<Bn>([p] { return Part::for_constraints(1 << 16, p + 1); }));
-  const auto results = engine.submit(key, std::move(parts)).get();
+  const auto results = submit_all(engine, key, std::move(parts)).get();
   ASSERT_EQ(results.size(), 4u);
   for (const auto& r : results) expect_verified(*key, r);
   const auto reports = engine.backend().gpu_reports();
@@ -179,7 +179,7 @@ TEST(MemoryLimit, TooLittleForOneProofFailsNamingTheShortfall) {
   engine::Engine<Bn> engine({2, size_t(64) << 20}, recorder, engine::cuda_backend<Bn>(o));
   std::vector<engine::Synthesize<Bn>> parts;
   parts.push_back(synthesis_source<Bn>([] { return Part::for_constraints(1 << 14, 1); }));
-  const auto results = engine.submit(key, std::move(parts)).get();
+  const auto results = submit_all(engine, key, std::move(parts)).get();
   ASSERT_EQ(results.size(), 1u);
   EXPECT_FALSE(results[0].proof);
   EXPECT_NE(results[0].error.find("MiB short"), std::string::npos) << results[0].error;

@@ -26,6 +26,7 @@ using Fr = E::Fr;
 
 using test::dev_key;
 using test::expect_verified;
+using test::submit_all;
 using test::synthesis_source;
 
 using Chain = circuit::HashChain<E>;
@@ -63,14 +64,14 @@ TEST(Engine, AJobHoldsItsKeyUntilItsResultsAreReady) {
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 3; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
-  auto future = engine.submit(std::move(chain), std::move(parts));
+  auto future = submit_all(engine, std::move(chain), std::move(parts));
   const auto results = future.get();
   for (const auto& r : results) {
     ASSERT_TRUE(r.proof) << r.error;
     EXPECT_TRUE(groth16::verify<E>(vk, r.publics, *r.proof));
   }
   EXPECT_TRUE(alive.expired()) << "the engine still holds the key of a finished job";
-  EXPECT_THROW(engine.submit(nullptr, {}), std::invalid_argument);
+  EXPECT_THROW(submit_all(engine, nullptr, {}), std::invalid_argument);
 }
 
 TEST(Engine, ABadPartitionFailsAlone) {
@@ -87,7 +88,7 @@ TEST(Engine, ABadPartitionFailsAlone) {
     else
       parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p); }));
   }
-  const auto results = engine.submit(chain, std::move(parts)).get();
+  const auto results = submit_all(engine, chain, std::move(parts)).get();
   ASSERT_EQ(results.size(), 6u);
   for (uint32_t p = 0; p < 6; ++p) {
     if (p == 2 || p == 4) {
@@ -112,7 +113,7 @@ TEST(Engine, AnythingASourceThrowsFailsItsPartitionAlone) {
     else if (p == 3) parts.push_back([](auto, auto, auto, auto) { throw std::bad_alloc(); });
     else parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
   }
-  const auto results = engine.submit(chain, std::move(parts)).get();
+  const auto results = submit_all(engine, chain, std::move(parts)).get();
   for (uint32_t p : {0u, 2u, 4u}) expect_verified(*chain, results[p]);
   EXPECT_FALSE(results[1].proof);
   EXPECT_EQ(results[1].error, "synthesis: an exception that is not a std::exception");
@@ -134,7 +135,7 @@ TEST(Engine, HostMemoryThatRunsOutFailsPartitionsNotTheProcess) {
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 3; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
-  for (const auto& r : engine.submit(chain, std::move(parts)).get()) {
+  for (const auto& r : submit_all(engine, chain, std::move(parts)).get()) {
     EXPECT_FALSE(r.proof);
     EXPECT_EQ(r.error, "synthesis: out of host memory");
   }
@@ -161,7 +162,7 @@ TEST(Engine, CancellingAJobStopsItsPartitionsEvenOneBeingSynthesized) {
       ++synthesized;
       circuit::synthesize_witness(Chain::for_constraints(1 << 10, p), w, a, b, c);
     });
-  auto future = engine.submit(chain, std::move(parts), {stop.get_token()});
+  auto future = submit_all(engine, chain, std::move(parts), {stop.get_token()});
   started.get_future().wait();
   stop.request_stop();
   for (const auto& r : future.get()) {
@@ -173,7 +174,7 @@ TEST(Engine, CancellingAJobStopsItsPartitionsEvenOneBeingSynthesized) {
 
   std::vector<Synthesize<E>> next;
   next.push_back(synthesis_source<E>([] { return Chain::for_constraints(1 << 10, 9); }));
-  expect_verified(*chain, engine.submit(chain, std::move(next)).get()[0]);
+  expect_verified(*chain, submit_all(engine, chain, std::move(next)).get()[0]);
 }
 
 // A job past its deadline fails its partitions without work, and what a stage
@@ -192,7 +193,7 @@ TEST(Engine, AJobPastItsDeadlineFailsItsPartitions) {
   };
   std::vector<Synthesize<E>> late;
   for (uint64_t p = 0; p < 3; ++p) late.push_back(counted(p + 1));
-  for (const auto& r : engine.submit(chain, std::move(late), {{}, std::chrono::steady_clock::now()}).get())
+  for (const auto& r : submit_all(engine, chain, std::move(late), {{}, std::chrono::steady_clock::now()}).get())
     EXPECT_EQ(r.error.rfind("deadline exceeded", 0), 0u) << r.error;
   EXPECT_EQ(synthesized, 0);
 
@@ -203,7 +204,7 @@ TEST(Engine, AJobPastItsDeadlineFailsItsPartitions) {
     std::this_thread::sleep_until(deadline + 50ms);
     inner(w, a, b, c);
   });
-  const auto results = engine.submit(chain, std::move(slow), {{}, deadline}).get();
+  const auto results = submit_all(engine, chain, std::move(slow), {{}, deadline}).get();
   EXPECT_FALSE(results[0].proof);
   EXPECT_EQ(results[0].error.rfind("deadline exceeded", 0), 0u) << results[0].error;
   EXPECT_EQ(synthesized, 1);
@@ -219,7 +220,7 @@ TEST(Engine, SeveralFinalizersFinishEveryPartition) {
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 8; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 10, p + 1); }));
-  for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
+  for (const auto& r : submit_all(engine, chain, std::move(parts)).get()) expect_verified(*chain, r);
   std::set<int> finalizers;
   for (const Span& s : recorder.spans())
     if (s.track.kind == Track::Kind::finalizer) finalizers.insert(s.track.index);
@@ -235,7 +236,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   std::vector<Synthesize<E>> parts;
   for (uint64_t p = 0; p < 40; ++p)
     parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(1 << 12, p); }));
-  auto future = engine->submit(chain, std::move(parts));
+  auto future = submit_all(*engine, chain, std::move(parts));
   engine->shutdown();
   ASSERT_EQ(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
   const auto results = future.get();
@@ -252,7 +253,7 @@ TEST(Engine, ShutdownDrainsAndReturnsEveryBuffer) {
   EXPECT_EQ(proved + cancelled, 40u);
   EXPECT_GT(cancelled, 0u);
   EXPECT_EQ(engine->pool_counters().bytes_leased, 0u);
-  EXPECT_THROW(engine->submit(chain, {}), std::logic_error);
+  EXPECT_THROW(submit_all(*engine, chain, {}), std::logic_error);
   engine.reset();  // joins with nothing left
 }
 
@@ -268,7 +269,7 @@ TEST(Engine, PoolStopsAllocatingOnceWarm) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t p = 0; p < 8; ++p)
       parts.push_back(synthesis_source<E>([p, first] { return Chain::for_constraints(1 << 10, first + p); }));
-    for (const auto& r : engine.submit(chain, std::move(parts)).get()) expect_verified(*chain, r);
+    for (const auto& r : submit_all(engine, chain, std::move(parts)).get()) expect_verified(*chain, r);
   };
   for (uint64_t job = 0; job < 20 && engine.pool_counters().allocations < 4; ++job) run(1000 * job);
   const auto warm = engine.pool_counters();

@@ -22,6 +22,7 @@ using Fr = E::Fr;
 using Chain = circuit::HashChain<E>;
 using test::dev_key;
 using test::expect_verified;
+using test::submit_all;
 using test::synthesis_source;
 
 constexpr uint64_t kSize = 1 << 8;
@@ -48,7 +49,7 @@ struct BlockingJob {
       released.wait();
       circuit::synthesize_witness(Chain::for_constraints(kSize, 1), w, a, b, c);
     });
-    future = engine.submit(key, std::move(parts));
+    future = submit_all(engine, key, std::move(parts));
     started_.get_future().wait();
   }
   void release() { release_.set_value(); }
@@ -76,7 +77,7 @@ TEST(Scheduling, HigherPriorityStartsFirst) {
     parts.push_back(ordered_source(mu, order, tag, 10 + tag));
     JobOptions o;
     o.priority = priorities[tag];
-    futures.push_back(engine.submit(key, std::move(parts), o));
+    futures.push_back(submit_all(engine, key, std::move(parts), o));
   }
   first.release();
   expect_verified(*key, first.future.get()[0]);
@@ -94,7 +95,7 @@ TEST(Scheduling, ResultsCarryOutcomeAndStageTimes) {
   parts.push_back([](auto, auto, auto, auto) { throw std::invalid_argument("bad witness"); });
   std::atomic<int> seen{0};
   const auto results =
-      engine.submit(key, std::move(parts), {}, [&](const PartitionResult<E>& r) { seen += (int)r.partition + 1; })
+      submit_all(engine, key, std::move(parts), {}, [&](const PartitionResult<E>& r) { seen += (int)r.partition + 1; })
           .get();
   EXPECT_EQ(seen, 3) << "the callback sees each partition once";
   const auto& ok = results[0];
@@ -125,7 +126,7 @@ TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
   std::stop_source cancel;
   std::vector<Synthesize<E>> parts;
   for (int p = 0; p < 3; ++p) parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(kSize, p + 5); }));
-  auto f1 = engine.submit(key, std::move(parts), {cancel.get_token()});
+  auto f1 = submit_all(engine, key, std::move(parts), {cancel.get_token()});
   EXPECT_EQ(engine.depths().queued, 3u);
   cancel.request_stop();
   engine.purge_stopped();
@@ -151,8 +152,8 @@ TEST(Scheduling, TwoEnginesShareOnePool) {
     p1.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
     p2.push_back(synthesis_source<Bls>([s] { return circuit::HashChain<Bls>::for_constraints(kSize, s); }));
   }
-  auto f1 = e1.submit(bn, std::move(p1));
-  auto f2 = e2.submit(bls, std::move(p2));
+  auto f1 = submit_all(e1, bn, std::move(p1));
+  auto f2 = submit_all(e2, bls, std::move(p2));
   for (const auto& r : f1.get()) expect_verified(*bn, r);
   for (const auto& r : f2.get()) expect_verified(*bls, r);
   EXPECT_GT(pool->counters().reuses + pool->counters().allocations, 5u);
@@ -198,7 +199,7 @@ TEST(Scheduling, ABackendHearsOfAJobsKeyBeforeItsSynthesisEnds) {
     ASSERT_EQ(b.named.size(), 1u);
     EXPECT_EQ(b.named[0].first, key.get());
   }
-  EXPECT_TRUE(engine.submit(key, {}).get().empty());
+  engine.submit(key, {}, {}, [](const PartitionResult<E>&) { ADD_FAILURE() << "a job of no partitions reports one"; });
   first.release();
   const auto results = first.future.get();
   ASSERT_EQ(results.size(), 1u);
@@ -250,7 +251,7 @@ TEST(Scheduling, AFaultedDeviceLeavesRotationAndItsPartitionIsProvedElsewhere) {
   Engine<E> engine({2, size_t(64) << 20}, recorder, std::move(backend));
   std::vector<Synthesize<E>> parts;
   for (uint64_t s = 1; s <= 6; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-  for (const auto& r : engine.submit(key, std::move(parts)).get()) expect_verified(*key, r);
+  for (const auto& r : submit_all(engine, key, std::move(parts)).get()) expect_verified(*key, r);
   EXPECT_EQ(b.faults, 1) << "the faulted worker retired after its first fault";
   EXPECT_EQ(b.proved, 6);
 }
@@ -261,14 +262,14 @@ TEST(Scheduling, WithEveryDeviceFaultedPartitionsFailAndLaterJobsToo) {
   Engine<E> engine({2, size_t(64) << 20}, recorder, std::make_unique<FaultyBackend>(2));
   std::vector<Synthesize<E>> parts;
   for (uint64_t s = 1; s <= 4; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-  for (const auto& r : engine.submit(key, std::move(parts)).get()) {
+  for (const auto& r : submit_all(engine, key, std::move(parts)).get()) {
     EXPECT_EQ(r.outcome, Outcome::failed);
     ASSERT_TRUE(r.cause);
     EXPECT_THROW(std::rethrow_exception(r.cause), DeviceFault);
   }
   std::vector<Synthesize<E>> later;
   later.push_back(synthesis_source<E>([] { return Chain::for_constraints(kSize, 9); }));
-  auto f = engine.submit(key, std::move(later));
+  auto f = submit_all(engine, key, std::move(later));
   ASSERT_EQ(f.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "a job with no worker left must not hang";
   EXPECT_EQ(f.get()[0].outcome, Outcome::failed);
 }
@@ -283,7 +284,7 @@ TEST(Scheduling, WorkersReadmittedAfterTheirDeviceRecoversProveAgain) {
     std::vector<Synthesize<E>> parts;
     for (uint64_t s = first; s < first + 3; ++s)
       parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-    return engine.submit(key, std::move(parts)).get();
+    return submit_all(engine, key, std::move(parts)).get();
   };
   for (const auto& r : job(1)) EXPECT_EQ(r.outcome, Outcome::failed);
   engine.readmit_workers();  // the devices are still faulted: nobody comes back

@@ -5,10 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <future>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
@@ -46,6 +50,38 @@ groth16::PendingProof<E> cpu_pending(const groth16::PreparedKey<E>& key, circuit
   using Fr = typename E::Fr;
   return groth16::prove_start(key, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
                               std::span<Fr>(in.c));
+}
+
+// Submits a job and gathers what the engine reports of it: the future holds
+// one result per partition, in partition order, once the last is reported
+// (at once for a job of none). also, when set, sees each result first.
+template <class E>
+std::future<std::vector<engine::PartitionResult<E>>> submit_all(
+    engine::Engine<E>& engine, std::type_identity_t<groth16::SharedKey<E>> key,
+    std::vector<engine::Synthesize<E>> partitions, engine::JobOptions options = {},
+    std::type_identity_t<std::function<void(const engine::PartitionResult<E>&)>> also = {},
+    std::vector<groth16::Randomness<typename E::Fr>> randomness = {}) {
+  struct Gathered {
+    std::mutex mu;
+    std::vector<engine::PartitionResult<E>> results;
+    size_t left = 0;
+    std::promise<std::vector<engine::PartitionResult<E>>> done;
+  };
+  auto g = std::make_shared<Gathered>();
+  g->results.resize(partitions.size());
+  g->left = partitions.size();
+  auto future = g->done.get_future();
+  if (partitions.empty()) g->done.set_value({});
+  engine.submit(
+      std::move(key), std::move(partitions), std::move(options),
+      [g, also = std::move(also)](const engine::PartitionResult<E>& r) {
+        if (also) also(r);
+        std::lock_guard lock(g->mu);
+        g->results[r.partition] = r;
+        if (--g->left == 0) g->done.set_value(std::move(g->results));
+      },
+      std::move(randomness));
+  return future;
 }
 
 // A partition the engine proved, and whose proof verifies against the key.
@@ -92,7 +128,7 @@ void check_jobs_over_two_keys(engine::Engine<E>& engine, uint64_t constraints, i
       sources.push_back([&witness, j, p](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
         witness(j, p, w, a, b, c);
       });
-    futures.push_back(engine.submit(key, std::move(sources)));
+    futures.push_back(submit_all(engine, key, std::move(sources)));
   }
   std::set<std::string> all_publics;  // the publics' bytes: Fr has no order
   for (int j = 0; j < jobs; ++j) {

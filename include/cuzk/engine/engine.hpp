@@ -26,7 +26,6 @@
 #include <deque>
 #include <exception>
 #include <functional>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -123,21 +122,19 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Queues every partition of a job proved with `key`, which the job holds
-  // until its last partition is done. The future holds one result per
-  // partition, in partition order, once all of them are done. Throws
+  // Queues every partition of a job proved with `key`. on_partition is called
+  // once with each partition's result as it is done, one at a time (from an
+  // engine thread, or from this call when no worker is left; keep it short);
+  // by the last call the job has let go of its key and sources. Throws
   // std::logic_error after shutdown().
-  // on_partition, when set, is called with each partition's result as it is
-  // done (from an engine thread; keep it short), before the future is ready.
   // randomness, when given, holds each partition's r and s (one per
   // partition, else std::invalid_argument); else they are drawn fresh.
-  std::future<std::vector<PartitionResult<E>>> submit(
-      groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options = {},
-      std::function<void(const PartitionResult<E>&)> on_partition = {},
-      std::vector<groth16::Randomness<Fr>> randomness = {});
+  void submit(groth16::SharedKey<E> key, std::vector<Synthesize<E>> partitions, JobOptions options,
+              std::function<void(const PartitionResult<E>&)> on_partition,
+              std::vector<groth16::Randomness<Fr>> randomness = {});
 
   // Stops taking work: partitions not yet started fail with "cancelled",
-  // those in flight finish, every job's future becomes ready, and every
+  // those in flight finish, every partition's result is reported, and every
   // buffer returns to the pool.
   void shutdown();
 
