@@ -141,8 +141,11 @@ service::JobId ProverService::submit(grpc::ServerContext* ctx, const v1::SubmitR
 }
 
 bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t timeout_ms, v1::JobResult* out) {
-  // The service is asked in short slices so that a caller who went away
-  // frees the thread; its job goes on and stays awaitable.
+  // The service's await returns the moment the job is done (its condition
+  // variable is notified by the job's last partition). The synchronous gRPC
+  // API tells of a caller who went away only when asked (IsCancelled), so the
+  // wait is cut into slices between which it is asked: such a caller frees
+  // the thread within a slice; its job goes on and stays awaitable.
   constexpr auto kSlice = std::chrono::milliseconds(100);
   const auto until = after_ms<Clock>(timeout_ms);
   for (;;) {
