@@ -249,10 +249,14 @@ size_t QueueWorker::stop() {
   stopping_ = true;
   claimer_.request_stop();
   claimer_.join();
+  std::vector<service::JobId> jobs;
   {
     std::lock_guard lock(mu_);
-    for (const Held& h : held_) service_.cancel(h.job);
+    for (const Held& h : held_) jobs.push_back(h.job);
   }
+  // Outside the lock: a cancel reports what had not started at once, and
+  // on_finished takes the lock.
+  for (service::JobId job : jobs) service_.cancel(job);
   results_.request_stop();
   results_.join();  // writes what finished; what was cancelled is left claimed
   leases_.request_stop();

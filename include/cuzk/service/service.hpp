@@ -158,9 +158,10 @@ struct SubmitOptions {
   int priority = 0;  // higher first; equal priorities in submission order
   Clock::time_point deadline = Clock::time_point::max();
   std::string label;  // free text, shown in status
-  // Called once, from an engine thread, when the job's last partition is
-  // done and await() would hand it over at once; keep it short. It may come
-  // before submit() returns.
+  // Called once when the job's last partition is done and await() would
+  // hand it over at once; keep it short. It comes from an engine thread, or
+  // from within submit() or cancel() (what fails or stops at once): a caller
+  // must not hold a lock it takes across those.
   std::function<void(JobId)> on_finished;
 };
 
