@@ -118,8 +118,7 @@ JobId Service::Impl::submit(const KeyRef& key, const groth16::SharedKey<E>& prep
   // add() made the engine with the key's curve.
   engine::Engine<E>& eng = *existing_engine<E>();
   try {
-    // The outcomes arrive through the callback; the future is not needed.
-    (void)eng.submit(
+    eng.submit(
         prepared, std::move(sources), eo,
         [this, job](const engine::PartitionResult<E>& r) { partition_done(*job, r); }, std::move(randomness));
   } catch (...) {
@@ -175,7 +174,7 @@ void Service::Impl::partition_done(Job& job, const engine::PartitionResult<E>& r
     observers_now = observers;
   }
   for (const auto& observe : observers_now) observe(job.key->info.id, E::id, out);
-  std::lock_guard lock(mu);
+  std::unique_lock lock(mu);
   if (out.ok()) ++counters.partitions_proved;
   else ++counters.partitions_failed[(size_t)out.error_kind], ++job.failed;
   job.outcomes[r.partition] = std::move(out);
@@ -184,6 +183,8 @@ void Service::Impl::partition_done(Job& job, const engine::PartitionResult<E>& r
   if (job.finished()) {
     finished.push_back(job.id);
     forget_oldest_unawaited();
+    lock.unlock();
+    if (job.options.on_finished) job.options.on_finished(job.id);
   }
 }
 
