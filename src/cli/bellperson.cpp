@@ -46,7 +46,7 @@ groth16::SharedKey<E> load_bellperson_key(const std::string& params, const std::
   check_circuit_given(params, r1cs_path, native);
   // The counts first: a circuit that does not fit is told without reading
   // the file, which may be tens of GB.
-  const auto key = [&](const groth16::ConstraintMatrices<E>& m, const std::string& circuit) {
+  const auto key = [&](const r1cs::ConstraintMatrices<E>& m, const std::string& circuit) {
     const std::string name = params + " with " + circuit;
     io::check_circuit(io::read_bellperson_counts(params), m, name);
     return groth16::PreparedKey<E>::make(io::bellman_key(io::read_bellperson_params(params), m, name));

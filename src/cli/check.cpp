@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/service/service.hpp"
@@ -18,7 +18,7 @@ void check_satisfies(const io::R1cs& circuit, const io::Witness& witness) {
   io::check_witness_shape(witness, circuit.name(), "circuit", circuit.curve(), circuit.header().n_wires);
   circuit.visit([&](const auto& m) {
     using E = typename std::remove_cvref_t<decltype(m)>::CurveTypes;
-    const auto failed = groth16::first_unsatisfied<E>(m, witness.as<E>());
+    const auto failed = r1cs::first_unsatisfied<E>(m, witness.as<E>());
     if (failed)
       throw std::runtime_error(witness.source + " does not satisfy " + circuit.name() + ": constraint " +
                                std::to_string(*failed) + " (of " + std::to_string(m.n_constraints()) +

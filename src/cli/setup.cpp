@@ -83,7 +83,7 @@ Mode resolve_mode(const SetupOptions& o) {
 // where there is one) and brought back to be written: the same key as the
 // host's for the same toxic waste, made many times faster.
 template <class E>
-groth16::DevKey<E> make_key(const groth16::ConstraintMatrices<E>& m, const RunOptions& run) {
+groth16::DevKey<E> make_key(const r1cs::ConstraintMatrices<E>& m, const RunOptions& run) {
   const auto toxic = groth16::ToxicWaste<E>::draw();
 #if defined(CUZK_HAVE_CUDA)
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda) {
@@ -101,7 +101,7 @@ std::string vk_written(const SetupOptions& o) { return o.vk.empty() ? "" : "; ve
 // A parameter file: the points made on the host, as bellman's convention has
 // no GPU setup.
 template <class E>
-void write_params(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
+void write_params(const r1cs::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
   if constexpr (E::id != ec::Curve::bls12_381) {
     throw std::invalid_argument(std::string("--format bellperson: bellperson parameter files exist for bls12381 only "
                                             "(the ZCash point encoding); this circuit is on ") +
@@ -121,7 +121,7 @@ void write_params(const groth16::ConstraintMatrices<E>& m, const Mode& mode, con
 }
 
 template <class E>
-void write_key(const groth16::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
+void write_key(const r1cs::ConstraintMatrices<E>& m, const Mode& mode, const SetupOptions& o, Stopwatch& clock) {
   if (parse_format(o.format) == Format::bellperson) return write_params(m, mode, o, clock);
   std::fputs(kWarning, stderr);
   const auto key = make_key(m, o.run);

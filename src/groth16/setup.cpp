@@ -45,7 +45,7 @@ void ratios(std::span<Fr> out, const Fr& c, const Fr& y0, const Fr& rho, const F
 // no per-thread copies of three n_vars-long sums and no conflicting writes.
 // The scan is a load per term, small next to the multiplications.
 template <class E, class Fr = typename E::Fr>
-std::array<std::vector<Fr>, 3> qap_at_tau(const ConstraintMatrices<E>& m, std::span<const Fr> lag, unsigned threads) {
+std::array<std::vector<Fr>, 3> qap_at_tau(const r1cs::ConstraintMatrices<E>& m, std::span<const Fr> lag, unsigned threads) {
   std::array<std::vector<Fr>, 3> uvw;
   for (auto& x : uvw) x.assign(m.n_vars, Fr::zero());
   const size_t tasks = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
@@ -95,7 +95,7 @@ ToxicWaste<E> ToxicWaste<E>::draw() {
 }
 
 template <class E>
-CoefList<E> coefficient_list(const ConstraintMatrices<E>& m) {
+CoefList<E> coefficient_list(const r1cs::ConstraintMatrices<E>& m) {
   using Fr = typename E::Fr;
   const size_t nc = m.n_constraints(), np = m.n_public;
   // Reserved, as at 2^27 constraints the list is ~16 GB.
@@ -113,7 +113,7 @@ CoefList<E> coefficient_list(const ConstraintMatrices<E>& m) {
 namespace detail {
 
 template <class E>
-SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
+SetupPlan<E> plan_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
                         Convention convention) {
   using Fr = typename E::Fr;
   using Domain = poly::Domain<Fr>;
@@ -202,7 +202,7 @@ SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, 
 }
 
 template <class E>
-void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
+void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
                   unsigned threads) {
   using Fr = typename E::Fr;
   const size_t np = m.n_public;
@@ -227,7 +227,7 @@ void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatric
 }  // namespace detail
 
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads, Convention convention) {
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads, Convention convention) {
   using Fr = typename E::Fr;
   const auto plan = detail::plan_setup(m, t, threads, convention);
   const size_t np = m.n_public;
@@ -248,18 +248,18 @@ DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsi
   return d;
 }
 
-template CoefList<ec::Bn254> coefficient_list(const ConstraintMatrices<ec::Bn254>&);
-template CoefList<ec::Bls12_381> coefficient_list(const ConstraintMatrices<ec::Bls12_381>&);
+template CoefList<ec::Bn254> coefficient_list(const r1cs::ConstraintMatrices<ec::Bn254>&);
+template CoefList<ec::Bls12_381> coefficient_list(const r1cs::ConstraintMatrices<ec::Bls12_381>&);
 template struct ToxicWaste<ec::Bn254>;
 template struct ToxicWaste<ec::Bls12_381>;
-template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, unsigned,
+template DevKey<ec::Bn254> dev_setup(const r1cs::ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, unsigned,
                                      Convention);
-template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
+template DevKey<ec::Bls12_381> dev_setup(const r1cs::ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
                                          unsigned, Convention);
 #define CUZK_SETUP_DETAIL_INSTANTIATE(E)                                                                 \
-  template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&,   \
+  template detail::SetupPlan<E> detail::plan_setup(const r1cs::ConstraintMatrices<E>&, const ToxicWaste<E>&,   \
                                                    unsigned, Convention);                                \
-  template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&, const ConstraintMatrices<E>&,       \
+  template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&, const r1cs::ConstraintMatrices<E>&,       \
                                      const ToxicWaste<E>&, unsigned);
 CUZK_SETUP_DETAIL_INSTANTIATE(ec::Bn254)
 CUZK_SETUP_DETAIL_INSTANTIATE(ec::Bls12_381)

@@ -10,7 +10,7 @@ namespace cuzk::groth16::cuda {
 using ::cuzk::cuda::DeviceScope;
 
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads) {
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads) {
   using Fr = typename E::Fr;
   using G1 = ec::Affine<typename E::G1>;
   using G2 = ec::Affine<typename E::G2>;
@@ -65,9 +65,9 @@ void bring_to_host(DevKey<E>& d) {
   k.on_gpu.reset();
 }
 
-template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, int,
+template DevKey<ec::Bn254> dev_setup(const r1cs::ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, int,
                                      unsigned);
-template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
+template DevKey<ec::Bls12_381> dev_setup(const r1cs::ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
                                          int, unsigned);
 template void bring_to_host(DevKey<ec::Bn254>&);
 template void bring_to_host(DevKey<ec::Bls12_381>&);

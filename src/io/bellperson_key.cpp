@@ -57,7 +57,7 @@ BellpersonParams<E> to_bellperson(const groth16::ProvingKey<E>& key) {
   return p;
 }
 
-CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::ConstraintMatrices<E>& m,
+CircuitDensities check_circuit(const BellpersonCounts& counts, const r1cs::ConstraintMatrices<E>& m,
                                const std::string& name) {
   const auto fail = [&](const std::string& problem) { throw FormatError(name + ": " + problem); };
   const size_t nv = m.n_vars, np = m.n_public, nc = m.n_constraints();
@@ -84,7 +84,7 @@ CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::Co
 }
 
 std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> params,
-                                                          const groth16::ConstraintMatrices<E>& m,
+                                                          const r1cs::ConstraintMatrices<E>& m,
                                                           const std::string& name) {
   CircuitDensities d = check_circuit(
       {params.ic.size(), params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()}, m,

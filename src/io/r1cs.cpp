@@ -10,7 +10,7 @@ constexpr uint32_t kHeader = 1, kConstraints = 2, kWireToLabel = 3, kCustomGates
 std::string str(uint64_t v) { return std::to_string(v); }
 
 template <class E>
-groth16::ConstraintMatrices<E> read_constraints(const BinFile& file, const R1csHeader& h) {
+r1cs::ConstraintMatrices<E> read_constraints(const BinFile& file, const R1csHeader& h) {
   using Fr = typename E::Fr;
   SectionReader s(file, kConstraints);
   // Every constraint takes at least its three term counts; checked before
@@ -18,7 +18,7 @@ groth16::ConstraintMatrices<E> read_constraints(const BinFile& file, const R1csH
   if (12ull * h.n_constraints > s.remaining())
     s.fail(str(s.remaining()) + " bytes are too few for " + str(h.n_constraints) +
            " constraints of at least 12 bytes each");
-  groth16::ConstraintMatrices<E> sys;
+  r1cs::ConstraintMatrices<E> sys;
   sys.n_vars = h.n_wires;
   sys.n_public = h.n_pub_out + h.n_pub_in;
   sys.starts.reserve(3 * (size_t)h.n_constraints + 1);
@@ -32,7 +32,7 @@ groth16::ConstraintMatrices<E> read_constraints(const BinFile& file, const R1csH
         s.fail("constraint " + str(i) + " claims " + str(n) + " " + kMatrix[m] + " terms but only " +
                str(s.remaining()) + " bytes remain");
       for (uint32_t t = 0; t < n; ++t) {
-        groth16::Term<Fr> term;
+        r1cs::Term<Fr> term;
         term.wire = s.u32("a wire");
         if (term.wire >= h.n_wires) s.fail(where(t) + ": wire " + str(term.wire) + " is not below nWires " + str(h.n_wires));
         uint64_t v[Fr::N];

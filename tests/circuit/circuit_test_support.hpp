@@ -17,7 +17,7 @@
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ff/encode.hpp"
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 #include "noble.hpp"
 
 namespace cuzk::test {
@@ -61,7 +61,7 @@ Synthesized<circuit::FrOf<C>> synthesize(const C& c) {
 }
 
 template <class Fr>
-Fr dot(std::span<const groth16::Term<Fr>> lc, std::span<const Fr> w) {
+Fr dot(std::span<const r1cs::Term<Fr>> lc, std::span<const Fr> w) {
   Fr acc = Fr::zero();
   for (const auto& t : lc) acc += t.coef * w[t.wire];
   return acc;
@@ -70,7 +70,7 @@ Fr dot(std::span<const groth16::Term<Fr>> lc, std::span<const Fr> w) {
 // a, b, c are A·w, B·w, C·w on the constraint rows, then snarkjs's public
 // rows (a = w[s] for s = 0 ... n_public, b = c = 0), then zero.
 template <class E>
-void expect_abc_layout(const groth16::ConstraintMatrices<E>& m, const Synthesized<typename E::Fr>& s) {
+void expect_abc_layout(const r1cs::ConstraintMatrices<E>& m, const Synthesized<typename E::Fr>& s) {
   using Fr = typename E::Fr;
   const size_t n = m.n_constraints();
   for (size_t i = 0; i < n; ++i) {

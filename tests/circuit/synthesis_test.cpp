@@ -140,7 +140,7 @@ TYPED_TEST(Synthesis, WitnessOnlyPassWritesTheSameWitnessAndStillChecks) {
 // The failing constraint is the first one the matrices say is violated by
 // what was written, and the message names it.
 template <class C>
-void expect_unsatisfied_at(const C& tampered, const groth16::ConstraintMatrices<typename C::Curve>& m,
+void expect_unsatisfied_at(const C& tampered, const r1cs::ConstraintMatrices<typename C::Curve>& m,
                            std::optional<uint64_t> expected) {
   using Fr = circuit::FrOf<C>;
   const auto shape = circuit::shape_of(tampered);

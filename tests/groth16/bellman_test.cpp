@@ -234,7 +234,7 @@ TEST(BellmanConvention, RefusesWhatBellpersonRefuses) {
   }
   // The same matrices make a snarkjs key, where that variable's points are infinity.
   EXPECT_NO_THROW(groth16::dev_setup(m, groth16::ToxicWaste<E>::draw(), 0, Convention::snarkjs));
-  groth16::ConstraintMatrices<ec::Bn254> bn;
+  r1cs::ConstraintMatrices<ec::Bn254> bn;
   EXPECT_THROW(groth16::dev_setup(bn, groth16::ToxicWaste<ec::Bn254>::draw(), 0, Convention::bellman),
                std::invalid_argument);
 }

@@ -32,7 +32,7 @@
 namespace cuzk::test {
 namespace {
 
-using groth16::ConstraintMatrices;
+using r1cs::ConstraintMatrices;
 using groth16::ToxicWaste;
 
 template <class E>

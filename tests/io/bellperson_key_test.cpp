@@ -29,7 +29,7 @@ using Chain = circuit::HashChain<E>;
 struct KeyFile : ::testing::Test {
   TempDir dir;
   const fs::path params = dir / "chain.params";
-  const groth16::ConstraintMatrices<E> m = circuit::constraint_matrices(Chain::for_constraints(64, 0));
+  const r1cs::ConstraintMatrices<E> m = circuit::constraint_matrices(Chain::for_constraints(64, 0));
   groth16::DevKey<E> dev = groth16::dev_setup(m, groth16::ToxicWaste<E>::draw(), 0, groth16::Convention::bellman);
 
   void SetUp() override { io::write_bellperson_params(params, io::to_bellperson(dev.key)); }
@@ -112,7 +112,7 @@ TEST_F(KeyFile, CircuitThatDoesNotFit) {
   const auto p = io::to_bellperson(dev.key);
   struct Case {
     const char* name;
-    groth16::ConstraintMatrices<E> m;
+    r1cs::ConstraintMatrices<E> m;
     const char* expect;
   };
   auto more_public = m;

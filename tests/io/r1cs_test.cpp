@@ -15,7 +15,7 @@ using ec::Bls12_381;
 using ec::Bn254;
 
 template <class E>
-typename E::Fr eval(std::span<const groth16::Term<typename E::Fr>> lc, const std::vector<typename E::Fr>& w) {
+typename E::Fr eval(std::span<const r1cs::Term<typename E::Fr>> lc, const std::vector<typename E::Fr>& w) {
   auto acc = E::Fr::zero();
   for (const auto& t : lc) acc += t.coef * w[t.wire];
   return acc;

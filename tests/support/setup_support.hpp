@@ -19,8 +19,8 @@ groth16::ToxicWaste<E> toxic(Rng& rng) {
 // 1 to 3 random terms per linear combination over signals 0 .. n_vars - 2:
 // the last signal is in no matrix, so all its points must be infinity.
 template <class E, class Rng>
-groth16::ConstraintMatrices<E> random_r1cs(size_t n_constraints, uint32_t n_vars, uint32_t n_public, Rng& rng) {
-  groth16::ConstraintMatrices<E> m;
+r1cs::ConstraintMatrices<E> random_r1cs(size_t n_constraints, uint32_t n_vars, uint32_t n_public, Rng& rng) {
+  r1cs::ConstraintMatrices<E> m;
   m.n_vars = n_vars;
   m.n_public = n_public;
   for (size_t i = 0; i < 3 * n_constraints; ++i) {

@@ -1,4 +1,4 @@
-// The matrices pass: a circuit as groth16::ConstraintMatrices, for the
+// The matrices pass: a circuit as r1cs::ConstraintMatrices, for the
 // development setup and for tests that check a witness independently of the
 // synthesizer. Not a hot path: each lc's terms are collected, sorted by wire
 // and merged, and zero coefficients dropped, as a .r1cs file would hold them.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cuzk/circuit/shape.hpp"
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 
 namespace cuzk::circuit {
 
@@ -17,7 +17,7 @@ template <class E>
 class MatrixCS : public ShapeCS<typename E::Fr> {
  public:
   using Fr = typename E::Fr;
-  using Entry = groth16::Term<Fr>;
+  using Entry = r1cs::Term<Fr>;
 
   struct Lc : LcOps<Lc, Fr> {
     std::vector<Entry>* out;
@@ -43,7 +43,7 @@ class MatrixCS : public ShapeCS<typename E::Fr> {
     ShapeCS<Fr>::enforce(name, a, b, c);
   }
 
-  groth16::ConstraintMatrices<E> finish() && {
+  r1cs::ConstraintMatrices<E> finish() && {
     expect_shape(shape_, this->shape());
     return std::move(m_);
   }
@@ -67,12 +67,12 @@ class MatrixCS : public ShapeCS<typename E::Fr> {
   }
 
   Shape shape_;
-  groth16::ConstraintMatrices<E> m_;
+  r1cs::ConstraintMatrices<E> m_;
   std::vector<Entry> scratch_;  // one lc's terms, reused
 };
 
 template <Circuit C>
-groth16::ConstraintMatrices<typename C::Curve> constraint_matrices(const C& circuit) {
+r1cs::ConstraintMatrices<typename C::Curve> constraint_matrices(const C& circuit) {
   MatrixCS<typename C::Curve> cs(shape_of(circuit));
   circuit.synthesize(cs);
   return std::move(cs).finish();

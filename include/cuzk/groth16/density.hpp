@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cuzk/ec/curves.hpp"
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 
 namespace cuzk::groth16 {
 
@@ -81,9 +81,9 @@ struct Density {
 
 // The densities of A (matrix 0) and B (matrix 1) of a circuit.
 template <class E>
-Density column_density(const ConstraintMatrices<E>& m, int matrix);
+Density column_density(const r1cs::ConstraintMatrices<E>& m, int matrix);
 
-extern template Density column_density(const ConstraintMatrices<ec::Bn254>&, int);
-extern template Density column_density(const ConstraintMatrices<ec::Bls12_381>&, int);
+extern template Density column_density(const r1cs::ConstraintMatrices<ec::Bn254>&, int);
+extern template Density column_density(const r1cs::ConstraintMatrices<ec::Bls12_381>&, int);
 
 }  // namespace cuzk::groth16

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cuzk/ec/fixed_base.hpp"
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 #include "cuzk/groth16/keys.hpp"
 
 namespace cuzk::groth16 {
@@ -62,7 +62,7 @@ std::shared_ptr<const ProvingKey<E>> share(DevKey<E> dev) {
 // A then its B terms, then the extra rows (snarkjs's order; the rows are
 // bellman's input constraints). Every key made from a circuit carries them.
 template <class E>
-CoefList<E> coefficient_list(const ConstraintMatrices<E>& m);
+CoefList<E> coefficient_list(const r1cs::ConstraintMatrices<E>& m);
 
 // The key for constraints m and toxic waste t; threads = 0 uses every hardware
 // thread. With n = domain size, L_j the Lagrange basis of ⟨ω⟩ and u_i, v_i,
@@ -86,7 +86,7 @@ CoefList<E> coefficient_list(const ConstraintMatrices<E>& m);
 // private variable in no constraint (bellperson's UnconstrainedVariable: its L
 // point would be infinity, which a parameter file cannot hold).
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads = 0,
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads = 0,
                     Convention convention = Convention::snarkjs);
 
 // What dev_setup and its GPU twin (setup_cuda.hpp) share.
@@ -107,14 +107,14 @@ struct SetupPlan {
 
 // dev_setup's checks (and its exceptions), then the scalars and the tables.
 template <class E>
-SetupPlan<E> plan_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
+SetupPlan<E> plan_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, unsigned threads,
                         Convention convention = Convention::snarkjs);
 
 // Everything of the key but A, B1, B2, C and H, which the caller has made:
 // α, β, γ, δ, IC (into d.ic), the coefficient list, the convention and
 // densities, and d.key's spans over d's vectors.
 template <class E>
-void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
+void finish_setup(DevKey<E>& d, const SetupPlan<E>& plan, const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t,
                   unsigned threads);
 
 // The progress bar counts the key's points (A, B1, B2, C, H), a G2 point as
@@ -128,19 +128,19 @@ uint64_t setup_points(const SetupPlan<E>& plan, size_t n_public) {
 
 }  // namespace detail
 
-extern template CoefList<ec::Bn254> coefficient_list(const ConstraintMatrices<ec::Bn254>&);
-extern template CoefList<ec::Bls12_381> coefficient_list(const ConstraintMatrices<ec::Bls12_381>&);
+extern template CoefList<ec::Bn254> coefficient_list(const r1cs::ConstraintMatrices<ec::Bn254>&);
+extern template CoefList<ec::Bls12_381> coefficient_list(const r1cs::ConstraintMatrices<ec::Bls12_381>&);
 extern template struct ToxicWaste<ec::Bn254>;
 extern template struct ToxicWaste<ec::Bls12_381>;
-extern template DevKey<ec::Bn254> dev_setup(const ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&,
+extern template DevKey<ec::Bn254> dev_setup(const r1cs::ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&,
                                             unsigned, Convention);
-extern template DevKey<ec::Bls12_381> dev_setup(const ConstraintMatrices<ec::Bls12_381>&,
+extern template DevKey<ec::Bls12_381> dev_setup(const r1cs::ConstraintMatrices<ec::Bls12_381>&,
                                                 const ToxicWaste<ec::Bls12_381>&, unsigned, Convention);
 #define CUZK_SETUP_DETAIL_EXTERN(E)                                                                      \
-  extern template detail::SetupPlan<E> detail::plan_setup(const ConstraintMatrices<E>&, const ToxicWaste<E>&, \
+  extern template detail::SetupPlan<E> detail::plan_setup(const r1cs::ConstraintMatrices<E>&, const ToxicWaste<E>&, \
                                                           unsigned, Convention);                         \
   extern template void detail::finish_setup(DevKey<E>&, const detail::SetupPlan<E>&,                     \
-                                            const ConstraintMatrices<E>&, const ToxicWaste<E>&, unsigned);
+                                            const r1cs::ConstraintMatrices<E>&, const ToxicWaste<E>&, unsigned);
 CUZK_SETUP_DETAIL_EXTERN(ec::Bn254)
 CUZK_SETUP_DETAIL_EXTERN(ec::Bls12_381)
 #undef CUZK_SETUP_DETAIL_EXTERN

@@ -18,7 +18,7 @@ namespace cuzk::groth16::cuda {
 // as dev_setup's. Throws dev_setup's std::invalid_argument, and cuda::Error
 // naming the sizes when the GPU has no room for the points.
 template <class E>
-DevKey<E> dev_setup(const ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads = 0);
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads = 0);
 
 // The points of a key dev_setup made, copied into d's vectors, after which
 // the key no longer refers to the GPU: dev_setup's key as the host setup

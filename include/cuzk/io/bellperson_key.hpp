@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/io/bellperson.hpp"
 
@@ -27,13 +27,13 @@ BellpersonParams<Bls12_381> to_bellperson(const groth16::ProvingKey<Bls12_381>& 
 struct CircuitDensities {
   groth16::Density a, b;
 };
-CircuitDensities check_circuit(const BellpersonCounts& counts, const groth16::ConstraintMatrices<Bls12_381>& m,
+CircuitDensities check_circuit(const BellpersonCounts& counts, const r1cs::ConstraintMatrices<Bls12_381>& m,
                                const std::string& name);
 
 // The key of `params` for circuit m (check_circuit first), owning the
 // points: what groth16::PreparedKey::make takes.
 std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(BellpersonParams<Bls12_381> params,
-                                                                  const groth16::ConstraintMatrices<Bls12_381>& m,
+                                                                  const r1cs::ConstraintMatrices<Bls12_381>& m,
                                                                   const std::string& name);
 
 // The key of `params` for a circuit known by its densities alone (what

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "cuzk/groth16/constraints.hpp"
+#include "cuzk/r1cs/constraints.hpp"
 #include "cuzk/io/binfile.hpp"
 
 namespace cuzk::io {
@@ -46,10 +46,10 @@ class R1cs {
 
   // The constraints over curve E's Fr; a FormatError for the other curve.
   template <class E>
-  const groth16::ConstraintMatrices<E>& as() const {
+  const r1cs::ConstraintMatrices<E>& as() const {
     if (E::id != curve())
       throw FormatError(name_ + ": the circuit is for " + curve_name(curve()) + ", not " + curve_name(E::id));
-    return std::get<groth16::ConstraintMatrices<E>>(system_);
+    return std::get<r1cs::ConstraintMatrices<E>>(system_);
   }
   template <class F>
   decltype(auto) visit(F&& f) const {
@@ -60,7 +60,7 @@ class R1cs {
   std::string name_;
   R1csHeader header_{};
   std::vector<uint64_t> labels_;
-  std::variant<groth16::ConstraintMatrices<Bn254>, groth16::ConstraintMatrices<Bls12_381>> system_;
+  std::variant<r1cs::ConstraintMatrices<Bn254>, r1cs::ConstraintMatrices<Bls12_381>> system_;
 };
 
 }  // namespace cuzk::io

@@ -13,7 +13,7 @@
 
 #include "cuzk/util/parallel.hpp"
 
-namespace cuzk::groth16 {
+namespace cuzk::r1cs {
 
 template <class Fr>
 struct Term {
@@ -68,4 +68,4 @@ std::optional<size_t> first_unsatisfied(const ConstraintMatrices<E>& m, std::spa
   return first.load() < n ? std::optional<size_t>(first.load()) : std::nullopt;
 }
 
-}  // namespace cuzk::groth16
+}  // namespace cuzk::r1cs
