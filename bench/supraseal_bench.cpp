@@ -16,11 +16,11 @@
 #include <filesystem>
 #include <vector>
 
+#include "cuzk/circuit/examples/partition.hpp"
 #include "cuzk/circuit/matrices.hpp"
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/service/native.hpp"
 #include "cuzk/supraseal.h"
 
 namespace {
@@ -51,17 +51,14 @@ int main(int argc, char** argv) {
   const size_t circuits = std::strtoull(argv[3], nullptr, 10), calls = std::strtoull(argv[4], nullptr, 10);
 
   auto t0 = std::chrono::steady_clock::now();
-  const auto m = service::visit_native<E>("partition", constraints, 0,
-                                          [](const auto& c) { return circuit::constraint_matrices(c); });
+  const auto m = circuit::constraint_matrices(circuit::Partition<E>::for_constraints(constraints, 0));
   const groth16::Density a = groth16::column_density(m, 0), b = groth16::column_density(m, 1);
   const size_t n_in = m.n_public + 1, n_aux = m.n_vars - n_in, abc_size = m.n_constraints() + n_in;
   const auto a_aux = a.bitmap(n_in, n_aux), b_inp = b.bitmap(0, n_in), b_aux = b.bitmap(n_in, n_aux);
   std::vector<circuit::Assignment<Fr>> witnesses;
   std::vector<groth16::Randomness<Fr>> randomness;
   for (size_t k = 0; k < circuits; ++k) {
-    witnesses.push_back(service::visit_native<E>("partition", constraints, k + 1, [](const auto& c) {
-      return circuit::synthesize_assignment(c);
-    }));
+    witnesses.push_back(circuit::synthesize_assignment(circuit::Partition<E>::for_constraints(constraints, k + 1)));
     randomness.push_back(groth16::Randomness<Fr>::draw());
   }
   std::printf("supraseal_bench: Partition, %zu constraints (+%zu input constraints), %zu inputs, %zu private; "

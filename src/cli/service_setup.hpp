@@ -5,12 +5,14 @@
 #include <cstdint>
 
 #include "commands.hpp"
+#include "cuzk/service/example_circuits.hpp"
 #include "cuzk/service/service.hpp"
 
 namespace cuzk::cli {
 
-// native_jobs: the partitions are native circuits, whose synthesis computes
-// a, b, c anyway, so that --abc auto keeps them on the host.
+// native_jobs: the partitions are native circuits (the examples, registered
+// here), whose synthesis computes a, b, c anyway, so that --abc auto keeps
+// them on the host.
 inline service::ServiceOptions service_options(const RunOptions& run, const EngineFlags& e, bool native_jobs) {
   service::ServiceOptions o;
   o.placement = placement_request(run);
@@ -20,7 +22,10 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
   o.workers_per_gpu = e.workers_per_gpu;
   // --abc is checked against the three names when it is parsed.
   o.abc = service::abc_place_named(e.abc).value_or(service::AbcPlace::automatic);
-  if (o.abc == service::AbcPlace::automatic && native_jobs) o.abc = service::AbcPlace::host;
+  if (native_jobs) {
+    o.native_circuits = service::example_circuits();
+    if (o.abc == service::AbcPlace::automatic) o.abc = service::AbcPlace::host;
+  }
   o.pageable = e.pageable;
   o.key_budget = e.key_budget_mib << 20;
   o.host_budget = e.host_budget;

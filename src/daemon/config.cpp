@@ -137,7 +137,8 @@ class Table {
   std::set<std::string> seen_;
 };
 
-void read_service(Table& t, service::ServiceOptions& s) {
+void read_service(Table& t, Config& c) {
+  service::ServiceOptions& s = c.service;
   t.read_enum("backend", s.placement.backend, parse_backend);
   t.read("gpus", s.placement.gpus);
   t.read_size("gpu_memory", s.placement.gpu_memory);
@@ -155,7 +156,7 @@ void read_service(Table& t, service::ServiceOptions& s) {
   t.read_size("max_pending_bytes", s.max_pending_bytes);
   t.read_uint("max_unawaited_jobs", s.max_unawaited_jobs, uint64_t(1) << 40);
   t.read("record_timing_lines", s.record_timing_lines);
-  t.read("native_circuits", s.native_circuits);
+  t.read("native_circuits", c.native_circuits);
   t.read_uint("max_keys", s.max_keys, uint64_t(1) << 20);
   double recovery = s.gpu_recovery_interval.count() / 1e3;
   t.read("gpu_recovery_interval", recovery);
@@ -238,7 +239,7 @@ Config parse_value(const toml::value& root, const std::string& origin) {
   }
   if (auto* v = top.table("service")) {
     Table t(*v, origin, "service.");
-    read_service(t, c.service);
+    read_service(t, c);
   }
   top.finish();
   return c;

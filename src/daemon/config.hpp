@@ -73,15 +73,17 @@ struct Config {
   QueueConfig queue;
   // ServiceOptions::witness_dirs and key_dirs come from the top-level
   // witness_dirs and key_dirs. A client is a stranger: without those, no
-  // server-side path is read; native circuits are off unless
-  // [service] native_circuits is set; at most max_keys keys are loaded.
+  // server-side path is read; at most max_keys keys are loaded.
   service::ServiceOptions service = [] {
     service::ServiceOptions s;
     s.any_path_without_dirs = false;
-    s.native_circuits = false;
     s.max_keys = 64;
     return s;
   }();
+  // [service] native_circuits: the example circuits are registered for
+  // NativeWitness partitions (off: a client is a stranger, and a native
+  // partition's synthesis is work it chooses).
+  bool native_circuits = false;
 };
 
 // Reads and checks the shape of a TOML file: unknown keys, wrong types and

@@ -20,6 +20,7 @@
 
 #include "config.hpp"
 #include "configured_keys.hpp"
+#include "cuzk/service/example_circuits.hpp"
 #include "cuzk/service/selfcheck.hpp"
 #include "cuzk/util/stoppable_sleep.hpp"
 #if defined(CUZK_HAVE_CUDA)
@@ -165,6 +166,7 @@ int serve(const Config& config, const Flags& flags) {
     // Its metrics are made of the recorder's totals; no span is ever read, so
     // none is kept (a ring of them held up to 48 MiB in a long-running worker).
     options.spans_kept = 0;
+    if (config.native_circuits) options.native_circuits = cuzk::service::example_circuits();
     // Test-only: partitions named "fault:..." fail as the tests ask (service.hpp).
     const char* faults = std::getenv("CUZK_TEST_FAULTS");
     options.test_faults = faults && std::string(faults) == "1";

@@ -15,10 +15,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "cuzk/circuit/witness.hpp"
+#include "cuzk/circuit/shape.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/wtns.hpp"
-#include "cuzk/service/native.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cuzk/util/secure_zero.hpp"
 #if defined(CUZK_HAVE_CUDA)
@@ -240,10 +239,21 @@ Source<E> from_decoded(DecodedWitness in, const groth16::SharedKey<E>& key, cons
   return {std::move(synthesize), bytes, {}};
 }
 
+// The circuit a NativeWitness names, among those the front end registered.
 template <class E>
-void check_shape(const NativeWitness& in, const groth16::PreparedKey<E>& key, const std::string& key_name) {
-  const circuit::Shape shape =
-      visit_native<E>(in.circuit, in.constraints, in.seed, [](const auto& c) { return circuit::shape_of(c); });
+const NativeCircuitOn<E>& native_named(const std::string& name, const NativeCircuits& registered) {
+  if (registered.empty())
+    throw Error(ErrorKind::invalid_argument, "native circuits are not enabled on this service (native_circuits)");
+  if (const auto it = registered.find(name); it != registered.end()) return it->second.template on<E>();
+  std::string names;
+  for (const auto& [known, circuit] : registered) names += (names.empty() ? "" : ", ") + known;
+  throw Error(ErrorKind::invalid_argument, "circuit " + name + ": the native circuits are " + names);
+}
+
+template <class E>
+void check_shape(const NativeWitness& in, const NativeCircuitOn<E>& native, const groth16::PreparedKey<E>& key,
+                 const std::string& key_name) {
+  const circuit::Shape shape = native.shape(in.constraints);
   const auto& k = key.key();
   if (shape.n_vars != k.n_vars() || shape.n_public != k.n_public() || circuit::domain_size_for(shape) != k.domain_size())
     throw Error(ErrorKind::invalid_argument,
@@ -257,8 +267,7 @@ void check_shape(const NativeWitness& in, const groth16::PreparedKey<E>& key, co
 template <class E>
 Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const std::string& key_name,
                       const ServiceOptions& o, NativeShapes& shapes) {
-  if (!o.native_circuits)
-    throw Error(ErrorKind::invalid_argument, "native circuits are not enabled on this service (native_circuits)");
+  const NativeCircuitOn<E>& native = native_named<E>(in.circuit, o.native_circuits);
   // The size first: the shape pass below costs time in proportion to it, and
   // a circuit larger than the key's domain cannot be the key's circuit.
   const uint64_t domain = key->key().domain_size();
@@ -273,13 +282,12 @@ Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const 
     checked = shapes.checked.count(which) != 0;
   }
   if (!checked) {
-    check_shape(in, *key, key_name);
+    check_shape(in, native, *key, key_name);
     std::lock_guard lock(shapes.mu);
     shapes.checked.insert(which);
   }
-  auto synthesize = [in](auto w, auto a, auto b, auto c) {
-    visit_native<E>(in.circuit, in.constraints, in.seed,
-                    [&](const auto& circuit) { circuit::synthesize_witness(circuit, w, a, b, c); });
+  auto synthesize = [in, circuit = native.synthesize](auto w, auto a, auto b, auto c) {
+    circuit(in.constraints, in.seed, w, a, b, c);
   };
   return {std::move(synthesize), 0, {}};
 }

@@ -11,6 +11,7 @@
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/service/example_circuits.hpp"
 #include "proving_support.hpp"
 #include "service_test_support.hpp"
 
@@ -59,6 +60,7 @@ TEST(LogicalGpus, TheProcessSeesTwoOnOneDevice) {
 TEST(LogicalGpus, PartitionsSpreadAndTheKeyIsResidentOnEach) {
   ServiceOptions o;
   o.placement = {BackendKind::cuda, "all"};
+  o.native_circuits = example_circuits();
   Service svc(o);
   svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(kConstraints, 0)));
   const size_t n = 24;
@@ -84,6 +86,7 @@ TEST(LogicalGpus, OneFailingGpuLeavesTheOtherProvingThenComesBack) {
   ServiceOptions o;
   o.placement = {BackendKind::cuda, "all"};
   o.test_faults = true;
+  o.native_circuits = example_circuits();
   o.gpu_recovery_interval = 300ms;
   Service svc(o);
   svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(kConstraints, 0)));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
+#include "cuzk/service/example_circuits.hpp"
 #include "freed_bytes.hpp"
 #include "proving_support.hpp"
 #include "service_test_support.hpp"
@@ -30,6 +31,7 @@ ServiceOptions cpu_options() {
   ServiceOptions o;
   o.placement.backend = BackendKind::cpu;
   o.threads = 1;
+  o.native_circuits = example_circuits();
   return o;
 }
 

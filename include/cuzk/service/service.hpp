@@ -33,6 +33,7 @@
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/service/errors.hpp"
+#include "cuzk/service/native.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/proof.hpp"
 
@@ -79,9 +80,10 @@ struct ServiceOptions {
   // Keys loaded at once (0: no limit); a load under a new id past it is
   // refused (resource_exhausted) before the key is read.
   size_t max_keys = 0;
-  // Whether NativeWitness partitions (a native example circuit synthesized
-  // in the service) are taken; cuzkd turns them off unless configured.
-  bool native_circuits = true;
+  // The circuits NativeWitness partitions may name (native.hpp), which the
+  // front end registers; empty: such partitions are refused. cuzkd registers
+  // the examples only when configured to.
+  NativeCircuits native_circuits;
   // Finished jobs kept for await(); beyond it the oldest unawaited go, so a
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
@@ -126,7 +128,7 @@ struct DecodedWitness {
   std::shared_ptr<const io::Witness> witness;
 };
 struct NativeWitness {
-  std::string circuit;       // "partition" or "hash-chain"
+  std::string circuit;       // a name in ServiceOptions::native_circuits
   uint64_t constraints = 0;  // the size the key was made for (cuzk setup --constraints)
   uint64_t seed = 0;         // the witness
 };
