@@ -77,4 +77,11 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libcuzk.so.0 is a public library: ldconfig runs after install and removal.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+if(TARGET cuzkd)
+  # The unit runs cuzkd as the system user cuzk, which packaging/postinst
+  # creates (with adduser) and runs ldconfig for the library as well.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS adduser)
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/postinst)
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+endif()
 include(CPack)

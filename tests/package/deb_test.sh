@@ -25,6 +25,47 @@ for f in ./usr/bin/cuzk ./usr/include/cuzk/cuzk.h ./usr/lib/libcuzk.so.0 ./usr/l
   grep -qxF "$f" <<< "$files" || { echo "error: the package lacks $f" >&2; echo "$files" >&2; exit 1; }
 done
 
+# The unit runs as cuzk, whom the postinst creates: run it as dpkg would,
+# twice, with adduser, addgroup, getent and ldconfig stood in for by
+# programs that log their calls, and check the unit with systemd-analyze.
+unit_and_user() {
+  local unit=$1 control=$work/control stubs=$work/stubs log=$work/postinst.log
+  grep -qxF "User=cuzk" "$unit" && grep -qxF "Group=cuzk" "$unit" ||
+    { echo "error: the unit does not run as user and group cuzk" >&2; exit 1; }
+  grep -qw adduser <<< "$depends" || { echo "error: the package uses adduser but depends on: $depends" >&2; exit 1; }
+  dpkg-deb -e "$deb" "$control"
+  [ -x "$control/postinst" ] || { echo "error: the package has no executable postinst" >&2; exit 1; }
+  if [ -e "$control/postrm" ] && grep -qE 'deluser|userdel|delgroup|groupdel' "$control/postrm"; then
+    echo "error: the postrm removes the cuzk user or group" >&2; exit 1
+  fi
+  mkdir -p "$stubs"
+  : > "$log"
+  printf '#!/bin/sh\ngrep -qxF "$1 $2" "%s"\n' "$log" > "$stubs/getent"
+  printf '#!/bin/sh\necho "group $2" >> "%s"\n' "$log" > "$stubs/addgroup"
+  printf '#!/bin/sh\nfor a; do u=$a; done\necho "passwd $u" >> "%s"\necho "adduser $*" >> "%s"\n' "$log" "$log" > "$stubs/adduser"
+  printf '#!/bin/sh\necho ldconfig >> "%s"\n' "$log" > "$stubs/ldconfig"
+  chmod +x "$stubs"/*
+  PATH=$stubs:$PATH "$control/postinst" configure
+  PATH=$stubs:$PATH "$control/postinst" configure
+  local expected="group cuzk
+passwd cuzk
+adduser --system --ingroup cuzk --no-create-home --home /nonexistent --shell /usr/sbin/nologin cuzk
+ldconfig
+ldconfig"
+  [ "$(cat "$log")" = "$expected" ] ||
+    { echo "error: postinst configure, twice, did not create cuzk once and run ldconfig each time:" >&2; cat "$log" >&2; exit 1; }
+  if command -v systemd-analyze > /dev/null; then
+    # verify wants the programs the unit starts where it names them: the
+    # unpacked cuzkd stands in for /usr/bin/cuzkd.
+    sed "s|/usr/bin/cuzkd|$root/usr/bin/cuzkd|g" "$unit" > "$work/cuzkd.service"
+    local said
+    said=$(systemd-analyze verify "$work/cuzkd.service" 2>&1) && [ -z "$said" ] ||
+      { echo "error: systemd-analyze verify cuzkd.service:" >&2; echo "$said" >&2; exit 1; }
+  else
+    echo "systemd-analyze verify skipped: systemd-analyze is not installed"
+  fi
+}
+
 root=$work/root
 dpkg-deb -x "$deb" "$root"
 grep -qF "cuzk $version" <<< "$("$root/usr/bin/cuzk" --version)" || { echo "error: cuzk --version" >&2; exit 1; }
@@ -32,6 +73,7 @@ if [ -x "$root/usr/bin/cuzkd" ]; then
   grep -qxF "ExecStart=/usr/bin/cuzkd --config /etc/cuzk/cuzkd.toml" "$root/usr/lib/systemd/system/cuzkd.service" ||
     { echo "error: the unit does not start /usr/bin/cuzkd" >&2; exit 1; }
   [ -f "$root/usr/share/doc/cuzk/cuzkd.toml" ] || { echo "error: no example cuzkd.toml" >&2; exit 1; }
+  unit_and_user "$root/usr/lib/systemd/system/cuzkd.service"
 fi
 export PKG_CONFIG_PATH=$root/usr/lib/pkgconfig
 # shellcheck disable=SC2046
