@@ -1,4 +1,5 @@
 #include <chrono>
+#include <system_error>
 #include <sys/stat.h>
 
 #include "cuzk/io/json.hpp"
@@ -8,16 +9,21 @@
 namespace cuzk::service {
 
 template <class E>
-KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, std::string source, uint64_t host_bytes) {
+KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origin origin) {
   if (id.empty()) throw Error(ErrorKind::invalid_argument, "a key needs an id");
   engine::report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
   auto key = std::make_shared<Key>();
   const auto& k = prepared->key();
-  key->info = {id, std::move(source), E::id, k.n_vars(), k.n_public(), k.domain_size(), host_bytes, 0};
+  key->info = {id, std::move(origin.source), E::id, k.n_vars(), k.n_public(), k.domain_size(), origin.host_bytes, 0};
+  key->content = origin.content;
   key->prepared = std::move(prepared);
   KeyRef replaced;
   {
     std::lock_guard lock(mu);
+    // Checked again here: a load of the same contents may have finished
+    // while this one was reading.
+    if (origin.same == SameContent::reuse && origin.content)
+      if (auto loaded = with_content_locked(*origin.content)) return *loaded;
     check_room_locked(id);
     auto& slot = keys[id];
     replaced = std::move(slot);
@@ -40,12 +46,23 @@ void Service::Impl::check_room(const std::string& id) const {
   check_room_locked(id);
 }
 
-KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes) {
+std::optional<KeyInfo> Service::Impl::with_content_locked(const util::Sha256Digest& content) const {
+  for (const auto& [id, key] : keys)
+    if (key->content == content) return key->info;
+  return std::nullopt;
+}
+
+std::optional<KeyInfo> Service::Impl::with_content(const util::Sha256Digest& content) const {
+  std::lock_guard lock(mu);
+  return with_content_locked(content);
+}
+
+KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, Origin origin) {
   return zkey.visit([&](const auto& pk) {
     using E = curve_of<decltype(pk)>;
     groth16::SharedKey<E> prepared;
     engine::report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
-    return add<E>(std::move(id), std::move(prepared), std::move(source), host_bytes);
+    return add<E>(std::move(id), std::move(prepared), std::move(origin));
   });
 }
 
@@ -80,13 +97,26 @@ std::vector<KeyInfo> Service::Impl::keys_locked() const {
   return out;
 }
 
-KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, PathFrom from) {
+KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, PathFrom from, SameContent same) {
   const auto& o = impl_->options;
   if (id.empty()) id = path.stem().string();
-  impl_->check_room(id);  // before the file is read
+  // A load that may be answered with a loaded key counts against max_keys
+  // once it is known not to be; any other before the file is read.
+  if (same == SameContent::load) impl_->check_room(id);
   const FileDescriptor fd =
       from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
                                : open_allowed(path, {}, true, "key");
+  const util::Sha256Digest content = as_error([&] {
+    try {
+      return util::sha256_fd(fd.get());
+    } catch (const std::system_error& e) {
+      throw Error(ErrorKind::invalid_argument, path.string() + ": cannot read: " + e.code().message());
+    }
+  });
+  if (same == SameContent::reuse) {
+    if (auto loaded = impl_->with_content(content)) return *loaded;
+    impl_->check_room(id);
+  }
   const auto residency = o.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
   std::future<void> starting = impl_->start_engine_for(path);
   const io::Zkey zkey = as_error([&] {
@@ -97,23 +127,26 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
   });
   struct stat st {};
   const uint64_t bytes = o.key_storage == KeyStorage::copy && ::fstat(fd.get(), &st) == 0 ? (uint64_t)st.st_size : 0;
-  return as_error([&] { return impl_->load(zkey, std::move(id), path.string(), bytes); });
+  return as_error([&] { return impl_->load(zkey, std::move(id), {path.string(), bytes, content, same}); });
 }
 
-KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id) {
+KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id, SameContent same) {
   if (id.empty()) id = name;
+  const util::Sha256Digest content = util::sha256(bytes);
+  if (same == SameContent::reuse)
+    if (auto loaded = impl_->with_content(content)) return *loaded;
   impl_->check_room(id);
   const uint64_t size = bytes.size();
   const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });
   bytes = {};  // from_bytes made its own copy
-  return as_error([&] { return impl_->load(zkey, std::move(id), "<bytes> " + name, size); });
+  return as_error([&] { return impl_->load(zkey, std::move(id), {"<bytes> " + name, size, content, same}); });
 }
 
 KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key, std::string source) {
-  return impl_->add<Bn254>(std::move(id), std::move(key), std::move(source), 0);
+  return impl_->add<Bn254>(std::move(id), std::move(key), {std::move(source)});
 }
 KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bls12_381> key, std::string source) {
-  return impl_->add<Bls12_381>(std::move(id), std::move(key), std::move(source), 0);
+  return impl_->add<Bls12_381>(std::move(id), std::move(key), {std::move(source)});
 }
 
 bool Service::evict(const std::string& id) {

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -24,12 +25,14 @@
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/io/zkey.hpp"
 #include "cuzk/service/service.hpp"
+#include "cuzk/util/sha256.hpp"
 #include "sources.hpp"
 
 namespace cuzk::service {
 
 using ec::Bls12_381;
 using ec::Bn254;
+using SameContent = Service::SameContent;
 using AnyKey = std::variant<groth16::SharedKey<Bn254>, groth16::SharedKey<Bls12_381>>;
 
 // The curve E of a ProvingKey<E> or PreparedKey<E>.
@@ -44,6 +47,7 @@ using curve_of = typename CurveOf<std::decay_t<T>>::type;
 
 struct Key {
   KeyInfo info;
+  std::optional<util::Sha256Digest> content;  // of the file or bytes it was loaded from
   AnyKey prepared;
   mutable detail::NativeShapes shapes;
 };
@@ -105,11 +109,21 @@ struct Service::Impl {
   Status status();
 
   // The keys (key_registry.cpp).
+  // Where a key came from: a file or bytes have `content`; with
+  // SameContent::reuse, a key loaded with the same content is the answer.
+  struct Origin {
+    std::string source;
+    uint64_t host_bytes = 0;
+    std::optional<util::Sha256Digest> content;
+    SameContent same = SameContent::load;
+  };
   template <class E>
-  KeyInfo add(std::string id, groth16::SharedKey<E> prepared, std::string source, uint64_t host_bytes);
+  KeyInfo add(std::string id, groth16::SharedKey<E> prepared, Origin origin);
   void check_room_locked(const std::string& id) const;
   void check_room(const std::string& id) const;
-  KeyInfo load(const io::Zkey& zkey, std::string id, std::string source, uint64_t host_bytes);
+  std::optional<KeyInfo> with_content_locked(const util::Sha256Digest& content) const;
+  std::optional<KeyInfo> with_content(const util::Sha256Digest& content) const;
+  KeyInfo load(const io::Zkey& zkey, std::string id, Origin origin);
   void forget(const Key& key);
   KeyRef find_key(const std::string& id);
   std::vector<KeyInfo> keys_locked() const;

@@ -2,7 +2,8 @@
 // from files and bytes, witnesses from bytes, files and native circuits,
 // proofs that verify against snarkjs's verification keys, the error taxonomy,
 // admission control, cancel, evict and replace while jobs run, drain, status
-// and counters, and a key file replaced under a running service.
+// and counters, a key file replaced under a running service, and one key per
+// content.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -295,6 +296,37 @@ TEST(Service, AKeyFileReplacedUnderTheServiceDoesNotBringItDown) {
   svc.load_key(path, "bn");
   std::filesystem::resize_file(path, 0);
   test::write_bytes(path, Bytes(1 << 16, 0xee));
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bn128", "multiplier"));
+  expect_verifies<ec::Bn254>(svc.await(svc.submit("bn", std::move(parts)))->partitions.at(0), "bn128", "multiplier");
+}
+
+// A key is known by its contents: loads that may reuse one (cuzkd's
+// Preload) are answered with the key already loaded, whatever id or source
+// they name, even at max_keys; a load under an id of its own (a configured
+// key) and a key of other contents are keys of their own.
+TEST(Service, OneKeyPerContent) {
+  TempDir dir;
+  const auto copy = dir / "same.zkey";
+  std::filesystem::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), copy);
+  ServiceOptions o = cpu_options();
+  o.max_keys = 2;
+  Service svc(o);
+  constexpr auto reuse = Service::SameContent::reuse;
+  const auto from_client = Service::PathFrom::client;
+  EXPECT_EQ(svc.load_key(fixture("bn128", "multiplier", "circuit.zkey"), "bn", from_client, reuse).id, "bn");
+  EXPECT_EQ(svc.load_key_bytes(read_bytes(copy), "same.zkey", "by-bytes", reuse).id, "bn");
+  EXPECT_EQ(svc.load_key(copy, "by-path", from_client, reuse).id, "bn");
+  EXPECT_EQ(svc.keys().size(), 1u);
+
+  EXPECT_EQ(svc.load_key(fixture("bls12381", "multiplier", "circuit.zkey"), "bls", from_client, reuse).id, "bls");
+  EXPECT_EQ(svc.keys().size(), 2u);
+  EXPECT_EQ(svc.load_key(copy, "third", from_client, reuse).id, "bn") << "answered at max_keys";
+  EXPECT_EQ(kind_thrown([&] { svc.load_key(copy, "third"); }), ErrorKind::resource_exhausted);
+  svc.evict("bls");
+  EXPECT_EQ(svc.load_key(copy, "configured").id, "configured");
+  EXPECT_EQ(svc.keys().size(), 2u);
+
   std::vector<PartitionInput> parts;
   parts.push_back(witness_bytes("bn128", "multiplier"));
   expect_verifies<ec::Bn254>(svc.await(svc.submit("bn", std::move(parts)))->partitions.at(0), "bn128", "multiplier");

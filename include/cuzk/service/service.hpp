@@ -262,8 +262,17 @@ class Service {
   // A path from a client must lie under key_dirs (see any_path_without_dirs);
   // one from the operator's configuration may lie anywhere.
   enum class PathFrom { client, configuration };
-  KeyInfo load_key(const std::filesystem::path& path, std::string id = "", PathFrom from = PathFrom::client);
-  KeyInfo load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id = "");
+  // Keys loaded from a file or bytes are known by their contents' SHA-256.
+  // `reuse`: contents a loaded key has are answered with that key, under its
+  // id, before anything past the hash is read or allocated (cuzkd's Preload:
+  // a client's id is a suggestion, and two loads of one file must not hold it
+  // twice). `load`: the key goes under `id` whatever is loaded (a configured
+  // or queued key, whose id is what jobs name).
+  enum class SameContent { reuse, load };
+  KeyInfo load_key(const std::filesystem::path& path, std::string id = "", PathFrom from = PathFrom::client,
+                   SameContent same = SameContent::load);
+  KeyInfo load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id = "",
+                         SameContent same = SameContent::load);
   // Forgets the key: its GPU copies go once no job uses them. False if unknown.
   bool evict(const std::string& id);
   std::vector<KeyInfo> keys() const;
