@@ -113,14 +113,19 @@ ResidentKey ensure_key(Daemon& daemon, const std::string& zkey) {
   for (const v1::KeyInfo& key : listed.keys())
     if (key.id() == id) return {key, false};
 
-  ResidentKey loaded{preload_path_or_bytes(daemon, absolute, id), true};
-  for (const v1::KeyInfo& key : listed.keys())
-    if (key.id() != id && (key.id() == absolute.string() || key.id().starts_with(older))) {
+  // cuzkd answers contents it holds already (a `client preload` of the same
+  // file) with that key, under its own id.
+  const v1::KeyInfo info = preload_path_or_bytes(daemon, absolute, id);
+  const auto& keys = listed.keys();
+  const bool loaded_now =
+      std::none_of(keys.begin(), keys.end(), [&](const v1::KeyInfo& k) { return k.id() == info.id(); });
+  for (const v1::KeyInfo& key : keys)
+    if (key.id() != info.id() && (key.id() == absolute.string() || key.id().starts_with(older))) {
       v1::EvictRequest evict;
       evict.set_id(key.id());
       daemon.call(&v1::Prover::Stub::Evict, evict);
     }
-  return loaded;
+  return {info, loaded_now};
 }
 
 std::string stage_line(const v1::StageTimes& t) {

@@ -42,8 +42,10 @@ void write_partition(const v1::PartitionResult& result, const std::filesystem::p
 // `zkey` (a path on the daemon's host) under the id
 // "<absolute path>@<hash of its size and modification time>" (just the
 // absolute path where the file is not on this host), preloaded unless the
-// daemon lists that id already. Older versions of the same file (ids with the
-// same path) are evicted when a new one is loaded.
+// daemon lists that id already; a daemon that holds the same contents under
+// another id answers with that key, and the run proves with it. Older
+// versions of the same file (ids with the same path) are evicted when a new
+// one is loaded.
 struct ResidentKey {
   v1::KeyInfo info;
   bool loaded_now = false;  // false: the daemon held it already

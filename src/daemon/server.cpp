@@ -93,14 +93,16 @@ std::vector<service::PartitionInput> partitions_of(const v1::SubmitRequest& req)
 
 grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadRequest* req, v1::KeyInfo* out) {
   return guarded("Preload", ctx, [&] {
+    // A key whose contents are loaded already is answered with, under its id.
+    constexpr auto same = service::Service::SameContent::reuse;
     service::KeyInfo k;
     switch (req->source_case()) {
       case v1::PreloadRequest::kPath:
-        k = service_.load_key(req->path(), req->id());
+        k = service_.load_key(req->path(), req->id(), service::Service::PathFrom::client, same);
         break;
       case v1::PreloadRequest::kZkey:
         k = service_.load_key_bytes(std::vector<uint8_t>(req->zkey().begin(), req->zkey().end()),
-                                    req->name().empty() ? "zkey" : req->name(), req->id());
+                                    req->name().empty() ? "zkey" : req->name(), req->id(), same);
         break;
       case v1::PreloadRequest::SOURCE_NOT_SET:
         throw Error(ErrorKind::invalid_argument, "Preload: no key (path or zkey)");
