@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Debian 12 packages that build and run cuzkd (gRPC, protobuf,
-# prometheus-cpp, civetweb, toml11, spdlog and their libraries), for a machine
-# that has none of them and no registry (the GPU machine, Ubuntu 24.04).
+# prometheus-cpp, civetweb, toml11, spdlog and their libraries), and the
+# status page's uPlot from node_modules (npm ci), for a machine that has none
+# of them and no registry (the GPU machine, Ubuntu 24.04).
 #   scripts/device-deps.sh           here: apt-get download them into .deps/
 #                                    (ignored: .git/info/exclude lists /.deps/)
 #   source scripts/device-deps.sh; device_deps_prefix DIR
 #                                    there: dpkg -x each .deb into DIR (never
 #                                    into /) and set CUZK_DEPS_CMAKE_ARGS, the
-#                                    cmake arguments that find them there,
+#                                    cmake arguments that find them there
+#                                    (and uPlot in .deps/uplot),
 #                                    CUZK_PG_BIN (PostgreSQL's programs) and
 #                                    CUZK_PG_LIBRARY_PATH (their libraries);
 #                                    returns 1 when .deps/ is absent, 2 when
@@ -42,6 +44,9 @@ device_deps_download() {
   mkdir -p "$dir"
   rm -f "$dir"/*.deb
   (cd "$dir" && apt-get download -q "${device_deps_packages[@]}") || return 1
+  # The uPlot that package-lock.json pins: cuzkd embeds it (src/daemon/CMakeLists.txt).
+  rm -rf "$dir/uplot"
+  cp -r "$root/node_modules/uplot/dist" "$dir/uplot" || return 1
   echo "device-deps: $(ls "$dir"/*.deb | wc -l) packages, $(du -sh "$dir" | cut -f1) in $dir"
 }
 
@@ -86,6 +91,7 @@ CMAKE
     "-DProtobuf_LIBRARY=$usrlib/libprotobuf.so"
     "-DCUZK_PROTOC_LIBRARY_PATH=$libs"
     "-DCMAKE_BUILD_RPATH=$usrlib;$lib"
+    "-DCUZK_UPLOT_DIR=$root/.deps/uplot"
   )
 }
 

@@ -31,8 +31,10 @@
 #include "metrics.hpp"
 #include "server.hpp"
 #include "signals.hpp"
+#include "status_page.hpp"
 #include "watchdog.hpp"
 #if defined(CUZK_HAVE_QUEUE)
+#include "fleet_status.hpp"
 #include "queue_service.hpp"
 #include "queue_worker.hpp"
 #endif
@@ -64,7 +66,8 @@ std::string where(const Config& config, const Listener& l, const Metrics* metric
   }
   if (metrics) {
     const auto colon = config.metrics.rfind(':');
-    s += ", metrics on http://" + config.metrics.substr(0, colon) + ":" + std::to_string(metrics->port()) + "/metrics";
+    const std::string http = "http://" + config.metrics.substr(0, colon) + ":" + std::to_string(metrics->port());
+    s += ", metrics on " + http + "/metrics, status page on " + http + "/";
   }
   return s;
 }
@@ -163,9 +166,10 @@ int serve(const Config& config, const Flags& flags) {
   try {
     prepare_socket(config);
     cuzk::service::ServiceOptions options = config.service;
-    // Its metrics are made of the recorder's totals; no span is ever read, so
-    // none is kept (a ring of them held up to 48 MiB in a long-running worker).
-    options.spans_kept = 0;
+    // Its metrics are made of the recorder's totals; only the status page
+    // reads spans, a few thousand of the latest (the default ring held up to
+    // 48 MiB in a long-running worker).
+    options.spans_kept = config.metrics.empty() ? 0 : StatusPage::kSpansKept;
     if (config.native_circuits) options.native_circuits = cuzk::service::example_circuits();
     // Test-only: partitions named "fault:..." fail as the tests ask (service.hpp).
     const char* faults = std::getenv("CUZK_TEST_FAULTS");
@@ -176,7 +180,13 @@ int serve(const Config& config, const Flags& flags) {
   }
   // Declared after the service so that they go first; the service has no
   // jobs left (drained) by then, so no partition reaches the metrics late.
+  // The page before the metrics, whose HTTP threads call it: they stop first.
+  std::unique_ptr<StatusPage> page;
   Metrics metrics(*service);
+  if (!config.metrics.empty()) {
+    page = std::make_unique<StatusPage>(*service);
+    page->route(metrics);
+  }
   ConfiguredKeys keys(*service);
   ProverService rpc(*service);
   Listener listener;
@@ -194,6 +204,7 @@ int serve(const Config& config, const Flags& flags) {
     if (!config.queue.url.empty()) {
       worker = std::make_unique<QueueWorker>(*service, config.queue);
       metrics.watch_queue(&worker->counters(), worker->config().host);
+      if (page) page->watch_queue(&worker->counters(), worker->config().host, fleet_source(config.queue.url));
       queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{},
                                                  config.service.key_dirs);
       services.push_back(queue_rpc.get());

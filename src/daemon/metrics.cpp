@@ -136,28 +136,31 @@ void add_counters(Families& f, const service::Counters& c, const service::Placem
 
 class Metrics::Handler : public CivetHandler {
  public:
-  // Answers GET with (status, content type, body).
-  using Respond = std::function<void(int& status, std::string& type, std::string& body)>;
-  explicit Handler(Respond respond) : respond_(std::move(respond)) {}
+  explicit Handler(Route respond) : respond_(std::move(respond)) {}
 
   bool handleGet(CivetServer*, mg_connection* conn) override {
-    int status = 200;
-    std::string type = "text/plain; charset=utf-8", body;
+    Reply reply{200, "text/plain; charset=utf-8", "", {}};
     try {
-      respond_(status, type, body);
+      const mg_request_info* request = mg_get_request_info(conn);
+      reply = respond_(request && request->local_uri ? request->local_uri : "");
     } catch (const std::exception& e) {
-      status = 500;
-      body = std::string("error: ") + e.what() + "\n";
+      reply = {500, "text/plain; charset=utf-8", std::string("error: ") + e.what() + "\n", {}};
     }
-    const char* reason = status == 200 ? "OK" : status == 503 ? "Service Unavailable" : "Internal Server Error";
-    mg_printf(conn, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-              status, reason, type.c_str(), body.size());
-    mg_write(conn, body.data(), body.size());
+    const char* reason = reply.status == 200   ? "OK"
+                         : reply.status == 404 ? "Not Found"
+                         : reply.status == 503 ? "Service Unavailable"
+                                               : "Internal Server Error";
+    std::string head = "HTTP/1.1 " + std::to_string(reply.status) + " " + reason + "\r\nContent-Type: " + reply.type +
+                       "\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\nConnection: close\r\n";
+    for (const auto& [name, value] : reply.headers) head += name + ": " + value + "\r\n";
+    head += "\r\n";
+    mg_write(conn, head.data(), head.size());
+    mg_write(conn, reply.body.data(), reply.body.size());
     return true;
   }
 
  private:
-  Respond respond_;
+  Route respond_;
 };
 
 namespace {
@@ -274,15 +277,18 @@ void Metrics::set_draining() { draining_ = true; }
 
 void Metrics::set_grpc_answering(bool answering) { grpc_answering_ = answering; }
 
+void Metrics::route(std::string path, Route respond) {
+  handlers_.emplace_back(std::move(path), std::make_unique<Handler>(std::move(respond)));
+}
+
 void Metrics::serve(const std::string& address) {
-  metrics_handler_ = std::make_unique<Handler>([this](int&, std::string& type, std::string& body) {
-    type = "text/plain; version=0.0.4; charset=utf-8";
-    body = scrape();
+  route("/metrics", [this](const std::string&) {
+    return Reply{200, "text/plain; version=0.0.4; charset=utf-8", scrape(), {}};
   });
-  health_handler_ = std::make_unique<Handler>([this](int& status, std::string&, std::string& body) {
+  route("/healthz", [this](const std::string&) {
     const bool answering = grpc_answering_;
-    status = draining_ || !answering ? 503 : 200;
-    body = draining_ ? "draining\n" : answering ? "ok\n" : "grpc not answering\n";
+    return Reply{draining_ || !answering ? 503 : 200, "text/plain; charset=utf-8",
+                 draining_ ? "draining\n" : answering ? "ok\n" : "grpc not answering\n", {}};
   });
   try {
     // A connection that never finishes its request holds a thread only for
@@ -294,8 +300,7 @@ void Metrics::serve(const std::string& address) {
     // the cause is found again (check_addresses found it free at start).
     throw std::runtime_error(port_in_use(address) ? metrics_in_use(address) : "metrics: cannot listen on " + address);
   }
-  http_->addHandler("/metrics", metrics_handler_.get());
-  http_->addHandler("/healthz", health_handler_.get());
+  for (const auto& [path, handler] : handlers_) http_->addHandler(path, handler.get());
 }
 
 int Metrics::port() const {

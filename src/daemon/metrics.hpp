@@ -1,7 +1,8 @@
 // cuzkd's HTTP side: Prometheus text on /metrics and liveness on /healthz
 // (200 "ok" while serving and gRPC answers; 503 "draining" once a drain
 // began, "grpc not answering" while the watchdog's last round failed), on
-// their own address. Metrics come from two places:
+// their own address, with whatever else route() adds there (the status
+// page, status_page.hpp). Metrics come from two places:
 //   - each finished partition (Service::on_partition): per-stage latency
 //     histograms, proofs and failures by key and reason;
 //   - Service::status() and Service::counters(), read at each scrape: queue
@@ -10,10 +11,13 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuzk/service/service.hpp"
 #include "queue_counters.hpp"
@@ -37,6 +41,19 @@ class Metrics {
   ~Metrics();
   Metrics(const Metrics&) = delete;
   Metrics& operator=(const Metrics&) = delete;
+
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  struct Reply {
+    int status = 200;
+    std::string type, body;
+    Headers headers;  // beyond the content type and length
+  };
+  // Answers GET of `path` (and, civetweb's rule, of paths beneath it; "/":
+  // of every path no other route takes), given the path asked for. On the
+  // metrics address, so behind the same access rules as /metrics. Before
+  // serve().
+  using Route = std::function<Reply(const std::string& path)>;
+  void route(std::string path, Route respond);
 
   // Listens on "host:port" (port 0: any free port); std::runtime_error with
   // one line when it cannot.
@@ -80,7 +97,7 @@ class Metrics {
   std::atomic<bool> grpc_answering_{true};
   const QueueCounters* queue_ = nullptr;
   std::string queue_host_;
-  std::unique_ptr<Handler> metrics_handler_, health_handler_;
+  std::vector<std::pair<std::string, std::unique_ptr<Handler>>> handlers_;  // by path
   std::unique_ptr<CivetServer> http_;
 };
 
