@@ -11,11 +11,13 @@ cd "$(dirname "$0")/.."
 # valgrind checks libcuzk for leaks over many create/prove/destroy cycles (tests/capi).
 # libpq-dev and libssl-dev build the job queue (src/queue); postgresql is the server its tests start.
 # openssl makes the certificate of the client's TLS test.
+# chromium opens cuzkd's status page in the browser test; prometheus brings promtool, which checks
+# the alert rules and the Grafana dashboard's queries (packaging/prometheus, packaging/grafana).
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libgmp-dev
           nlohmann-json3-dev libcli11-dev clang libclang-rt-dev
           libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
           prometheus-cpp-dev libtoml11-dev libspdlog-dev python3-grpcio python3-grpc-tools
-          valgrind libpq-dev postgresql libssl-dev openssl)
+          valgrind libpq-dev postgresql libssl-dev openssl chromium prometheus)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
