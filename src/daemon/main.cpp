@@ -166,6 +166,8 @@ int serve(const Config& config, const Flags& flags) {
   try {
     prepare_socket(config);
     cuzk::service::ServiceOptions options = config.service;
+    // Preload answers a key that is loaded already, configured ones included.
+    options.hash_loaded_keys = true;
     // Its metrics are made of the recorder's totals; only the status page
     // reads spans, a few thousand of the latest (the default ring held up to
     // 48 MiB in a long-running worker).

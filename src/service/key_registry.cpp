@@ -106,15 +106,17 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
   const FileDescriptor fd =
       from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
                                : open_allowed(path, {}, true, "key");
-  const util::Sha256Digest content = as_error([&] {
-    try {
-      return util::sha256_fd(fd.get());
-    } catch (const std::system_error& e) {
-      throw Error(ErrorKind::invalid_argument, path.string() + ": cannot read: " + e.code().message());
-    }
-  });
+  std::optional<util::Sha256Digest> content;
+  if (same == SameContent::reuse || o.hash_loaded_keys)
+    content = as_error([&] {
+      try {
+        return util::sha256_fd(fd.get());
+      } catch (const std::system_error& e) {
+        throw Error(ErrorKind::invalid_argument, path.string() + ": cannot read: " + e.code().message());
+      }
+    });
   if (same == SameContent::reuse) {
-    if (auto loaded = impl_->with_content(content)) return *loaded;
+    if (auto loaded = impl_->with_content(*content)) return *loaded;
     impl_->check_room(id);
   }
   const auto residency = o.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
@@ -132,9 +134,10 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
 
 KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id, SameContent same) {
   if (id.empty()) id = name;
-  const util::Sha256Digest content = util::sha256(bytes);
+  std::optional<util::Sha256Digest> content;
+  if (same == SameContent::reuse || impl_->options.hash_loaded_keys) content = util::sha256(bytes);
   if (same == SameContent::reuse)
-    if (auto loaded = impl_->with_content(content)) return *loaded;
+    if (auto loaded = impl_->with_content(*content)) return *loaded;
   impl_->check_room(id);
   const uint64_t size = bytes.size();
   const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });

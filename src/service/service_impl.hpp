@@ -114,7 +114,7 @@ struct Service::Impl {
   struct Origin {
     std::string source;
     uint64_t host_bytes = 0;
-    std::optional<util::Sha256Digest> content;
+    std::optional<util::Sha256Digest> content = std::nullopt;
     SameContent same = SameContent::load;
   };
   template <class E>

@@ -222,7 +222,7 @@ static int prove(void) {
   pthread_t* threads = malloc(n * sizeof *threads);
   check(calls && threads, "out of memory");
   for (size_t k = 0; k < n; ++k) {
-    calls[k] = (SplitCall){&clone, mutex, k, {0}, {0, NULL}};
+    calls[k] = (SplitCall){.srs = &clone, .mutex = mutex, .circuit = k};
     check(pthread_create(&threads[k], NULL, split_call, &calls[k]) == 0, "pthread_create");
   }
   for (size_t k = 0; k < n; ++k) {

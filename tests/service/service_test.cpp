@@ -332,6 +332,22 @@ TEST(Service, OneKeyPerContent) {
   expect_verifies<ec::Bn254>(svc.await(svc.submit("bn", std::move(parts)))->partitions.at(0), "bn128", "multiplier");
 }
 
+// A key loaded by `load` is hashed only where the service is told to
+// (cuzkd, whose configured keys a Preload must find); the CLI's one-shot
+// load does not read the key twice, so a later reuse load cannot know it.
+TEST(Service, LoadedKeysAreHashedOnlyWhenAsked) {
+  const auto zkey = fixture("bn128", "multiplier", "circuit.zkey");
+  for (const bool hashed : {true, false}) {
+    ServiceOptions o = cpu_options();
+    o.hash_loaded_keys = hashed;
+    Service svc(o);
+    EXPECT_EQ(svc.load_key(zkey, "configured").id, "configured");
+    const auto again = svc.load_key(zkey, "preloaded", Service::PathFrom::client, Service::SameContent::reuse);
+    EXPECT_EQ(again.id, hashed ? "configured" : "preloaded");
+    EXPECT_EQ(svc.keys().size(), hashed ? 1u : 2u);
+  }
+}
+
 // Observers see every finished partition, with its key and outcome.
 TEST(Service, ObserversSeeEachPartition) {
   Service svc(cpu_options());
