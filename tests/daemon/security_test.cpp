@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
 
 #include "acceptor.hpp"
 #include "config.hpp"
@@ -198,13 +199,17 @@ TEST(Security, ControlCharactersInIdsAreEscapedInTheLog) {
 
 // Keys loaded at once are bounded (before: 3,000 Preloads grew memory and the
 // metric series without limit); a replacement under a loaded id is not a new
-// key, and an eviction makes room.
+// key, and an eviction makes room. Each id has a key of its own contents (a
+// Preload of contents loaded already is answered with that key).
 TEST(Security, KeysLoadedAtOnceAreBounded) {
   TempDir dir;
   Daemon d(dir.path(), "[service]\nmax_keys = 2\n");
-  const Bytes zkey = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  const std::map<std::string, Bytes> zkeys{{"a", read_bytes(fixture("bn128", "multiplier", "circuit.zkey"))},
+                                           {"b", read_bytes(fixture("bls12381", "multiplier", "circuit.zkey"))},
+                                           {"c", read_bytes(fixture("bn128", "linear", "circuit.zkey"))}};
   const auto preload = [&](const std::string& id) {
     v1::PreloadRequest req;
+    const Bytes& zkey = zkeys.at(id);
     req.set_zkey(std::string(zkey.begin(), zkey.end()));
     req.set_id(id);
     v1::KeyInfo info;
