@@ -152,6 +152,28 @@ TEST_F(QueueFleet, ThreeWorkersProveEveryPartitionOnce) {
   EXPECT_GT(affine / claims, 0.9) << "each worker loads each key once, so nearly all claims find it";
 }
 
+// The status page's fleet (docs/DAEMON.md, "The status page and
+// monitoring"): this host's counters and the queue's hosts, from its own
+// connection.
+TEST_F(QueueFleet, TheStatusPageShowsTheFleet) {
+  auto w = worker("page-host");
+  expect_all_proved({submit_one("bn128", 3, 0)}, std::chrono::seconds(120));
+  nlohmann::json s;
+  const bool shown = eventually(
+      [&] {
+        s = nlohmann::json::parse(http_get(w->metrics_port(), "/status.json").body);
+        const auto& f = s["fleet"];
+        return f.is_object() && f["this_host"]["proofs_written"] == 3 && f["fleet"].contains("hosts") &&
+               f["fleet"]["partitions"].value("done", 0) == 3;
+      },
+      20s);
+  ASSERT_TRUE(shown) << s["fleet"].dump(1);
+  EXPECT_EQ(s["fleet"]["host"], "page-host");
+  ASSERT_EQ(s["fleet"]["fleet"]["hosts"].size(), 1u);
+  EXPECT_EQ(s["fleet"]["fleet"]["hosts"][0]["host"], "page-host");
+  EXPECT_EQ(s["fleet"]["fleet"]["hosts"][0]["proofs"], 3);
+}
+
 TEST_F(QueueFleet, AKilledWorkersPartitionsAreReclaimedAfterTheLease) {
   auto a = worker("doomed", {"--queue-lease", "2", "--cpu-workers", "1", "--queue-in-flight", "8"});
   const auto ids = submit(20, 10, 1);
