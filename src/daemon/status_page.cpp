@@ -171,7 +171,7 @@ struct StatusPage::Sampler {
 };
 
 StatusPage::StatusPage(service::Service& service, std::chrono::milliseconds interval, size_t intervals)
-    : service_(service), sampler_(std::make_unique<Sampler>(service, interval, intervals)), failures_(50) {
+    : service_(service), sampler_(std::make_unique<Sampler>(service, interval, intervals)), failures_(kFailuresKept) {
   service_.on_partition([this](const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
     if (o.ok()) return;
     Failure f{unix_now(), key, ec::curve_name(curve), service::error_kind_name(o.error_kind), o.error};

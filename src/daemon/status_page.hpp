@@ -40,6 +40,8 @@ class StatusPage {
   static constexpr size_t kSpansKept = 8192;
   // Spans that ended this long before the latest count in the latencies.
   static constexpr double kStageWindow = 300;
+  // The latest failed partitions listed.
+  static constexpr size_t kFailuresKept = 50;
   // /status.json's "schema": raised when a field changes meaning or goes.
   static constexpr int kSchema = 1;
 

@@ -236,7 +236,8 @@ TEST_F(Lifecycle, TheReadyLineHasNoEmptyPart) {
   ASSERT_NE(at, std::string::npos) << log;
   const std::string line = log.substr(at, log.find('\n', at) - at);
   EXPECT_EQ(line.find("; ;"), std::string::npos) << line;
-  EXPECT_NE(line.find("/metrics; descriptors: limit "), std::string::npos) << line;
+  EXPECT_NE(line.find("/metrics, status page on http://127.0.0.1:"), std::string::npos) << line;
+  EXPECT_NE(line.find("/; descriptors: limit "), std::string::npos) << line;
 }
 
 TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
