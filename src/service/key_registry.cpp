@@ -107,7 +107,7 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
       from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
                                : open_allowed(path, {}, true, "key");
   std::optional<util::Sha256Digest> content;
-  if (same == SameContent::reuse || o.hash_loaded_keys)
+  if (impl_->hashes(same))
     content = as_error([&] {
       try {
         return util::sha256_fd(fd.get());
@@ -135,7 +135,7 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
 KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, std::string id, SameContent same) {
   if (id.empty()) id = name;
   std::optional<util::Sha256Digest> content;
-  if (same == SameContent::reuse || impl_->options.hash_loaded_keys) content = util::sha256(bytes);
+  if (impl_->hashes(same)) content = util::sha256(bytes);
   if (same == SameContent::reuse)
     if (auto loaded = impl_->with_content(*content)) return *loaded;
   impl_->check_room(id);

@@ -123,6 +123,9 @@ struct Service::Impl {
   void check_room(const std::string& id) const;
   std::optional<KeyInfo> with_content_locked(const util::Sha256Digest& content) const;
   std::optional<KeyInfo> with_content(const util::Sha256Digest& content) const;
+  // Whether a load hashes what it reads: a reuse load must, to look for the
+  // key; a plain one only where later reuse loads may look for it.
+  bool hashes(SameContent same) const { return same == SameContent::reuse || options.hash_loaded_keys; }
   KeyInfo load(const io::Zkey& zkey, std::string id, Origin origin);
   void forget(const Key& key);
   KeyRef find_key(const std::string& id);
