@@ -398,7 +398,11 @@ TEST(Security, AConnectionFloodDoesNotStopCuzkd) {
   req.set_key_id("mult");
   *req.add_partitions() = wtns_partition("bn128", "multiplier");
   v1::JobResult result;
-  const auto status = d.stub().Prove(context(20s).get(), req, &result);
+  // The channel's attempt during the flood was refused, and gRPC fails a call
+  // at once while it backs off: the client waits for cuzkd to accept again.
+  const auto ctx = context(20s);
+  ctx->set_wait_for_ready(true);
+  const auto status = d.stub().Prove(ctx.get(), req, &result);
   ASSERT_TRUE(status.ok()) << status.error_message() << "\n" << d.log();
   expect_valid_proof(result.partitions(0), "bn128", "multiplier");
   const HttpReply health = http_get(d.metrics_port(), "/healthz");
