@@ -70,20 +70,17 @@ constexpr Migration migration(const char* const (&s)[N]) {
 }
 constexpr std::array kMigrations = {migration(kV1)};
 
-// The version row, made once: concurrent first starts race on CREATE TABLE,
-// and the loser of that race sees a unique violation or "already exists".
+// The version row, made inside the migration's transaction. Concurrent first
+// starts would otherwise race on CREATE TABLE IF NOT EXISTS, whose loser sees
+// a unique violation or "type already exists" depending on where it lost;
+// the transaction-scoped advisory lock taken first makes them take turns.
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7170000001)";  // any fixed key, cuzk's alone
+
 void ensure_version_table(Pg& db) {
-  for (int attempt = 0;; ++attempt) {
-    try {
-      db.exec(
-          "CREATE TABLE IF NOT EXISTS cuzk_schema (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, "
-          "migrated_at TIMESTAMPTZ NOT NULL DEFAULT now())");
-      db.exec("INSERT INTO cuzk_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING");
-      return;
-    } catch (const PgError& e) {
-      if (attempt == 3 || (e.sqlstate() != "23505" && e.sqlstate() != "42P07")) throw;
-    }
-  }
+  db.exec(
+      "CREATE TABLE IF NOT EXISTS cuzk_schema (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL, "
+      "migrated_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+  db.exec("INSERT INTO cuzk_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING");
 }
 
 int current_version(Pg& db, bool lock) {
@@ -96,8 +93,9 @@ int current_version(Pg& db, bool lock) {
 int schema_version() { return (int)kMigrations.size(); }
 
 int migrate(Pg& db) {
-  ensure_version_table(db);
   return db.transaction([&] {
+    db.exec(kMigrationLock);
+    ensure_version_table(db);
     const int before = current_version(db, true);
     if (before > schema_version())
       throw std::runtime_error("the queue's schema is version " + std::to_string(before) + ", newer than this cuzk's " +
