@@ -26,13 +26,13 @@
 #include <sys/stat.h>
 
 #include "cuzk/ec/curves.hpp"
-#include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/util/byte_size.hpp"
+#include "cuzk/util/env_flag.hpp"
 #include "cuzk/service/service.hpp"
 #include "cuzk/supraseal.h"
 
@@ -117,7 +117,7 @@ service::ServiceOptions options_from_environment() {
     }
   }
   o.abc = service::AbcPlace::host;
-  o.record_timing_lines = engine::Recorder::timing_requested();  // CUZK_TIMING=1: every stage on stderr
+  o.record_timing_lines = env_flag("CUZK_TIMING", false);  // CUZK_TIMING=1: every stage on stderr
   return o;
 }
 

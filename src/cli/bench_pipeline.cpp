@@ -90,8 +90,8 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
               (unsigned long long)warm.host_pool_allocations,
               (unsigned long long)(pool.host_pool_allocations - warm.host_pool_allocations),
               (unsigned long long)pool.host_pool_waits,
-              engine::Recorder::spans_requested() ? engine::format_summary(summary).c_str()
-                                                  : "  no spans recorded (CUZK_SPANS=0): no stage summary\n");
+              options.record_spans ? engine::format_summary(summary).c_str()
+                                   : "  no spans recorded (CUZK_SPANS=0): no stage summary\n");
   if (write_trace && !flags.trace.empty()) io::write_json_file(flags.trace, engine::chrome_trace(spans));
 
   // GPU time per partition: each partition's lock-held span covers its kernels.

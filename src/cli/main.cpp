@@ -19,6 +19,7 @@
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/util/byte_size.hpp"
+#include "cuzk/util/env_flag.hpp"
 #include "cuzk/util/progress.hpp"
 #include "cuzk/service/selfcheck.hpp"
 
@@ -428,7 +429,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   // Long steps draw their progress (CUZK_PROGRESS=0: never), unless --quiet.
-  if (!prove_opts.quiet && !batch.quiet) cuzk::show_progress_on_stderr();
+  if (!prove_opts.quiet && !batch.quiet && cuzk::env_flag("CUZK_PROGRESS", true)) cuzk::show_progress_on_stderr();
   try {
     return run();
   } catch (...) {

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "cuzk/service/example_circuits.hpp"
 #include "cuzk/service/service.hpp"
+#include "timing.hpp"
 
 namespace cuzk::cli {
 
@@ -31,7 +32,8 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
   o.host_budget = e.host_budget;
   // A command's key lives as long as the command: mapping it saves a copy.
   o.key_storage = service::KeyStorage::map;
-  o.record_timing_lines = engine::Recorder::timing_requested();
+  o.record_timing_lines = timing_lines();
+  o.record_spans = spans_recorded();
   // A command submits all its work at once and waits for it.
   o.max_pending_partitions = SIZE_MAX;
   return o;

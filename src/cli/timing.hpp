@@ -5,10 +5,15 @@
 #include <chrono>
 
 #include "cuzk/engine/trace.hpp"
+#include "cuzk/util/env_flag.hpp"
 
 namespace cuzk::cli {
 
-using engine::report_stage;
+// The switches cuzk --help documents: CUZK_TIMING=1 prints every stage's time
+// (the service's spans, and the command's own stages below), CUZK_SPANS=0
+// records no spans.
+inline bool timing_lines() { return env_flag("CUZK_TIMING", false); }
+inline bool spans_recorded() { return env_flag("CUZK_SPANS", true); }
 
 // Seconds since construction or the last lap(); lap(name) also prints it.
 class Stopwatch {
@@ -20,7 +25,7 @@ class Stopwatch {
     const auto now = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(now - last_).count();
     last_ = now;
-    report_stage(stage, s);
+    if (timing_lines()) engine::report_stage(stage, s);
     return s;
   }
 

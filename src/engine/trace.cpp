@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <new>
 #include <stdexcept>
@@ -74,21 +72,14 @@ Recorder::Recorder(bool log_lines, size_t capacity, bool enabled)
     : log_lines_(log_lines), capacity_(capacity), enabled_(enabled) {
 }
 
-bool Recorder::timing_requested() {
-  const char* v = std::getenv("CUZK_TIMING");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
-
 void report_stage(const char* stage, double seconds) {
-  if (!Recorder::timing_requested()) return;
   static const bool headed = std::fputs("cuzk timing: stage                       time (CUZK_TIMING=1)\n", stderr) >= 0;
   (void)headed;
   std::fprintf(stderr, "cuzk timing: %-20s %10.3f ms\n", stage, 1e3 * seconds);
 }
 
-bool Recorder::spans_requested() {
-  const char* v = std::getenv("CUZK_SPANS");
-  return !v || std::strcmp(v, "0") != 0;
+void Recorder::report_stage(const char* stage, double seconds) const {
+  if (log_lines_) engine::report_stage(stage, seconds);
 }
 
 double Recorder::now() const {

@@ -11,7 +11,7 @@ namespace cuzk::service {
 template <class E>
 KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origin origin) {
   if (id.empty()) throw Error(ErrorKind::invalid_argument, "a key needs an id");
-  engine::report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
+  recorder.report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
   auto key = std::make_shared<Key>();
   const auto& k = prepared->key();
   key->info = {id, std::move(origin.source), E::id, k.n_vars(), k.n_public(), k.domain_size(), origin.host_bytes, 0};
@@ -61,7 +61,7 @@ KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, Origin origin)
   return zkey.visit([&](const auto& pk) {
     using E = curve_of<decltype(pk)>;
     groth16::SharedKey<E> prepared;
-    engine::report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
+    recorder.report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
     return add<E>(std::move(id), std::move(prepared), std::move(origin));
   });
 }
@@ -124,7 +124,7 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
   const io::Zkey zkey = as_error([&] {
     const auto t0 = std::chrono::steady_clock::now();
     io::Zkey opened = io::Zkey::open_fd(fd.get(), path.string(), residency);
-    engine::report_stage("open zkey", seconds_since(t0));
+    impl_->recorder.report_stage("open zkey", seconds_since(t0));
     return opened;
   });
   struct stat st {};

@@ -23,7 +23,7 @@ size_t default_pending_bytes() {
 Service::Impl::Impl(ServiceOptions o)
     : options(std::move(o)),
       where(resolve_placement(options.placement)),
-      recorder(options.record_timing_lines, options.spans_kept) {
+      recorder(options.record_timing_lines, options.spans_kept, options.record_spans) {
   if (options.max_pending_bytes == 0) options.max_pending_bytes = default_pending_bytes();
   pool = std::make_shared<engine::BufferPool>(host_memory(), options.host_budget);
   housekeeping = std::jthread([this](std::stop_token stop) { keep_house(stop); });

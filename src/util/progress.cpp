@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 
 namespace cuzk {
 
@@ -84,8 +83,6 @@ void set_progress_output(const ProgressOutput& o) {
 }
 
 void show_progress_on_stderr() {
-  const char* env = std::getenv("CUZK_PROGRESS");
-  if (env && std::strcmp(env, "0") == 0) return set_progress_output({});
   set_progress_output({.out = stderr, .terminal = ::isatty(::fileno(stderr)) == 1});
 }
 

@@ -89,16 +89,14 @@ class Recorder {
   // enabled: false makes record() return at once, so that spans(), totals()
   // (and the metrics and summaries made of them) stay empty and no line is
   // printed; now() still serves the engine's per-partition times.
-  explicit Recorder(bool log_lines = timing_requested(), size_t capacity = kDefaultCapacity,
-                    bool enabled = spans_requested());
-
-  // CUZK_TIMING is set to something other than "" or "0".
-  static bool timing_requested();
-  // CUZK_SPANS is unset, or set to something other than "0".
-  static bool spans_requested();
+  // The front ends decide them (CUZK_TIMING, CUZK_SPANS: util/env_flag.hpp).
+  explicit Recorder(bool log_lines, size_t capacity = kDefaultCapacity, bool enabled = true);
 
   // Seconds since the recorder was made: the time base of every span.
   double now() const;
+  // A stage outside the pipeline (a key's loading) and its time, as a
+  // report_stage line when log_lines.
+  void report_stage(const char* stage, double seconds) const;
   // Thread-safe. Throws std::invalid_argument for a span that ends before it
   // starts (when enabled); a span there is no memory for is dropped, never
   // thrown.
@@ -138,9 +136,8 @@ class Recorder {
   StageTotals totals_;
 };
 
-// One CUZK_TIMING line on stderr, when timing is requested: a stage outside
-// the pipeline (a command's, a key's loading) and its time. A heading goes
-// before the first.
+// One CUZK_TIMING line on stderr: a stage outside the pipeline (a command's,
+// a key's loading) and its time. A heading goes before the first.
 void report_stage(const char* stage, double seconds);
 
 // The spans as Chrome trace events: "X" (complete) events in microseconds, one

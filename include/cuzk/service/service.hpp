@@ -93,6 +93,9 @@ struct ServiceOptions {
   // client that never awaits cannot grow the service without bound.
   size_t max_unawaited_jobs = 1024;
   bool record_timing_lines = false;  // CUZK_TIMING lines on stderr
+  // false: no span is recorded, so spans, summaries and metrics stay empty
+  // (cuzk's CUZK_SPANS=0, which shows what recording costs).
+  bool record_spans = true;
   // The latest spans kept for spans() (a trace, a stage summary; about 48
   // bytes each). Metrics need none: they are made of totals. cuzkd keeps 0.
   size_t spans_kept = engine::Recorder::kDefaultCapacity;

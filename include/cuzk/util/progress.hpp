@@ -48,8 +48,7 @@ struct ProgressOutput {
   double line_period = 5.0;  // seconds between lines (not a terminal)
 };
 void set_progress_output(const ProgressOutput& o);
-// On stderr, as a bar when it is a terminal; off when the environment has
-// CUZK_PROGRESS=0.
+// On stderr, as a bar when it is a terminal.
 void show_progress_on_stderr();
 
 class Progress {
