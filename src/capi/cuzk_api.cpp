@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/proof.hpp"
 #include "cuzk/service/service.hpp"
+#include "cuzk/util/stages.hpp"
 
 #include "c_boundary.hpp"
 
@@ -152,14 +154,27 @@ service::PartitionInput input_of(const cuzk_witness& w, size_t i) {
   return service::WitnessFile{w.path};
 }
 
+// cuzk_times's field of each phase.
+constexpr std::pair<Phase, double cuzk_times::*> kTimesFields[] = {{Phase::queue, &cuzk_times::queue},
+                                                                   {Phase::synthesis, &cuzk_times::synthesis},
+                                                                   {Phase::prove, &cuzk_times::prove},
+                                                                   {Phase::finish, &cuzk_times::finish},
+                                                                   {Phase::total, &cuzk_times::total}};
+static_assert(std::size(kTimesFields) == kPhaseCount, "a phase without its field");
+
+cuzk_times c_times(const PhaseTimes& t) {
+  cuzk_times out{};
+  for (const auto& [phase, field] : kTimesFields) out.*field = t[phase];
+  return out;
+}
+
 std::unique_ptr<cuzk_result> result_of(const service::JobOutcome& outcome) {
   auto r = std::make_unique<cuzk_result>();
   r->proofs.reserve(outcome.partitions.size());
   for (const auto& p : outcome.partitions) {
-    const auto& t = p.times;
     service::SnarkjsJson json = p.ok() ? service::snarkjs_json(*p.proved) : service::SnarkjsJson{};
     r->proofs.push_back({status_of(p.error_kind), p.error, std::move(json.proof), std::move(json.publics),
-                         {t.queue, t.synthesis, t.prove, t.finish, t.total}});
+                         c_times(p.times)});
   }
   return r;
 }

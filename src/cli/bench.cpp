@@ -44,7 +44,7 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
       const auto start = std::chrono::steady_clock::now();
       const double synthesis =
           timed([&] { circuit::synthesize_witness(circuit, prover.w(), prover.a(), prover.b(), prover.c()); });
-      StageTimes t;
+      Timings t;
       prover.prove(t);
       const double total = seconds_since(start);
       if (rep < 0) continue;

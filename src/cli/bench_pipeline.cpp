@@ -97,7 +97,7 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
   // GPU time per partition: each partition's lock-held span covers its kernels.
   double gpu_per_partition = 0;
   for (const auto& st : summary.stages)
-    if (st.stage == engine::Stage::lock_held) gpu_per_partition = st.total / (double)st.count;
+    if (st.stage == Stage::lock_held) gpu_per_partition = st.total / (double)st.count;
   nlohmann::ordered_json j;
   j["curve"] = ec::curve_name(key.curve);
   j["backend"] = backend;
@@ -119,7 +119,7 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
   j["pool_allocations_after_warmup"] = pool.host_pool_allocations - warm.host_pool_allocations;
   j["pool_waits"] = pool.host_pool_waits;
   for (const auto& st : summary.stages)
-    j["stages_ms"][engine::stage_name(st.stage)] = {{"count", st.count}, {"median", 1e3 * st.median},
+    j["stages_ms"][stage_name(st.stage)] = {{"count", st.count}, {"median", 1e3 * st.median},
                                                     {"p95", 1e3 * st.p95}};
   return j;
 }

@@ -17,6 +17,7 @@
 #include "client_queue.hpp"
 #include "client_status.hpp"
 #include "cuzk/util/plural.hpp"
+#include "cuzk/v1/phase_times.hpp"
 #include "output.hpp"
 #include "parse_errors.hpp"
 #include "timing.hpp"
@@ -205,9 +206,9 @@ nlohmann::ordered_json result_json(const v1::JobResult& result) {
       j["proved_by"] = p.proved_by();
       j["attempts"] = p.attempts();
     }
-    const v1::StageTimes& t = p.times();
-    j["times_s"] = {{"queue", t.queue_s()},   {"synthesis", t.synthesis_s()}, {"prove", t.prove_s()},
-                    {"finish", t.finish_s()}, {"total", t.total_s()}};
+    const PhaseTimes t = v1::phase_times(p.times());
+    j["times_s"] = nlohmann::ordered_json::object();
+    for (Phase phase : kPhases) j["times_s"][phase_name(phase)] = t[phase];
     partitions.push_back(std::move(j));
   }
   return {{"job_id", result.job_id()},

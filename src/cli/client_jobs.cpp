@@ -11,6 +11,7 @@
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/v1/phase_times.hpp"
 #include "file_bytes.hpp"
 
 namespace cuzk::cli {
@@ -128,27 +129,27 @@ ResidentKey ensure_key(Daemon& daemon, const std::string& zkey) {
   return {info, loaded_now};
 }
 
-std::string stage_line(const v1::StageTimes& t) {
-  char line[160];
-  std::snprintf(line, sizeof line, "queue %.1f ms, synthesis %.1f ms, prove %.1f ms, finish %.1f ms, total %.1f ms",
-                1e3 * t.queue_s(), 1e3 * t.synthesis_s(), 1e3 * t.prove_s(), 1e3 * t.finish_s(), 1e3 * t.total_s());
+std::string stage_line(const v1::StageTimes& times) {
+  const PhaseTimes t = v1::phase_times(times);
+  std::string line;
+  for (Phase p : kPhases) {
+    char part[64];
+    std::snprintf(part, sizeof part, "%s%s %.1f ms", line.empty() ? "" : ", ", phase_name(p), 1e3 * t[p]);
+    line += part;
+  }
   return line;
 }
 
 std::string stage_summary(const std::vector<v1::StageTimes>& times) {
   if (times.empty()) return "";
-  using Field = double (v1::StageTimes::*)() const;
-  const std::pair<const char*, Field> stages[] = {{"queue", &v1::StageTimes::queue_s},
-                                                  {"synthesis", &v1::StageTimes::synthesis_s},
-                                                  {"prove", &v1::StageTimes::prove_s},
-                                                  {"finish", &v1::StageTimes::finish_s},
-                                                  {"total", &v1::StageTimes::total_s}};
+  std::vector<PhaseTimes> phases;
+  for (const v1::StageTimes& t : times) phases.push_back(v1::phase_times(t));
   std::string table;
-  for (const auto& [name, field] : stages) {
+  for (Phase p : kPhases) {
     std::vector<double> seconds;
-    for (const v1::StageTimes& t : times) seconds.push_back((t.*field)());
+    for (const PhaseTimes& t : phases) seconds.push_back(t[p]);
     char row[96];
-    std::snprintf(row, sizeof row, "  %-10s %10.3f %10.3f\n", name, 1e3 * quantile(seconds, 0.5),
+    std::snprintf(row, sizeof row, "  %-10s %10.3f %10.3f\n", phase_name(p), 1e3 * quantile(seconds, 0.5),
                   1e3 * quantile(seconds, 0.95));
     table += row;
   }

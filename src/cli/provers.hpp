@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/util/stages.hpp"
 #include "cuzk/util/timing.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/groth16/prover_cuda.hpp"
@@ -23,8 +24,21 @@
 
 namespace cuzk::cli {
 
-// Named stage times in seconds, in the order the stages ran.
-using StageTimes = std::vector<std::pair<std::string, double>>;
+// Named times in seconds, in the order they ran.
+using Timings = std::vector<std::pair<std::string, double>>;
+
+// bench prove's label of each stage a prover times, in the order its table
+// lists them.
+inline constexpr std::pair<Stage, const char*> kStageLabels[] = {
+    {Stage::upload, "upload"},       {Stage::ntt, "ntt (h)"},         {Stage::msm_a, "msm A (G1)"},
+    {Stage::msm_b1, "msm B1 (G1)"}, {Stage::msm_b2, "msm B2 (G2)"}, {Stage::msm_c, "msm C (G1)"},
+    {Stage::msm_h, "msm H (G1)"}};
+
+// The labelled stages of `t`; the upload only where there is one (a GPU).
+inline void add_stages(Timings& out, const StageTimes& t, bool with_upload) {
+  for (const auto& [stage, label] : kStageLabels)
+    if (stage != Stage::upload || with_upload) out.emplace_back(label, t[stage]);
+}
 
 template <class E>
 class CpuProver {
@@ -44,7 +58,7 @@ class CpuProver {
   // run one untimed.
   static constexpr bool first_proof_is_slower = false;
   // One-off costs of making the prover, beyond its buffers: none on the CPU.
-  const StageTimes& setup_times() const { return setup_; }
+  const Timings& setup_times() const { return setup_; }
   std::string key_place() const { return "in host memory"; }
 
   std::span<Fr> w() { return w_; }
@@ -52,22 +66,22 @@ class CpuProver {
   std::span<Fr> b() { return b_; }
   std::span<Fr> c() { return c_; }
 
-  groth16::Proof<E> prove(StageTimes& times) {
-    groth16::StartTimes t;
+  groth16::Proof<E> prove(Timings& times) {
+    StageTimes t;
     const auto pending = groth16::prove_start(*key_, std::span<const Fr>(w_), std::span<Fr>(a_), std::span<Fr>(b_),
                                               std::span<Fr>(c_), threads_, &t);
     const auto t0 = std::chrono::steady_clock::now();
     auto proof = groth16::prove_finish(*key_, pending);
-    times = {{"ntt (h)", t.ntt},         {"msm A (G1)", t.msm_a}, {"msm B1 (G1)", t.msm_b1},
-             {"msm B2 (G2)", t.msm_b2}, {"msm C (G1)", t.msm_c}, {"msm H (G1)", t.msm_h},
-             {"finish+verify", seconds_since(t0)}};
+    times.clear();
+    add_stages(times, t, false);
+    times.emplace_back("finish+verify", seconds_since(t0));
     return proof;
   }
 
  private:
   groth16::SharedKey<E> key_;
   unsigned threads_;
-  StageTimes setup_;
+  Timings setup_;
   std::vector<Fr> w_, a_, b_, c_;
 };
 
@@ -104,7 +118,7 @@ class CudaProver {
   std::string device() const { return gpu_label(gpu_); }
   // The worker's arena allocates its device scratch during the first proof.
   static constexpr bool first_proof_is_slower = true;
-  const StageTimes& setup_times() const { return setup_; }
+  const Timings& setup_times() const { return setup_; }
   size_t key_bytes() const { return key_->bytes(); }
   std::string key_place() const {
     return (key_->streamed() ? "streamed from host memory in chunks of " +
@@ -120,7 +134,7 @@ class CudaProver {
 
   // "enqueue" is prove_start's wall time on the host; "wait+finish+verify"
   // prove_finish's, which waits for the GPU; the rest are GPU event times.
-  groth16::Proof<E> prove(StageTimes& times) {
+  groth16::Proof<E> prove(Timings& times) {
     ::cuzk::cuda::DeviceScope on(gpu_);
     auto t0 = std::chrono::steady_clock::now();
     auto pending = groth16::cuda::prove_start<E>(*key_, *worker_, std::span<const Fr>(w_.span()),
@@ -128,25 +142,19 @@ class CudaProver {
                                                  std::span<const Fr>(c_.span()));
     const double enqueue = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    groth16::cuda::GpuTimes g;
+    StageTimes g;
     auto proof = groth16::cuda::prove_finish(*key_, pending, &g);
-    times = {{"enqueue", enqueue},
-             {"upload", g.upload},
-             {"ntt (h)", g.ntt},
-             {"msm A (G1)", g.msm_a},
-             {"msm B1 (G1)", g.msm_b1},
-             {"msm B2 (G2)", g.msm_b2},
-             {"msm C (G1)", g.msm_c},
-             {"msm H (G1)", g.msm_h},
-             {"gpu total", g.total},
-             {"wait+finish+verify", seconds_since(t0)}};
+    times = {{"enqueue", enqueue}};
+    add_stages(times, g, true);
+    times.emplace_back("gpu total", kernel_seconds(g));
+    times.emplace_back("wait+finish+verify", seconds_since(t0));
     return proof;
   }
 
  private:
   int gpu_;
   size_t free_at_plan_ = 0;  // what the GPU had free when the key's place was planned
-  StageTimes setup_;
+  Timings setup_;
   ::cuzk::cuda::PinnedBuffer<Fr> w_, a_, b_, c_;
   std::unique_ptr<groth16::cuda::DeviceKey<E>> key_;
   std::unique_ptr<groth16::cuda::Worker> worker_;

@@ -106,12 +106,11 @@ void add_counters(Families& f, const service::Counters& c, const service::Placem
   for (size_t k = 1; k < service::kErrorKindCount; ++k)
     f.counter("cuzk_partitions_failed_total", "Partitions failed, by reason", double(c.partitions_failed[k]),
               {{"reason", service::error_kind_name(service::ErrorKind(k))}});
-  using engine::Stage;
   for (const auto& [gpu, stages] : stage_totals(c, where)) {
     const std::string where = gpu < 0 ? "cpu" : std::to_string(gpu);
-    for (size_t s = 0; s < engine::kStageCount; ++s) {
-      const auto& t = stages[s];
-      const Labels l{{"gpu", where}, {"stage", engine::stage_name(Stage(s))}};
+    for (Stage s : kStages) {
+      const auto& t = stages[size_t(s)];
+      const Labels l{{"gpu", where}, {"stage", stage_name(s)}};
       f.counter("cuzk_stage_seconds_total", "Seconds spent in each pipeline stage, summed over spans",
                 t.seconds, l);
       f.counter("cuzk_stage_spans_total", "Spans recorded per pipeline stage", double(t.count), l);
@@ -128,7 +127,7 @@ void add_counters(Families& f, const service::Counters& c, const service::Placem
               stages[size_t(Stage::lock_held)].seconds, l);
     for (Stage s : {Stage::upload, Stage::key_upload})
       f.counter("cuzk_h2d_bytes_total", "Bytes copied host to device (witnesses and a/b/c; proving keys)",
-                double(stages[size_t(s)].bytes), {{"gpu", where}, {"stage", engine::stage_name(s)}});
+                double(stages[size_t(s)].bytes), {{"gpu", where}, {"stage", stage_name(s)}});
   }
 }
 
@@ -163,13 +162,6 @@ class Metrics::Handler : public CivetHandler {
   Route respond_;
 };
 
-namespace {
-
-// The stages of cuzk_partition_seconds.
-constexpr const char* kPartitionStages[] = {"queue", "synthesis", "prove", "finish", "total"};
-
-}  // namespace
-
 Metrics::Metrics(service::Service& service) : service_(service), registry_(std::make_shared<prometheus::Registry>()) {
   stage_seconds_ = &prometheus::BuildHistogram()
                         .Name("cuzk_partition_seconds")
@@ -177,7 +169,7 @@ Metrics::Metrics(service::Service& service) : service_(service), registry_(std::
                         .Register(*registry_);
   // Every series of a fixed set exists from start, at 0: a scrape (or a
   // rate() over it) before the first proof finds it.
-  for (const char* stage : kPartitionStages) stage_seconds_->Add({{"stage", stage}}, kBuckets);
+  for (Phase p : kPhases) stage_seconds_->Add({{"stage", phase_name(p)}}, kBuckets);
   proofs_ = &prometheus::BuildCounter()
                  .Name("cuzk_proofs_total")
                  .Help("Partitions proved and verified, by key")
@@ -212,11 +204,7 @@ std::string Metrics::key_label(const std::string& key) {
 void Metrics::observe(const std::string& key_id, ec::Curve curve, const service::PartitionOutcome& o) {
   const std::string key = key_label(key_id);
   if (o.ok()) {
-    const auto& t = o.times;
-    const double seconds[] = {t.queue, t.synthesis, t.prove, t.finish, t.total};
-    static_assert(std::size(seconds) == std::size(kPartitionStages));
-    for (size_t i = 0; i < std::size(seconds); ++i)
-      stage_seconds_->Add({{"stage", kPartitionStages[i]}}, kBuckets).Observe(seconds[i]);
+    for (Phase p : kPhases) stage_seconds_->Add({{"stage", phase_name(p)}}, kBuckets).Observe(o.times[p]);
     proofs_->Add({{"key", key}, {"curve", ec::curve_name(curve)}}).Increment();
   } else {
     failures_->Add({{"key", key}, {"reason", service::error_kind_name(o.error_kind)}}).Increment();

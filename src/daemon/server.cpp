@@ -157,7 +157,7 @@ bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t 
                                                         : std::min<Clock::duration>(kSlice, until - now);
     if (auto outcome = service_.await(id, std::max(wait, Clock::duration::zero()))) {
       double total = 0;
-      for (const auto& p : outcome->partitions) total = std::max(total, p.times.total);
+      for (const auto& p : outcome->partitions) total = std::max(total, p.times[Phase::total]);
       spdlog::info("job {} done: key {}, {} partitions, {} failed, {:.3f} s", id, loggable(outcome->key),
                    outcome->partitions.size(), outcome->failed(), total);
       fill(out, *outcome);

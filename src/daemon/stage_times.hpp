@@ -1,44 +1,31 @@
-// A partition's stage times in the two forms cuzkd passes them on: the
-// gRPC message, and the JSON text a queue worker stores with its proof
-// (cuzk_partitions.times) for the cuzkd that answers the Await. One spelling
-// of the JSON keys for the writer and the reader.
+// A partition's phase times as the JSON text a queue worker stores with its
+// proof (cuzk_partitions.times) for the cuzkd that answers the Await: the
+// phases' names are the keys, for the writer and the reader.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-#include "cuzk/service/service.hpp"
-#include "cuzk/v1/prover.pb.h"
+#include "cuzk/util/stages.hpp"
+#include "cuzk/v1/phase_times.hpp"
 
 namespace cuzk::daemon {
 
-inline void fill_times(v1::StageTimes* out, const service::StageTimes& t) {
-  out->set_queue_s(t.queue);
-  out->set_synthesis_s(t.synthesis);
-  out->set_prove_s(t.prove);
-  out->set_finish_s(t.finish);
-  out->set_total_s(t.total);
-}
-
-inline std::string stage_times_json(const service::StageTimes& t) {
-  nlohmann::ordered_json j{{"queue", t.queue}, {"synthesis", t.synthesis}, {"prove", t.prove},
-                           {"finish", t.finish}, {"total", t.total}};
+inline std::string stage_times_json(const PhaseTimes& t) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (Phase p : kPhases) j[phase_name(p)] = t[p];
   return j.dump();
 }
 
 // What stage_times_json wrote; zeros for what is absent or not a number
 // (a row written by another version, or none at all).
-inline service::StageTimes stage_times_from_json(const std::string& text) {
-  service::StageTimes t;
+inline PhaseTimes stage_times_from_json(const std::string& text) {
+  PhaseTimes t;
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (!j.is_object()) return t;
-  const auto at = [&](const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : 0.0; };
-  t.queue = at("queue");
-  t.synthesis = at("synthesis");
-  t.prove = at("prove");
-  t.finish = at("finish");
-  t.total = at("total");
+  for (Phase p : kPhases)
+    if (const auto it = j.find(phase_name(p)); it != j.end() && it->is_number()) t[p] = it->get<double>();
   return t;
 }
 

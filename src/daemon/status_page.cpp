@@ -13,7 +13,6 @@ namespace cuzk::daemon {
 namespace {
 
 using J = nlohmann::ordered_json;
-using engine::Stage;
 
 double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -27,8 +26,8 @@ double busy_seconds(const engine::StageTotals& totals, int device) {
   if (it == totals.end()) return 0;
   if (device >= 0) return it->second[size_t(Stage::lock_held)].seconds;
   double s = 0;
-  for (size_t i = 0; i < engine::kStageCount; ++i)
-    if (engine::is_kernel_stage(Stage(i))) s += it->second[i].seconds;
+  for (size_t i = 0; i < kStageCount; ++i)
+    if (is_kernel_stage(Stage(i))) s += it->second[i].seconds;
   return s;
 }
 
@@ -111,7 +110,7 @@ J stages_json(std::vector<engine::Span> spans) {
   std::erase_if(spans, [&](const engine::Span& s) { return s.end < latest - StatusPage::kStageWindow; });
   J stages = J::array();
   for (const auto& st : engine::summarize(spans).stages)
-    stages.push_back({{"stage", engine::stage_name(st.stage)},
+    stages.push_back({{"stage", stage_name(st.stage)},
                       {"count", st.count},
                       {"median_s", st.median},
                       {"p95_s", st.p95}});

@@ -24,14 +24,12 @@ class CpuBackend final : public Backend<E> {
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
     const Track track{Track::Kind::worker, -1, (int)worker};
     const auto parts = partition_spans(item.buffer, *item.key, false);
-    groth16::StartTimes st;
+    StageTimes times;
     const double start = recorder.now();
     auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,
-                                      &st);
+                                      &times);
     item.buffer = {};  // a, b, c are consumed
-    const StageTime stages[] = {{Stage::ntt, st.ntt},       {Stage::msm_a, st.msm_a}, {Stage::msm_b1, st.msm_b1},
-                                {Stage::msm_b2, st.msm_b2}, {Stage::msm_c, st.msm_c}, {Stage::msm_h, st.msm_h}};
-    record_end_to_end(recorder, track, item.job, item.partition, start, stages);
+    record_end_to_end(recorder, track, item.job, item.partition, start, groth16::kStartStages, times);
     return proof;
   }
 

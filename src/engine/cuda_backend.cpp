@@ -307,8 +307,8 @@ class CudaBackend final : public Backend<E> {
     const double locked = recorder.now();
     recorder.record(Span{Stage::lock_wait, track, item.job, item.partition, t, locked});
     auto pending = gpu::prove_start<E>(*key, *s.worker, std::move(inputs));
-    gpu::GpuTimes gt;
-    auto proof = pending.wait(&gt);
+    StageTimes times;
+    auto proof = pending.wait(&times);
     const double done = recorder.now();
     lock.unlock();
     item.buffer = {};
@@ -316,11 +316,9 @@ class CudaBackend final : public Backend<E> {
     // The kernels ran back to back on the worker's stream and ended just
     // before wait() returned: lay them out backwards from there.
     // Without GPU a/b/c, that interval is only the wait for the upload.
-    const StageTime stages[] = {{Stage::msm_a, gt.msm_a},  {Stage::msm_b1, gt.msm_b1},
-                                {Stage::msm_b2, gt.msm_b2}, {Stage::msm_c, gt.msm_c},
-                                {Stage::abc, gt.abc, options_.abc_on_gpu}, {Stage::ntt, gt.ntt},
-                                {Stage::msm_h, gt.msm_h}};
-    record_end_to_end(recorder, track, item.job, item.partition, std::max(locked, done - gt.total), stages);
+    const double kernels = kernel_seconds(times);
+    record_end_to_end(recorder, track, item.job, item.partition, std::max(locked, done - kernels),
+                      gpu::kGpuKernelStages, times, options_.abc_on_gpu ? std::nullopt : std::optional(Stage::abc));
     return proof;
   }
 

@@ -397,19 +397,18 @@ void Engine<E>::finish(const Track& track, Pending& p) {
     return;
   }
   const double start = recorder_.now();
-  groth16::FinishTimes ft;
+  StageTimes times;
   std::optional<groth16::Proof<E>> proof;
   std::exception_ptr failure;
   try {
     const auto& chosen = t.job->randomness;
-    proof = chosen.empty() ? groth16::prove_finish(*t.job->key, p.proof, &ft)
-                           : groth16::prove_finish(*t.job->key, p.proof, chosen[t.partition], &ft);
+    proof = chosen.empty() ? groth16::prove_finish(*t.job->key, p.proof, &times)
+                           : groth16::prove_finish(*t.job->key, p.proof, chosen[t.partition], &times);
   } catch (...) {
     failure = std::current_exception();
   }
-  recorder_.record(Span{Stage::finish, track, t.job->id, t.partition, start, start + ft.assemble});
-  recorder_.record(
-      Span{Stage::verify, track, t.job->id, t.partition, start + ft.assemble, start + ft.assemble + ft.verify});
+  constexpr Stage kFinishStages[] = {Stage::finish, Stage::verify};
+  record_end_to_end(recorder_, track, t.job->id, t.partition, start, kFinishStages, times);
   if (failure) complete_failed(t, "finish", failure);
   else complete(*t.job, t.partition, t.times, std::move(proof), std::move(p.proof.publics), Outcome::proved);
 }

@@ -11,10 +11,6 @@ namespace cuzk::engine {
 
 namespace {
 
-constexpr const char* kStageNames[kStageCount] = {"synthesis", "key upload", "upload",    "abc",       "ntt",
-                                                  "msm A",     "msm B1",     "msm B2",    "msm C",     "msm H",
-                                                  "lock wait", "lock held",  "finish",    "verify"};
-
 // Nearest rank: the smallest value with at least q of the values at or below it.
 double quantile(std::vector<double>& sorted, double q) {
   const size_t rank = (size_t)std::ceil(q * (double)sorted.size());
@@ -39,23 +35,6 @@ double union_length(std::vector<std::pair<double, double>> iv) {
 }
 
 }  // namespace
-
-const char* stage_name(Stage s) { return kStageNames[(size_t)s]; }
-
-bool is_kernel_stage(Stage s) {
-  switch (s) {
-    case Stage::abc:
-    case Stage::ntt:
-    case Stage::msm_a:
-    case Stage::msm_b1:
-    case Stage::msm_b2:
-    case Stage::msm_c:
-    case Stage::msm_h:
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::string track_name(const Track& t) {
   const std::string gpu = t.gpu < 0 ? "CPU " : "GPU " + std::to_string(t.gpu) + " ";
@@ -177,11 +156,11 @@ Summary summarize(std::span<const Span> spans) {
     if (s.stage == Stage::lock_held) out.lock_held += d;
   }
   out.wall = last - first;
-  for (size_t i = 0; i < kStageCount; ++i) {
-    auto& v = durations[i];
+  for (Stage stage : kStages) {
+    auto& v = durations[size_t(stage)];
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
-    StageSummary st{(Stage)i, v.size(), quantile(v, 0.5), quantile(v, 0.95), 0};
+    StageSummary st{stage, v.size(), quantile(v, 0.5), quantile(v, 0.95), 0};
     for (double d : v) st.total += d;
     out.stages.push_back(st);
   }

@@ -125,7 +125,7 @@ void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::s
 template <class E>
 PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const typename E::Fr> w,
                             std::span<typename E::Fr> a, std::span<typename E::Fr> b,
-                            std::span<typename E::Fr> c, unsigned threads, StartTimes* times) {
+                            std::span<typename E::Fr> c, unsigned threads, StageTimes* times) {
   using Fr = typename E::Fr;
   const ProvingKey<E>& key = prepared.key();
   if (key.on_gpu)
@@ -133,7 +133,8 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
                                 ", where it was made: only the cuda backend on that GPU proves with it");
   check_length("the witness", w.size(), key.n_vars());
   for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key.domain_size());
-  StartTimes t;
+  StageTimes untimed;
+  StageTimes& t = times ? *times : untimed;
 
   // h on the coset (snarkjs-formats.md §2.2): each of a, b, c back to
   // coefficients, then evaluated on g·⟨ω⟩ where Z is a non-zero constant, and
@@ -141,7 +142,7 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
   // the key's H takes them (reduction.hpp).
   const auto& domain = prepared.domain();
   const QapReduction qap = reduction(key.convention);
-  t.ntt = timed([&] {
+  t[Stage::ntt] = timed([&] {
     for (auto v : {a, b, c}) {
       poly::intt(domain, v, threads);
       poly::coset_ntt(domain, v, domain.coset_shift(), threads);
@@ -167,16 +168,15 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
   };
   PendingProof<E> p;
   const size_t n_public = key.n_public();
-  t.msm_a = timed([&] { p.a = msm::msm<typename E::G1>(key.a, scalars(key.a_density, a_dense), threads); });
+  t[Stage::msm_a] = timed([&] { p.a = msm::msm<typename E::G1>(key.a, scalars(key.a_density, a_dense), threads); });
   const std::span<const Fr> wb = scalars(key.b_density, b_dense);
-  t.msm_b1 = timed([&] { p.b1 = msm::msm<typename E::G1>(key.b1, wb, threads); });
-  t.msm_b2 = timed([&] { p.b2 = msm::msm<typename E::G2>(key.b2, wb, threads); });
-  t.msm_c = timed([&] { p.c = msm::msm<typename E::G1>(key.c, w.subspan(n_public + 1), threads); });
-  t.msm_h = timed([&] {
+  t[Stage::msm_b1] = timed([&] { p.b1 = msm::msm<typename E::G1>(key.b1, wb, threads); });
+  t[Stage::msm_b2] = timed([&] { p.b2 = msm::msm<typename E::G2>(key.b2, wb, threads); });
+  t[Stage::msm_c] = timed([&] { p.c = msm::msm<typename E::G1>(key.c, w.subspan(n_public + 1), threads); });
+  t[Stage::msm_h] = timed([&] {
     p.h = msm::msm<typename E::G1>(key.h, std::span<const Fr>(a).first(key.h.size()), threads);
   });
   p.publics.assign(w.begin() + 1, w.begin() + 1 + n_public);
-  if (times) *times = t;
   return p;
 }
 
@@ -241,19 +241,19 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
 }  // namespace detail
 
 template <class E>
-Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending, FinishTimes* times) {
+Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending, StageTimes* times) {
   return prove_finish(prepared, pending, Randomness<typename E::Fr>::draw(), times);
 }
 
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pending,
-                      const Randomness<typename E::Fr>& rs, FinishTimes* times) {
+                      const Randomness<typename E::Fr>& rs, StageTimes* times) {
   auto t0 = std::chrono::steady_clock::now();
   const Proof<E> proof = detail::assemble(prepared, pending, rs);
   const double assembled = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   const bool ok = verify<E>(prepared.vk(), pending.publics, proof);
-  if (times) *times = {assembled, seconds_since(t0)};
+  if (times) (*times)[Stage::finish] = assembled, (*times)[Stage::verify] = seconds_since(t0);
   if (!ok)
     throw ProofError(
         "the proof does not verify: the witness does not satisfy the key's constraints (or the key is corrupt)");
@@ -263,12 +263,12 @@ Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pen
 #define CUZK_GROTH16_PROVER_INSTANTIATE(E)                                                                   \
   template class PreparedKey<E>;                                                                             \
   template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>,      \
-                                       std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);           \
+                                       std::span<E::Fr>, std::span<E::Fr>, unsigned, StageTimes*);           \
   template struct Randomness<E::Fr>;                                                                         \
   template Proof<E> detail::assemble(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&); \
-  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);               \
+  template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, StageTimes*);               \
   template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&,    \
-                                 FinishTimes*);
+                                 StageTimes*);
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_PROVER_INSTANTIATE(ec::Bls12_381)
 

@@ -270,8 +270,8 @@ struct PendingGpuProof<E>::State {
   std::optional<MsmParts<G1>> a, b1, c, h;
   std::optional<MsmParts<G2>> b2;
   Arena::Block quotient[2];  // in_turn: the two vectors (h in the first)
-  // Main stream, in order: GpuTimes' stages lie between them; `work` ends
-  // with H.
+  // Main stream, in order: the kernel stages (kGpuKernelStages) lie between
+  // them; `work` ends with H.
   Event start, a_done, b1_done, b2_done, c_done, abc_ready, ntt_done;
   // Last: kernels read the inputs' and the staging blocks, which go back to
   // the arena with this state (the MSMs wait for their own results).
@@ -290,7 +290,7 @@ template <class E>
 PendingGpuProof<E>::~PendingGpuProof() = default;
 
 template <class E>
-PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
+PendingProof<E> PendingGpuProof<E>::wait(StageTimes* times) {
   if (!state_ || state_->work.waited()) throw std::logic_error("prove_start's result was already waited for");
   State& s = *state_;
   PendingProof<E> p;
@@ -305,15 +305,15 @@ PendingProof<E> PendingGpuProof<E>::wait(GpuTimes* times) {
   if (times) {
     const auto sec = [](const Event& to, const Event& from) { return 1e-3 * to.ms_since(from); };
     const Event& h_done = s.work.end();
-    times->upload = upload;
-    times->msm_a = sec(s.a_done, s.start);  // with the witness's classification
-    times->msm_b1 = sec(s.b1_done, s.a_done);
-    times->msm_b2 = sec(s.b2_done, s.b1_done);
-    times->msm_c = sec(s.c_done, s.b2_done);
-    times->abc = sec(s.abc_ready, s.c_done);
-    times->ntt = sec(s.ntt_done, s.abc_ready);
-    times->msm_h = sec(h_done, s.ntt_done);
-    times->total = sec(h_done, s.start);
+    StageTimes& t = *times;
+    t[Stage::upload] = upload;
+    t[Stage::msm_a] = sec(s.a_done, s.start);  // with the witness's classification
+    t[Stage::msm_b1] = sec(s.b1_done, s.a_done);
+    t[Stage::msm_b2] = sec(s.b2_done, s.b1_done);
+    t[Stage::msm_c] = sec(s.c_done, s.b2_done);
+    t[Stage::abc] = sec(s.abc_ready, s.c_done);
+    t[Stage::ntt] = sec(s.ntt_done, s.abc_ready);
+    t[Stage::msm_h] = sec(h_done, s.ntt_done);
   }
   return p;
 }

@@ -20,15 +20,15 @@ ErrorKind kind_of(engine::Outcome outcome, const std::exception_ptr& cause) {
   return ErrorKind::internal;
 }
 
-StageTimes stage_times(const engine::PartitionTimes& t) {
-  // A stage never reached leaves its time 0: it then took no time.
+PhaseTimes phase_times(const engine::PartitionTimes& t) {
+  // A phase never reached leaves its time 0: it then took no time.
   const auto span = [](double from, double to) { return from > 0 && to >= from ? to - from : 0.0; };
-  StageTimes s;
-  s.queue = span(t.submitted, t.synthesis_start);
-  s.synthesis = span(t.synthesis_start, t.synthesized);
-  s.prove = span(t.synthesized, t.proved);
-  s.finish = span(t.proved, t.done);
-  s.total = span(t.submitted, t.done);
+  PhaseTimes s;
+  s[Phase::queue] = span(t.submitted, t.synthesis_start);
+  s[Phase::synthesis] = span(t.synthesis_start, t.synthesized);
+  s[Phase::prove] = span(t.synthesized, t.proved);
+  s[Phase::finish] = span(t.proved, t.done);
+  s[Phase::total] = span(t.submitted, t.done);
   return s;
 }
 
@@ -37,7 +37,7 @@ StageTimes stage_times(const engine::PartitionTimes& t) {
 template <class E>
 PartitionOutcome outcome_of(const engine::PartitionResult<E>& r) {
   PartitionOutcome out;
-  out.times = stage_times(r.times);
+  out.times = phase_times(r.times);
   out.error_kind = r.proof ? ErrorKind::none : kind_of(r.outcome, r.cause);
   if (out.ok()) {
     out.proved = Proved<E>{*r.proof, r.publics};

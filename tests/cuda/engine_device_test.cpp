@@ -189,9 +189,9 @@ TEST(DeviceKeys, AbcFromRowsAndStreamedKeysGiveTheCpuResults) {
       gpu::Worker worker(0);
       if (o.matrices) {
         auto pending = gpu::prove_start<E>(key, worker, w, none, none, none);  // a, b, c on the GPU
-        gpu::GpuTimes t;
+        StageTimes t;
         expect_same_pending<E>(pending.wait(&t), want);
-        EXPECT_GT(t.abc, 0.0);
+        EXPECT_GT(t[Stage::abc], 0.0);
       } else {
         EXPECT_THROW(gpu::upload_inputs<E>(key, worker, w, none, none, none), std::invalid_argument);
       }

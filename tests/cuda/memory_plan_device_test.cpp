@@ -91,9 +91,9 @@ void check_schedules(groth16::Convention convention) {
                                        std::span<const Fr>(b.span()), std::span<const Fr>(c.span()), schedule);
       EXPECT_EQ(inputs.host_abc_pending(), schedule == gpu::AbcSchedule::in_turn);
       auto pending = gpu::prove_start(dk, worker, std::move(inputs));
-      gpu::GpuTimes times;
+      StageTimes times;
       expect_same_pending<E>(pending.wait(&times), want);
-      EXPECT_GT(times.ntt, 0.0);
+      EXPECT_GT(times[Stage::ntt], 0.0);
     }
   }
 }
@@ -137,8 +137,8 @@ TEST(MemoryLimit, EngineStreamsTheKeyAndItsWorkersTakeTurns) {
   // beside them).
   std::vector<engine::Span> uploads, kernels;
   for (const auto& s : recorder.spans()) {
-    if (s.stage == engine::Stage::upload) uploads.push_back(s);
-    if (s.stage == engine::Stage::lock_held) kernels.push_back(s);
+    if (s.stage == Stage::upload) uploads.push_back(s);
+    if (s.stage == Stage::lock_held) kernels.push_back(s);
   }
   ASSERT_EQ(uploads.size(), 4u);
   ASSERT_EQ(kernels.size(), 4u);

@@ -26,7 +26,7 @@ Span span(Stage stage, Track track, double start, double end, uint64_t bytes = 0
 
 TEST(Trace, NamesAreDistinct) {
   std::set<std::string> names;
-  for (size_t i = 0; i < kStageCount; ++i) names.insert(stage_name((Stage)i));
+  for (Stage s : kStages) names.insert(stage_name(s));
   EXPECT_EQ(names.size(), kStageCount);
   EXPECT_EQ(track_name({Kind::worker, 0, 1}), "GPU 0 worker 1");
   EXPECT_EQ(track_name({Kind::worker, -1, 2}), "CPU worker 2");

@@ -35,7 +35,7 @@ std::vector<uint64_t> proofs_per_gpu(const Service& svc) {
   std::vector<uint64_t> out;
   for (int d = 0; d < 2; ++d) {
     const auto it = c.stages.find(d);
-    out.push_back(it == c.stages.end() ? 0 : it->second[(size_t)engine::Stage::lock_held].count);
+    out.push_back(it == c.stages.end() ? 0 : it->second[(size_t)Stage::lock_held].count);
   }
   return out;
 }

@@ -45,8 +45,8 @@ TEST(CudaService, BothCurvesShareTheGpu) {
   EXPECT_NE(s.gpus[0].name.find("GPU 0"), std::string::npos);
   const Counters c = svc.counters();
   EXPECT_EQ(c.partitions_proved, 8u);
-  EXPECT_GT(c.stages.at(0)[(size_t)engine::Stage::lock_held].seconds, 0);
-  EXPECT_GT(c.stages.at(0)[(size_t)engine::Stage::upload].bytes, 0u);
+  EXPECT_GT(c.stages.at(0)[(size_t)Stage::lock_held].seconds, 0);
+  EXPECT_GT(c.stages.at(0)[(size_t)Stage::upload].bytes, 0u);
 
   EXPECT_TRUE(svc.evict("bn"));
   EXPECT_TRUE(svc.evict("bls"));

@@ -40,8 +40,9 @@ ServiceOptions cpu_options() {
 template <class E>
 void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
   test_support::expect_verifies<E>(p, curve, circuit);
-  EXPECT_GE(p.times.total, p.times.synthesis + p.times.prove + p.times.finish - 1e-9);
-  EXPECT_GT(p.times.prove, 0);
+  const PhaseTimes& t = p.times;
+  EXPECT_GE(t[Phase::total], t[Phase::synthesis] + t[Phase::prove] + t[Phase::finish] - 1e-9);
+  EXPECT_GT(t[Phase::prove], 0);
 }
 
 // The kind of Error that f throws, or none.
@@ -93,7 +94,7 @@ TEST(Service, ProvesBothCurvesFromFilesAndBytes) {
   const Counters c = svc.counters();
   EXPECT_EQ(c.jobs_submitted, 2u);
   EXPECT_EQ(c.partitions_proved, 3u);
-  EXPECT_GT(c.stages.at(-1)[(size_t)engine::Stage::msm_a].count, 0u);
+  EXPECT_GT(c.stages.at(-1)[(size_t)Stage::msm_a].count, 0u);
   EXPECT_EQ(kind_thrown([&] { svc.await(j1); }), ErrorKind::not_found) << "an outcome is handed over once";
 }
 

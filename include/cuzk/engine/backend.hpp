@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -40,21 +41,16 @@ PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16
   return {{base, n}, {base + n, rows}, {base + n + rows, rows}, {base + n + 2 * rows, rows}};
 }
 
-// A stage that ran for `seconds`; an interval not worth a span of its own
-// (recorded = false) still takes its place in the layout.
-struct StageTime {
-  Stage stage;
-  double seconds;
-  bool recorded = true;
-};
-
-// Records stages that ran one after another from `start` on one track (the
-// backends measure durations, not instants); returns where the last ended.
+// Records the stages `order`, which ran one after another from `start` on one
+// track for the seconds `times` gives them (the backends measure durations,
+// not instants); returns where the last ended. `unrecorded`, an interval not
+// worth a span of its own, still takes its place in the layout.
 inline double record_end_to_end(Recorder& recorder, const Track& track, uint32_t job, uint32_t partition,
-                                double start, std::span<const StageTime> stages) {
-  for (const StageTime& s : stages) {
-    if (s.recorded) recorder.record(Span{s.stage, track, job, partition, start, start + s.seconds});
-    start += s.seconds;
+                                double start, std::span<const Stage> order, const StageTimes& times,
+                                std::optional<Stage> unrecorded = {}) {
+  for (Stage s : order) {
+    if (s != unrecorded) recorder.record(Span{s, track, job, partition, start, start + times[s]});
+    start += times[s];
   }
   return start;
 }

@@ -26,29 +26,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cuzk/util/stages.hpp"
+
 namespace cuzk::engine {
-
-enum class Stage : uint8_t {
-  synthesis,
-  key_upload,  // a proving key onto a GPU, once per key and GPU
-  upload,
-  abc,  // a, b, c from the key's rows, on the GPU
-  ntt,
-  msm_a,
-  msm_b1,
-  msm_b2,
-  msm_c,
-  msm_h,
-  lock_wait,
-  lock_held,
-  finish,
-  verify,
-};
-inline constexpr size_t kStageCount = 14;
-
-const char* stage_name(Stage s);
-// The stages that keep a GPU's multiprocessors busy: what "GPU busy" counts.
-bool is_kernel_stage(Stage s);
 
 struct Track {
   enum class Kind : uint8_t { worker, copy, synthesis, finalizer };

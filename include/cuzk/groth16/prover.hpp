@@ -28,6 +28,7 @@
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/proof.hpp"
 #include "cuzk/poly/domain.hpp"
+#include "cuzk/util/stages.hpp"
 
 namespace cuzk::groth16 {
 
@@ -111,23 +112,18 @@ struct PendingProof {
   std::vector<typename E::Fr> publics;  // w[1 .. n_public]
 };
 
-// Per-stage wall times of one prove_start, in seconds.
-struct StartTimes {
-  double ntt = 0, msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, msm_h = 0;
-};
+// The stages prove_start times, in the order they run.
+inline constexpr Stage kStartStages[] = {Stage::ntt,    Stage::msm_a, Stage::msm_b1,
+                                         Stage::msm_b2, Stage::msm_c, Stage::msm_h};
 
 // The randomness-free half. a, b, c (domain_size each) are consumed: they are
 // transformed in place into the quotient's evaluations. w has n_vars values.
-// Throws std::invalid_argument on wrong lengths.
+// Throws std::invalid_argument on wrong lengths. `times` gets the wall times
+// of kStartStages; its other stages are left as they are.
 template <class E>
 PendingProof<E> prove_start(const PreparedKey<E>& key, std::span<const typename E::Fr> w,
                             std::span<typename E::Fr> a, std::span<typename E::Fr> b,
-                            std::span<typename E::Fr> c, unsigned threads = 0, StartTimes* times = nullptr);
-
-// Wall times of one prove_finish, in seconds.
-struct FinishTimes {
-  double assemble = 0, verify = 0;
-};
+                            std::span<typename E::Fr> c, unsigned threads = 0, StageTimes* times = nullptr);
 
 // Groth16's blinding factors.
 template <class Fr>
@@ -143,23 +139,24 @@ struct Randomness {
 // r and s drawn from the operating system's CSPRNG, the assembly
 // (snarkjs-formats.md §2.6, constant-time in r and s, which are zeroed after
 // use), then verification against key.vk(); a proof that does not verify (an
-// unsatisfied witness, a corrupt key) is a ProofError.
+// unsatisfied witness, a corrupt key) is a ProofError. `times` gets the wall
+// times of the stages finish (the assembly) and verify.
 template <class E>
-Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, FinishTimes* times = nullptr);
+Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending, StageTimes* times = nullptr);
 // The same with r and s the caller drew: bellperson draws its own and passes
 // them through supraseal-c2's ABI (capi/supraseal_api.cpp).
 template <class E>
 Proof<E> prove_finish(const PreparedKey<E>& key, const PendingProof<E>& pending,
-                      const Randomness<typename E::Fr>& rs, FinishTimes* times = nullptr);
+                      const Randomness<typename E::Fr>& rs, StageTimes* times = nullptr);
 
 #define CUZK_GROTH16_PROVER_EXTERN(E)                                                                          \
   extern template class PreparedKey<E>;                                                                        \
   extern template PendingProof<E> prove_start(const PreparedKey<E>&, std::span<const E::Fr>, std::span<E::Fr>, \
-                                              std::span<E::Fr>, std::span<E::Fr>, unsigned, StartTimes*);      \
+                                              std::span<E::Fr>, std::span<E::Fr>, unsigned, StageTimes*);      \
   extern template struct Randomness<E::Fr>;                                                                    \
-  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, FinishTimes*);          \
+  extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, StageTimes*);          \
   extern template Proof<E> prove_finish(const PreparedKey<E>&, const PendingProof<E>&, const Randomness<E::Fr>&, \
-                                        FinishTimes*);
+                                        StageTimes*);
 CUZK_GROTH16_PROVER_EXTERN(ec::Bn254)
 CUZK_GROTH16_PROVER_EXTERN(ec::Bls12_381)
 #undef CUZK_GROTH16_PROVER_EXTERN

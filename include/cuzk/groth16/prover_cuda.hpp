@@ -208,16 +208,9 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
                               std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
                               std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule = {});
 
-// GPU times of one proof's stages, in seconds, from events on the worker's
-// streams (valid once the proof has been waited for). The kernel stages run
-// one after another on the worker's stream, in this order, and add up to total;
-// for a streamed key they include the waits for its chunks' copies.
-struct GpuTimes {
-  // The inputs' copies (w, and a, b, c when given together); a, b, c going
-  // up in turn count in abc (a and b) and ntt (c).
-  double upload = 0;
-  double msm_a = 0, msm_b1 = 0, msm_b2 = 0, msm_c = 0, abc = 0, ntt = 0, msm_h = 0, total = 0;
-};
+// The kernel stages of a GPU proof, in the order they run on the worker's stream.
+inline constexpr Stage kGpuKernelStages[] = {Stage::msm_a, Stage::msm_b1, Stage::msm_b2, Stage::msm_c,
+                                            Stage::abc,   Stage::ntt,    Stage::msm_h};
 
 template <class E>
 class PendingGpuProof {
@@ -227,8 +220,14 @@ class PendingGpuProof {
   ~PendingGpuProof();
 
   // Blocks until the GPU work is done; then the MSM results, as prove_start of
-  // the CPU backend returns them. Once only.
-  PendingProof<E> wait(GpuTimes* times = nullptr);
+  // the CPU backend returns them. Once only. `times` gets the GPU times of the
+  // stages, from events on the worker's streams: upload (the inputs' copies:
+  // w, and a, b, c when given together; a, b, c going up in turn count in abc
+  // (a and b) and ntt (c)), then the kernel stages, which ran one after another
+  // on the worker's stream in the order kGpuKernelStages and add up to
+  // kernel_seconds(); for a streamed key they include the waits for its
+  // chunks' copies. Its other stages are left as they are.
+  PendingProof<E> wait(StageTimes* times = nullptr);
 
   struct State;
 
@@ -256,7 +255,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, std::spa
 
 // wait(), then the CPU backend's prove_finish (fresh r and s, verification).
 template <class E>
-Proof<E> prove_finish(const DeviceKey<E>& key, PendingGpuProof<E>& pending, GpuTimes* times = nullptr) {
+Proof<E> prove_finish(const DeviceKey<E>& key, PendingGpuProof<E>& pending, StageTimes* times = nullptr) {
   return groth16::prove_finish(key.prepared(), pending.wait(times));
 }
 

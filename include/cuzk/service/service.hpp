@@ -36,6 +36,7 @@
 #include "cuzk/service/native.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/proof.hpp"
+#include "cuzk/util/stages.hpp"
 
 namespace cuzk::io {
 struct Witness;  // io/wtns.hpp
@@ -175,22 +176,13 @@ struct SubmitOptions {
   std::function<void(JobId)> on_finished = nullptr;
 };
 
-// Seconds each partition spent in each stage of the pipeline.
-struct StageTimes {
-  double queue = 0;      // submitted to synthesis start
-  double synthesis = 0;  // reading or synthesizing the witness (and a/b/c)
-  double prove = 0;      // waiting for a worker, upload and kernels (or the CPU proof)
-  double finish = 0;     // waiting for a finalizer, assembly and verification
-  double total = 0;      // submitted to done
-};
-
 struct PartitionOutcome {
   bool ok() const { return error_kind == ErrorKind::none; }
   std::optional<AnyProved> proved;  // when ok; snarkjs_json makes its files
   ErrorKind error_kind = ErrorKind::none;
   std::string error;         // one line, when not ok
   std::exception_ptr cause;  // what a stage threw, when one did (a cancel, a deadline or a stop throws nothing)
-  StageTimes times;
+  PhaseTimes times;  // seconds in each phase of the pipeline
   // When not ok: throws an Error of the kind and message, the cause nested in it.
   [[noreturn]] void rethrow() const;
 };
