@@ -14,7 +14,9 @@
 # as a reader pastes them into one terminal, in a fresh temporary directory
 # that stands for the root of a clone: examples/, tests/, proto/, bindings/,
 # packaging/ and node_modules/ are links to this repository's, build/ a link to
-# BUILD_DIR, and HOME a folder inside it. BUILD_DIR/src and BUILD_DIR/src/daemon are on PATH
+# BUILD_DIR, and HOME a folder inside it, as is RUNTIME_DIRECTORY: cuzkd's
+# default socket (docs/DAEMON.md) is then this run's own, not /run/cuzk or the
+# user's, where a cuzkd of the machine may listen. BUILD_DIR/src and BUILD_DIR/src/daemon are on PATH
 # (the README's `export PATH` line). Whatever a block starts in the background
 # is ended with its process group when the file is done.
 set -euo pipefail
@@ -53,9 +55,9 @@ for file in "$@"; do
   [ -s "$script" ] || { rm -rf "$work"; continue; }
   for link in examples tests proto bindings packaging node_modules; do ln -s "$source/$link" "$work/$link"; done
   ln -s "$build" "$work/build"
-  mkdir "$work/home"
+  mkdir "$work/home" "$work/run"
   set +e
-  HOME=$work/home PATH="$build/src:$build/src/daemon:$PATH" \
+  HOME=$work/home RUNTIME_DIRECTORY=$work/run PATH="$build/src:$build/src/daemon:$PATH" \
     setsid bash -c 'cd "$0" && exec bash -euo pipefail "$1"' "$work" "$script" &
   pid=$!
   wait "$pid"

@@ -5,9 +5,12 @@ It generates its gRPC stubs from the .proto when it starts, with grpc_tools
 (Debian: python3-grpcio python3-grpc-tools), into a temporary directory: no
 generated code is kept. Then, for example:
 
-  cuzk_client.py --daemon unix:///run/cuzk/cuzkd.sock prove KEY witness.wtns proof.json public.json
+  cuzk_client.py prove KEY witness.wtns proof.json public.json
   cuzk_client.py --daemon localhost:9090 prove KEY witness.wtns proof.json public.json --zkey /keys/c.zkey
-  cuzk_client.py --daemon unix:///run/cuzk/cuzkd.sock status
+  cuzk_client.py status
+
+Without --daemon or CUZK_DAEMON it finds cuzkd's default socket as the cuzk CLI
+does (default_address).
 
 prove sends the witness's bytes and writes snarkjs's proof.json and public.json,
 both or neither (each is written to a temporary file, then renamed). With
@@ -21,6 +24,7 @@ import argparse
 import importlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -54,6 +58,46 @@ def load_stubs(proto_dir):
     finally:
         # The modules are loaded; their files are no longer needed.
         shutil.rmtree(out, ignore_errors=True)
+
+
+SYSTEM_SOCKET = "/run/cuzk/cuzkd.sock"
+
+
+def own_socket_dir():
+    """The folder of cuzkd's default socket for this process, and whether it is
+    a user's own (then it must be private), as cuzkd and the cuzk CLI choose it
+    (src/service/daemon_socket.cpp): $RUNTIME_DIRECTORY under systemd, /run/cuzk
+    for root, $XDG_RUNTIME_DIR/cuzk, else $TMPDIR/cuzk-<uid>."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if runtime:
+        return runtime, False
+    if os.geteuid() == 0:
+        return os.path.dirname(SYSTEM_SOCKET), False
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "cuzk"), True
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", "cuzk-%d" % os.geteuid()), True
+
+
+def default_address():
+    """The address without --daemon or CUZK_DAEMON: the own default socket,
+    where its folder is the user's and no one else may write there (else
+    another user could plant a socket to receive witnesses), then the
+    system's."""
+    folder, private = own_socket_dir()
+    own = os.path.join(folder, "cuzkd.sock")
+    for sock in [own] + ([SYSTEM_SOCKET] if own != SYSTEM_SOCKET else []):
+        try:
+            if not stat.S_ISSOCK(os.stat(sock).st_mode):
+                continue
+            if sock == own and private:
+                d = os.lstat(folder)
+                if not stat.S_ISDIR(d.st_mode) or d.st_uid != os.geteuid() or d.st_mode & 0o022:
+                    continue
+        except OSError:
+            continue
+        return "unix://" + sock
+    looked = own + ("" if own == SYSTEM_SOCKET else " nor " + SYSTEM_SOCKET)
+    raise Failure("no cuzkd found: no socket at %s; start cuzkd, or give --daemon ADDR or set CUZK_DAEMON" % looked)
 
 
 def channel_to(grpc, address, tls_ca):
@@ -143,7 +187,8 @@ def status(pb2, stub, args):
 def main():
     parser = argparse.ArgumentParser(description="A Python client of cuzkd.")
     parser.add_argument("--daemon", default=os.environ.get("CUZK_DAEMON"),
-                        help="cuzkd's address: unix:///path.sock, a socket path or host:port (default: $CUZK_DAEMON)")
+                        help="cuzkd's address: unix:///path.sock, a socket path or host:port (default: "
+                             "$CUZK_DAEMON, else cuzkd's default socket, as the cuzk CLI finds it)")
     parser.add_argument("--tls-ca", help="PEM file of the CA that signed cuzkd's certificate: connect with TLS")
     parser.add_argument("--proto-dir", default=PROTO_DIR, help="where cuzk/v1/prover.proto lies")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -160,7 +205,7 @@ def main():
 
     try:
         if not args.daemon:
-            raise Failure("no cuzkd address: give --daemon ADDR or set CUZK_DAEMON", 2)
+            args.daemon = default_address()
         try:
             import grpc
         except ImportError:

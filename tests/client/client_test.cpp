@@ -163,6 +163,28 @@ TEST(Client, ProveWithDaemonVerifiesLikeALocalProofAndReusesTheKey) {
   EXPECT_EQ(listing(out.path()), (std::vector<std::string>{"local.proof.json", "local.public.json"}));
 }
 
+// One key per content: a prove --daemon of a file whose contents a client
+// preloaded (here a copy, at another path) proves with that key, and a
+// second preload under another id is answered with it too.
+TEST(Client, APreloadedKeyIsTheOneProveWithDaemonUses) {
+  Served served;
+  TempDir out;
+  const fs::path zkey = out / "copy.zkey", wtns = fixture("bn128", "multiplier", "witness.wtns");
+  fs::copy_file(fixture("bn128", "multiplier", "circuit.zkey"), zkey);
+  const ProcessResult preload = served.cuzk_at({"client", "preload", fixture("bn128", "multiplier", "circuit.zkey")});
+  ASSERT_EQ(preload.exit_code, 0) << preload.err;
+  const ProcessResult r = served.cuzk_at({"prove", zkey, wtns, out / "proof.json", out / "public.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "key already resident")) << r.out;
+  expect_snarkjs_accepts(fixture("bn128", "multiplier", "vk.json"), out / "public.json", out / "proof.json");
+  const ProcessResult again = served.cuzk_at({"client", "preload", zkey, "--id", "another", "--bytes"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(contains(again.out, "key circuit:")) << again.out;
+  const auto keys = served.status().at("keys");
+  ASSERT_EQ(keys.size(), 1u) << keys;
+  EXPECT_EQ(keys[0].at("id"), "circuit");
+}
+
 TEST(Client, ProveBatchWithDaemonFailsABadWitnessAlone) {
   Served served;
   for (const char* curve : kCurves) {
@@ -554,6 +576,14 @@ TEST(Client, ThePythonExampleClientProves) {
   EXPECT_EQ(bad.exit_code, 2) << describe(argv, bad);
   expect_one_error_line(bad, "no-such-key");
   EXPECT_FALSE(fs::exists(out / "x.proof.json"));
+
+  // Without --daemon or CUZK_DAEMON it finds cuzkd's default socket as the CLI does.
+  const ScopedEnv runtime("RUNTIME_DIRECTORY", out.path().string());
+  Daemon by_default(out.path(), "", {}, 0, /*default_listen=*/true);
+  const std::vector<std::string> bare{CUZK_PYTHON, script, "status"};
+  const ProcessResult found = run_process(bare, std::chrono::seconds(120));
+  EXPECT_EQ(found.exit_code, 0) << describe(bare, found);
+  EXPECT_TRUE(contains(found.out, "cpu backend")) << found.out;
 }
 
 }  // namespace
