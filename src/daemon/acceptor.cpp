@@ -45,8 +45,8 @@ sockaddr_un unix_address(const std::filesystem::path& path) {
   return addr;
 }
 
-UnixAcceptor::UnixAcceptor(const std::filesystem::path& path, grpc::Server& server, size_t bound)
-    : path_(path.string()), server_(server), bound_(bound) {
+UnixAcceptor::UnixAcceptor(const std::filesystem::path& path, grpc::Server& server, size_t bound, UnixPeers& peers)
+    : path_(path.string()), server_(server), bound_(bound), peers_(peers) {
   sockaddr_un addr = unix_address(path);
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   stop_fd_ = ::eventfd(0, EFD_CLOEXEC);
@@ -68,7 +68,7 @@ UnixAcceptor::~UnixAcceptor() {
   ::close(stop_fd_);
 }
 
-bool UnixAcceptor::admit(int fd) {
+bool UnixAcceptor::admit(int fd, pid_t peer) {
   // Descriptors are allocated lowest first: a number at the bound means every
   // one below it is in use.
   if (size_t(fd) < bound_) {
@@ -78,9 +78,7 @@ bool UnixAcceptor::admit(int fd) {
   }
   // cuzkd's own probe (watchdog.hpp) is always let in: it asks whether gRPC
   // answers, not whether there is room.
-  ucred peer{};
-  socklen_t len = sizeof peer;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 && peer.pid == ::getpid()) return true;
+  if (peer == ::getpid()) return true;
   ++refused_;
   if (!refusing_)
     spdlog::warn("{}: refusing connections: {} descriptors in use, the bound for connections", path_, bound_);
@@ -95,8 +93,19 @@ void UnixAcceptor::run() {
     if (fds[1].revents) return;
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd >= 0) {
-      if (admit(fd)) grpc::AddInsecureChannelFromFd(&server_, fd);
-      else ::close(fd);
+      // The peer's credentials as the kernel recorded them at connect: who
+      // the connection's calls come from (auth.hpp). Without them, no calls.
+      ucred peer{};
+      socklen_t len = sizeof peer;
+      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0) {
+        spdlog::warn("{}: a connection without peer credentials refused: {}", path_, std::strerror(errno));
+        ::close(fd);
+      } else if (admit(fd, peer.pid)) {
+        peers_.accepted(fd, peer.uid);
+        grpc::AddInsecureChannelFromFd(&server_, fd);
+      } else {
+        ::close(fd);
+      }
       continue;
     }
     if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED) continue;

@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "auth.hpp"
+
 namespace cuzk::daemon {
 
 // The descriptor limit cuzkd runs under: the soft RLIMIT_NOFILE raised to the
@@ -41,9 +43,10 @@ sockaddr_un unix_address(const std::filesystem::path& path);
 class UnixAcceptor {
  public:
   // Listens on `path` (created with at most the process umask's permissions;
-  // the caller sets them) and hands connections to `server` until stopped.
+  // the caller sets them) and hands connections to `server` until stopped,
+  // each recorded in `peers` (which outlives this) with its peer's uid first.
   // std::runtime_error with one line when it cannot listen.
-  UnixAcceptor(const std::filesystem::path& path, grpc::Server& server, size_t bound);
+  UnixAcceptor(const std::filesystem::path& path, grpc::Server& server, size_t bound, UnixPeers& peers);
   // Stops accepting and closes the socket.
   ~UnixAcceptor();
   UnixAcceptor(const UnixAcceptor&) = delete;
@@ -54,12 +57,13 @@ class UnixAcceptor {
 
  private:
   void run();
-  // Whether the connection on `fd` may go to gRPC.
-  bool admit(int fd);
+  // Whether the connection on `fd`, from process `peer`, may go to gRPC.
+  bool admit(int fd, pid_t peer);
 
   const std::string path_;
   grpc::Server& server_;
   const size_t bound_;
+  UnixPeers& peers_;
   int listen_fd_ = -1;
   int stop_fd_ = -1;  // an eventfd that wakes the loop to end
   std::atomic<size_t> refused_{0};

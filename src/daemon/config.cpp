@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 namespace cuzk::daemon {
 
@@ -109,13 +110,28 @@ class Table {
       }
     }
   }
-  void read(const std::string& key, std::vector<fs::path>& out) {
+  template <class T>
+  void read(const std::string& key, std::vector<T>& out)
+    requires std::is_constructible_v<T, std::string>
+  {
     if (auto* v = find(key)) {
       if (!v->is_array()) fail(*v, key, "expected an array of strings");
       out.clear();
       for (const auto& e : v->as_array()) {
         if (!e.is_string()) fail(e, key, "expected an array of strings");
         out.emplace_back(e.as_string().str);
+      }
+    }
+  }
+  void read(const std::string& key, std::vector<uid_t>& out) {
+    if (auto* v = find(key)) {
+      const std::string expected = "expected an array of user ids (integers from 0 to 4294967294)";
+      if (!v->is_array()) fail(*v, key, expected);
+      out.clear();
+      for (const auto& e : v->as_array()) {
+        // (uid_t)-1 is no user: chown's "unchanged", never a peer's uid.
+        if (!e.is_integer() || e.as_integer() < 0 || e.as_integer() >= int64_t(uid_t(-1))) fail(e, key, expected);
+        out.push_back(uid_t(e.as_integer()));
       }
     }
   }
@@ -222,7 +238,15 @@ Config parse_value(const toml::value& root, const std::string& origin) {
     t.read("tls_cert", cert);
     t.read("tls_key", key);
     t.read("tls_client_ca", ca);
+    t.read("allow_anonymous_clients", c.tcp.allow_anonymous_clients);
     c.tcp.tls_cert = cert, c.tcp.tls_key = key, c.tcp.tls_client_ca = ca;
+    t.finish();
+  }
+  if (auto* v = top.table("auth")) {
+    Table t(*v, origin, "auth.");
+    t.read("admin_uids", c.auth.admin_uids);
+    t.read("admin_names", c.auth.admin_names);
+    t.read("default_admins", c.auth.default_admins);
     t.finish();
   }
   if (auto* v = top.table("queue")) {
@@ -369,6 +393,10 @@ void check_config(const Config& c) {
     if (!c.tcp.tls() && !is_loopback(c.tcp.address))
       throw ConfigError("tcp.address: " + c.tcp.address +
                         " is not a loopback address, so it needs TLS (tcp.tls_cert and tcp.tls_key)");
+    if (c.tcp.tls() && c.tcp.tls_client_ca.empty() && !c.tcp.allow_anonymous_clients && !is_loopback(c.tcp.address))
+      throw ConfigError("tcp.address: " + c.tcp.address +
+                        " is not a loopback address, so clients need certificates (tcp.tls_client_ca); "
+                        "tcp.allow_anonymous_clients = true serves any client as one identity");
     if (c.tcp.tls()) {
       check_file(c.tcp.tls_cert, "tcp.tls_cert");
       check_file(c.tcp.tls_key, "tcp.tls_key");

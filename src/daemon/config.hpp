@@ -33,9 +33,22 @@ struct TcpConfig {
   std::string address;  // "host:port"; empty: no TCP listener
   // Required for any host other than loopback (127.0.0.0/8, ::1, localhost).
   std::filesystem::path tls_cert, tls_key;
-  // When set, clients must present a certificate signed by this CA.
+  // When set, clients must present a certificate signed by this CA; its
+  // name is the client's identity (auth.hpp). Required off loopback unless
+  // allow_anonymous_clients: a client without a certificate cannot be told
+  // from any other, so all of them would share one identity and its jobs.
   std::filesystem::path tls_client_ca;
+  bool allow_anonymous_clients = false;
   bool tls() const { return !tls_cert.empty(); }
+};
+
+// [auth]: who is an admin (auth.hpp: admins manage keys and see every job).
+struct AuthConfig {
+  std::vector<uid_t> admin_uids;         // callers on the Unix socket
+  std::vector<std::string> admin_names;  // client certificates' names (tcp.tls_client_ca)
+  // Root and the uid cuzkd runs as are admins too: the single-user case
+  // needs no [auth] at all, and both can read cuzkd's memory anyway.
+  bool default_admins = true;
 };
 
 // [queue]: cuzkd as a worker of a PostgreSQL job queue (queue_worker.hpp).
@@ -54,6 +67,7 @@ struct Config {
   std::string listen = "unix://" + service::default_socket().string();
   mode_t socket_mode = 0660;
   TcpConfig tcp;
+  AuthConfig auth;
   std::vector<KeySpec> keys;
   // "host:port" of the HTTP server for /metrics and /healthz; empty: none.
   std::string metrics = "127.0.0.1:9464";

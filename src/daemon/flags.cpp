@@ -55,6 +55,19 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
   add("--tls-client-ca", "Require client certificates signed by this CA [tcp.tls_client_ca]",
       [](Config& c, const S& v) { c.tcp.tls_client_ca = v; }, (S*)nullptr);
   {
+    auto v = std::make_shared<bool>(false);
+    CLI::Option* opt = app_.add_flag("--allow-anonymous-clients", *v,
+                                     "TLS off loopback without tcp.tls_client_ca: any client, as one identity "
+                                     "[tcp.allow_anonymous_clients]");
+    apply_.push_back([opt, v](Config& c) {
+      if (opt->count()) c.tcp.allow_anonymous_clients = *v;
+    });
+  }
+  add("--admin-uid", "A Unix user who is an admin (keys, every job); repeatable, replaces [auth] admin_uids",
+      [](Config& c, const std::vector<uid_t>& v) { c.auth.admin_uids = v; }, (std::vector<uid_t>*)nullptr);
+  add("--admin-name", "A client certificate's name that is an admin; repeatable, replaces [auth] admin_names",
+      [](Config& c, const std::vector<S>& v) { c.auth.admin_names = v; }, (std::vector<S>*)nullptr);
+  {
     auto v = value<std::vector<S>>();
     CLI::Option* opt = app_.add_option("--key", *v, "A key to load, ID=PATH or PATH (id: the file's stem); "
                                                     "repeatable, added to [[keys]]");

@@ -87,6 +87,7 @@ void each_address(const std::string& address, Each each) {
 
 std::shared_ptr<grpc::ServerCredentials> tcp_credentials(const TcpConfig& tcp) {
   if (!tcp.tls()) return grpc::InsecureServerCredentials();
+  // A client's certificate, verified against the client CA, is its identity (auth.hpp).
   grpc::SslServerCredentialsOptions ssl(tcp.tls_client_ca.empty()
                                             ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
                                             : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
@@ -135,7 +136,7 @@ void prepare_socket(const Config& config) {
     throw std::runtime_error(sock.string() + ": cannot remove the stale socket: " + std::strerror(errno));
 }
 
-Listener listen(const Config& config, const std::vector<grpc::Service*>& services) {
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers) {
   Listener l;
   l.descriptors = raise_descriptor_limit();
   grpc::ServerBuilder builder;
@@ -162,7 +163,7 @@ Listener listen(const Config& config, const std::vector<grpc::Service*>& service
     // then given exactly them: no moment when others may connect.
     const mode_t old_mask = ::umask(~config.socket_mode & 0777);
     try {
-      l.unix_socket = std::make_unique<UnixAcceptor>(sock, *l.server, l.descriptors.connections);
+      l.unix_socket = std::make_unique<UnixAcceptor>(sock, *l.server, l.descriptors.connections, peers);
     } catch (...) {
       ::umask(old_mask);
       throw;

@@ -46,8 +46,9 @@ bool port_in_use(const std::string& address);
 std::string metrics_in_use(const std::string& address);
 
 // Raises the descriptor limit, builds and starts the server for `services`
-// (prepare_socket() again, then listen); std::runtime_error with one line
-// when it cannot listen.
-Listener listen(const Config& config, const std::vector<grpc::Service*>& services);
+// (prepare_socket() again, then listen), recording the Unix socket's
+// connections in `peers`; std::runtime_error with one line when it cannot
+// listen.
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers);
 
 }  // namespace cuzk::daemon

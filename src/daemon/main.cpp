@@ -190,7 +190,9 @@ int serve(const Config& config, const Flags& flags) {
     page->route(metrics);
   }
   ConfiguredKeys keys(*service);
-  ProverService rpc(*service);
+  UnixPeers peers;
+  const Authorizer auth(config, peers);
+  ProverService rpc(*service, auth);
   Listener listener;
   std::vector<grpc::Service*> services{&rpc};
   std::atomic<bool> gpus_lost{false}, grpc_lost{false};
@@ -208,12 +210,12 @@ int serve(const Config& config, const Flags& flags) {
       metrics.watch_queue(&worker->counters(), worker->config().host);
       if (page) page->watch_queue(&worker->counters(), worker->config().host, fleet_source(config.queue.url));
       queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{},
-                                                 config.service.key_dirs);
+                                                 config.service.key_dirs, auth);
       services.push_back(queue_rpc.get());
     }
 #endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
-    listener = listen(config, services);
+    listener = listen(config, services, peers);
     grpc_watch = std::make_unique<GrpcWatchdog>(
         own_targets(config, listener), [&](bool answering) { metrics.set_grpc_answering(answering); },
         [&] {

@@ -25,8 +25,9 @@ v1::Curve curve_of(const std::string& name) {
 
 }  // namespace
 
-QueueService::QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs)
-    : conninfo_(std::move(conninfo)), options_(options), key_dirs_(std::move(key_dirs)) {
+QueueService::QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs,
+                           const Authorizer& auth)
+    : conninfo_(std::move(conninfo)), options_(options), key_dirs_(std::move(key_dirs)), auth_(auth) {
   listener_ = std::jthread([this](std::stop_token s) { listen_loop(s); });
 }
 
@@ -132,8 +133,11 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
         throw Error(ErrorKind::invalid_argument, "partition " + std::to_string(i) + ": no witness (wtns or wtns_url)");
       job.partitions.push_back({p.wtns(), p.wtns_url()});
     }
-    // A key registered by path is checked as a Preload's is, before it is read.
-    if (!req->key_path().empty()) service::open_allowed(req->key_path(), key_dirs_, false, "key");
+    // A key registered by path is allowed and checked as a Preload's is, before it is read.
+    if (!req->key_path().empty()) {
+      auth_.admin(*ctx, "registering a key (key_path)");
+      service::open_allowed(req->key_path(), key_dirs_, false, "key");
+    }
     const int64_t id = with_queue([&](queue::Queue& q) {
       job.key_id = req->key_path().empty() ? req->key_id() : q.register_key(req->key_path(), req->key_id()).id;
       return q.submit(job);

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "auth.hpp"
 #include "cuzk/queue/queue.hpp"
 #include "cuzk/v1/prover.grpc.pb.h"
 
@@ -29,8 +30,10 @@ class QueueService final : public cuzk::v1::Queue::Service {
   static constexpr size_t kConnections = 4;
 
   // `key_dirs`: where a key_path registered through Submit may lie (empty:
-  // nowhere), as for a Preload by path.
-  QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs);
+  // nowhere), as for a Preload by path; registering one is an admin's right
+  // (`auth`, which outlives this), as a Preload is.
+  QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs,
+               const Authorizer& auth);
   ~QueueService() override;
 
   grpc::Status Submit(grpc::ServerContext*, const v1::QueueSubmitRequest*, v1::SubmitReply*) override;
@@ -50,6 +53,7 @@ class QueueService final : public cuzk::v1::Queue::Service {
   std::string conninfo_;
   queue::QueueOptions options_;
   std::vector<std::filesystem::path> key_dirs_;
+  const Authorizer& auth_;
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "auth.hpp"
 #include "cuzk/service/errors.hpp"
 
 namespace cuzk::daemon {
@@ -60,8 +61,9 @@ typename C::time_point after_ms(uint64_t ms) {
 }
 
 // Runs one RPC's body and turns whatever it throws into a status: the error
-// kind's code and its one-line message. Client mistakes log at warn, the
-// service's own failures at error.
+// kind's code and its one-line message (PERMISSION_DENIED for a
+// PermissionDenied). Client mistakes log at warn, the service's own failures
+// at error.
 template <class Body>
 grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, Body&& body) {
   spdlog::debug("{} from {}", rpc, ctx->peer());
@@ -70,6 +72,9 @@ grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, Body&& body) {
   try {
     body();
     return grpc::Status::OK;
+  } catch (const PermissionDenied& e) {
+    spdlog::warn("{}: permission_denied: {}", rpc, loggable(e.what()));
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, e.what());
   } catch (...) {
     try {
       const auto e = std::current_exception();

@@ -93,6 +93,8 @@ std::vector<service::PartitionInput> partitions_of(const v1::SubmitRequest& req)
 
 grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadRequest* req, v1::KeyInfo* out) {
   return guarded("Preload", ctx, [&] {
+    // A load under an id replaces the key that other callers' jobs name.
+    const Caller caller = auth_.admin(*ctx, "Preload");
     // A key whose contents are loaded already is answered with, under its id.
     constexpr auto same = service::Service::SameContent::reuse;
     service::KeyInfo k;
@@ -107,17 +109,17 @@ grpc::Status ProverService::Preload(grpc::ServerContext* ctx, const v1::PreloadR
       case v1::PreloadRequest::SOURCE_NOT_SET:
         throw Error(ErrorKind::invalid_argument, "Preload: no key (path or zkey)");
     }
-    spdlog::info("key {} loaded from {} ({}, {} variables, domain {})", loggable(k.id), loggable(k.source),
-                 ec::curve_name(k.curve),
-                 k.n_vars, k.domain_size);
+    spdlog::info("key {} loaded from {} by {} ({}, {} variables, domain {})", loggable(k.id), loggable(k.source),
+                 caller.name, ec::curve_name(k.curve), k.n_vars, k.domain_size);
     fill(out, k);
   });
 }
 
 grpc::Status ProverService::Evict(grpc::ServerContext* ctx, const v1::EvictRequest* req, v1::EvictReply* out) {
   return guarded("Evict", ctx, [&] {
+    const Caller caller = auth_.admin(*ctx, "Evict");
     const bool evicted = service_.evict(req->id());
-    if (evicted) spdlog::info("key {} evicted", loggable(req->id()));
+    if (evicted) spdlog::info("key {} evicted by {}", loggable(req->id()), caller.name);
     out->set_evicted(evicted);
   });
 }
@@ -128,18 +130,25 @@ grpc::Status ProverService::ListKeys(grpc::ServerContext* ctx, const v1::ListKey
   });
 }
 
-service::JobId ProverService::submit(grpc::ServerContext* ctx, const v1::SubmitRequest& req, bool prove) {
+service::JobId ProverService::submit(grpc::ServerContext* ctx, const Caller& caller, const v1::SubmitRequest& req,
+                                     bool prove) {
   if (req.key_id().empty()) throw Error(ErrorKind::invalid_argument, "no key_id");
   service::SubmitOptions opts;
   opts.priority = req.priority();
   opts.label = req.label();
+  opts.owner = caller.name;
   // A Submit's own gRPC deadline bounds the Submit, not the job; a Prove's
   // bounds both.
   opts.deadline = job_deadline(req.deadline_ms(), prove ? ctx->deadline() : std::chrono::system_clock::time_point::max());
   const auto id = service_.submit(req.key_id(), partitions_of(req), opts);
-  spdlog::debug("job {} admitted: key {}, {} partitions, priority {}", id, loggable(req.key_id()), req.partitions_size(),
-                req.priority());
+  spdlog::debug("job {} admitted for {}: key {}, {} partitions, priority {}", id, caller.name, loggable(req.key_id()),
+                req.partitions_size(), req.priority());
   return id;
+}
+
+bool ProverService::may_see(const Caller& caller, service::JobId id) const {
+  const auto owner = service_.owner(id);
+  return !owner || caller.may_see(*owner);
 }
 
 bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t timeout_ms, v1::JobResult* out) {
@@ -168,11 +177,14 @@ bool ProverService::await(grpc::ServerContext* ctx, service::JobId id, uint64_t 
 }
 
 grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::SubmitReply* out) {
-  return guarded("Submit", ctx, [&] { out->set_job_id(submit(ctx, *req, false)); });
+  return guarded("Submit", ctx, [&] { out->set_job_id(submit(ctx, auth_.caller(*ctx), *req, false)); });
 }
 
 grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req, v1::JobResult* out) {
   return guarded("Await", ctx, [&] {
+    // The service's own answer for an id it does not know, word for word.
+    if (!may_see(auth_.caller(*ctx), req->job_id()))
+      throw Error(ErrorKind::not_found, "no job " + std::to_string(req->job_id()) + " (unknown, or already awaited)");
     if (!await(ctx, req->job_id(), req->timeout_ms(), out))
       throw Error(ErrorKind::deadline_exceeded,
                   "job " + std::to_string(req->job_id()) + " is not done after " +
@@ -182,7 +194,7 @@ grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitReque
 
 grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::JobResult* out) {
   return guarded("Prove", ctx, [&] {
-    const auto id = submit(ctx, *req, true);
+    const auto id = submit(ctx, auth_.caller(*ctx), *req, true);
     try {
       await(ctx, id, 0, out);
     } catch (...) {
@@ -200,14 +212,16 @@ grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::SubmitRequ
 
 grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req, v1::CancelReply* out) {
   return guarded("Cancel", ctx, [&] {
-    const bool cancelled = service_.cancel(req->job_id());
-    if (cancelled) spdlog::info("job {} cancelled", req->job_id());
+    const Caller caller = auth_.caller(*ctx);
+    const bool cancelled = may_see(caller, req->job_id()) && service_.cancel(req->job_id());
+    if (cancelled) spdlog::info("job {} cancelled by {}", req->job_id(), caller.name);
     out->set_cancelled(cancelled);
   });
 }
 
 grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*, v1::StatusReply* out) {
   return guarded("Status", ctx, [&] {
+    const Caller caller = auth_.caller(*ctx);
     const auto s = service_.status();
     out->set_backend(s.backend);
     out->set_draining(s.draining);
@@ -215,6 +229,7 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
     out->set_running_partitions(s.running_partitions);
     out->set_pending_bytes(s.pending_bytes);
     for (const auto& j : s.jobs) {
+      if (!caller.may_see(j.owner)) continue;
       auto* r = out->add_jobs();
       r->set_job_id(j.id);
       r->set_key_id(j.key);

@@ -185,6 +185,7 @@ Status Service::Impl::status() {
     j.id = id;
     j.key = job->key->info.id;
     j.label = job->options.label;
+    j.owner = job->options.owner;
     j.priority = job->options.priority;
     j.partitions = job->outcomes.size();
     j.done = job->done, j.failed = job->failed;
@@ -216,6 +217,13 @@ const ServiceOptions& Service::options() const { return impl_->options; }
 const Placement& Service::placement() const { return impl_->where; }
 
 Status Service::status() const { return impl_->status(); }
+
+std::optional<std::string> Service::owner(JobId id) const {
+  std::lock_guard lock(impl_->mu);
+  const auto it = impl_->jobs.find(id);
+  if (it == impl_->jobs.end()) return std::nullopt;
+  return it->second->options.owner;
+}
 
 Counters Service::counters() const {
   Counters c;

@@ -86,6 +86,12 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
        "the socket path is longer than 107 bytes"},
       {"bad tcp address", "[tcp]\naddress = \"nohost\"\n", {}, "is not host:port"},
       {"public tcp without tls", "[tcp]\naddress = \"0.0.0.0:50051\"\n", {}, "needs TLS"},
+      // before: it served clients without certificates, which cannot be told apart
+      {"public tls without client certificates",
+       "[tcp]\naddress = \"0.0.0.0:50051\"\ntls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n", {},
+       "tcp.address: 0.0.0.0:50051 is not a loopback address, so clients need certificates (tcp.tls_client_ca)"},
+      {"unknown auth key", "[auth]\nadmins = [1]\n", {}, ":2: auth.admins: unknown key"},
+      {"bad admin uid", "[auth]\nadmin_uids = [-1]\n", {}, "auth.admin_uids: expected an array of user ids"},
       {"bad size", "[service]\nhost_budget = \"lots\"\n", {}, "is not a size"},
       {"bad backend flag", "", {"--backend", "fpga"}, "--backend: 'fpga' is not a backend"},
       {"bad log level", "log_level = \"loud\"\n", {}, "log_level"},
@@ -472,7 +478,8 @@ TEST_F(Lifecycle, TcpOnLoopbackServesWithoutTls) {
 }
 
 // TLS from configured files: a client that trusts the certificate proves, a
-// plaintext one is refused; with TLS a public address passes the check.
+// plaintext one is refused; with TLS and clients without certificates
+// allowed explicitly, a public address passes the check.
 TEST_F(Lifecycle, TcpWithTlsServesClientsThatTrustTheCertificate) {
   const fs::path cert = dir / "server.crt", key = dir / "server.key";
   const ProcessResult made = run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
@@ -481,7 +488,7 @@ TEST_F(Lifecycle, TcpWithTlsServesClientsThatTrustTheCertificate) {
                                          std::chrono::seconds(60));
   ASSERT_EQ(made.exit_code, 0) << made.err;
   const auto r = cuzkd({"--listen", "", "--metrics", "", "--tcp", "0.0.0.0:50051", "--tls-cert", cert.string(),
-                        "--tls-key", key.string(), "--check"});
+                        "--tls-key", key.string(), "--allow-anonymous-clients", "--check"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 
   Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")),

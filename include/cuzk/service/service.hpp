@@ -169,6 +169,10 @@ struct SubmitOptions {
   int priority = 0;  // higher first; equal priorities in submission order
   Clock::time_point deadline = Clock::time_point::max();
   std::string label;  // free text, shown in status
+  // Who submitted it, as the front end names callers (cuzkd: daemon/auth.hpp);
+  // shown in status, and asked for with owner() by a front end that lets
+  // only its owner see the job.
+  std::string owner;
   // Called once when the job's last partition is done and await() would
   // hand it over at once; keep it short. It comes from an engine thread, or
   // from within submit() or cancel() (what fails or stops at once): a caller
@@ -200,7 +204,7 @@ const char* job_state_name(JobState s);
 
 struct JobStatus {
   JobId id = 0;
-  std::string key, label;
+  std::string key, label, owner;
   JobState state = JobState::queued;
   int priority = 0;
   size_t partitions = 0, done = 0, failed = 0;
@@ -292,6 +296,9 @@ class Service {
   // Cancels a job: partitions not yet done fail with ErrorKind::cancelled.
   // False if the id is unknown or already awaited.
   bool cancel(JobId id);
+  // The owner the job was submitted with (SubmitOptions::owner); nullopt if
+  // the id is unknown or already awaited.
+  std::optional<std::string> owner(JobId id) const;
 
   Status status() const;
   Counters counters() const;
