@@ -76,7 +76,8 @@ void Queue::put_key(const KeyRecord& k) {
   if (!have || have->curve != k.curve || have->content_hash != k.content_hash)
     throw std::invalid_argument("key " + k.id + " is registered with another " +
                                 (have && have->curve != k.curve ? "curve" : "content hash") +
-                                ": a key id names one key for good; register the new one under a new id");
+                                ": register the new one under a new id, or re-point this one (cuzk db key-repoint) "
+                                "once no unfinished job uses it");
 }
 
 KeyRecord Queue::lock_key(const std::string& id, bool changing) {
