@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "client_jobs.hpp"
+#include "queue_view.hpp"
 
 namespace cuzk::cli {
 
 namespace {
-
-using Row = std::vector<std::string>;
 
 std::string mib(uint64_t bytes) {
   char text[32];
@@ -26,27 +25,6 @@ std::string mib(uint64_t bytes) {
 std::string domain(uint64_t n) {
   if (n && std::has_single_bit(n)) return "2^" + std::to_string(std::countr_zero(n));
   return std::to_string(n);
-}
-
-// `rows` under `header`, columns padded to their widest cell and two spaces apart,
-// indented by two.
-std::string table(const Row& header, const std::vector<Row>& rows) {
-  if (rows.empty()) return "  (none)\n";
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const Row& r : rows) width[c] = std::max(width[c], r[c].size());
-  }
-  std::string out;
-  const auto line = [&](const Row& r) {
-    std::string text;
-    for (size_t c = 0; c < r.size(); ++c) text += "  " + r[c] + std::string(width[c] - r[c].size(), ' ');
-    while (text.back() == ' ') text.pop_back();
-    out += text + "\n";
-  };
-  line(header);
-  for (const Row& r : rows) line(r);
-  return out;
 }
 
 }  // namespace
@@ -71,7 +49,7 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
   for (const v1::KeyInfo& k : s.keys())
     keys.push_back({k.id(), curve_name(k.curve()), std::to_string(k.n_vars()), std::to_string(k.n_public()),
                     domain(k.domain_size()), mib(k.host_bytes()), std::to_string(k.jobs()), k.source()});
-  out += "keys\n" + table({"id", "curve", "variables", "public", "domain", "host MiB", "jobs", "source"}, keys);
+  out += "keys\n" + text_table({"id", "curve", "variables", "public", "domain", "host MiB", "jobs", "source"}, keys);
 
   std::vector<Row> jobs;
   for (const v1::JobStatus& j : s.jobs()) {
@@ -81,7 +59,7 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
                     std::to_string(j.partitions()), std::to_string(j.done()), std::to_string(j.failed()), age});
   }
   out += "jobs\n" +
-         table({"id", "key", "label", "state", "priority", "partitions", "done", "failed", "age s"}, jobs);
+         text_table({"id", "key", "label", "state", "priority", "partitions", "done", "failed", "age s"}, jobs);
 
   std::vector<Row> gpus;
   for (const v1::GpuStatus& g : s.gpus()) {
@@ -93,7 +71,7 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
                     std::to_string(g.key_uploads()), std::to_string(g.key_hits()), std::to_string(g.key_evictions())});
   }
   if (!gpus.empty() || s.backend() == "cuda")
-    out += "gpus\n" + table({"device", "name", "health", "faults / recoveries", "key MiB / budget", "uploads", "hits",
+    out += "gpus\n" + text_table({"device", "name", "health", "faults / recoveries", "key MiB / budget", "uploads", "hits",
                               "evictions"},
                              gpus);
   return out;

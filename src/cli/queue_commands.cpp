@@ -1,6 +1,7 @@
 // cuzk db <verb>: the PostgreSQL job queue from the command line, straight to
 // the database (docs/QUEUE.md): migrate its schema, submit a job (registering
-// its key), await a job's proofs, and a summary of the whole fleet.
+// its key), await a job's proofs, a summary of the whole fleet, and the
+// registered keys (list, remove, re-point).
 #include "queue_commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -23,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct DbFlags {
-  std::string url, key, key_id, out, label;
+  std::string url, key, key_id, out, label, path;
   std::vector<std::string> wtns;
   int priority = 0;
   double deadline_s = 0, timeout_s = 0;
@@ -100,6 +101,27 @@ int status(const DbFlags& f) {
   return 0;
 }
 
+int list_keys(const DbFlags& f) {
+  queue::Queue q(url_of(f));
+  std::fputs(keys_table(q.keys()).c_str(), stdout);
+  return 0;
+}
+
+int remove_key(const DbFlags& f) {
+  queue::Queue q(url_of(f));
+  q.remove_key(f.key_id);
+  std::printf("key %s removed\n", f.key_id.c_str());
+  return 0;
+}
+
+int repoint_key(const DbFlags& f) {
+  queue::Queue q(url_of(f));
+  const queue::KeyRecord k = q.repoint_key(f.key_id, f.path);
+  std::printf("key %s is %s (%s, SHA-256 %s)\n", k.id.c_str(), k.location.c_str(), k.curve.c_str(),
+              k.content_hash.c_str());
+  return 0;
+}
+
 }  // namespace
 
 void add_queue_commands(CLI::App& app, std::function<int()>& run) {
@@ -134,6 +156,22 @@ void add_queue_commands(CLI::App& app, std::function<int()>& run) {
   auto* st = db->add_subcommand("status", "The fleet: partitions by state, and per host what it holds and proved");
   add_url(st);
   st->callback([&run, flags] { run = [flags] { return status(*flags); }; });
+
+  auto* k = db->add_subcommand("keys", "The registered keys: id, curve, path, hash, when registered, jobs naming them");
+  add_url(k);
+  k->callback([&run, flags] { run = [flags] { return list_keys(*flags); }; });
+
+  auto* kr = db->add_subcommand("key-remove", "Unregister a key id (refused while unfinished jobs use it)");
+  add_url(kr);
+  kr->add_option("id", flags->key_id, "The key's id in the queue")->required();
+  kr->callback([&run, flags] { run = [flags] { return remove_key(*flags); }; });
+
+  auto* kp = db->add_subcommand(
+      "key-repoint", "Point a key id at another .zkey, hashed anew (refused while unfinished jobs use the id)");
+  add_url(kp);
+  kp->add_option("id", flags->key_id, "The key's id in the queue")->required();
+  kp->add_option("path", flags->path, "The .zkey, at a path every worker reads (shared storage)")->required();
+  kp->callback([&run, flags] { run = [flags] { return repoint_key(*flags); }; });
 }
 
 }  // namespace cuzk::cli

@@ -1,5 +1,6 @@
 #include "queue_view.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace cuzk::cli {
@@ -33,6 +34,33 @@ std::string fleet_table(const queue::FleetStatus& fleet) {
   out += "partitions with failed attempts: " + std::to_string(fleet.partitions_with_failed_attempts) + " (" +
          std::to_string(fleet.failed_attempts) + " attempts)\n";
   return out;
+}
+
+std::string text_table(const Row& header, const std::vector<Row>& rows) {
+  if (rows.empty()) return "  (none)\n";
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const Row& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  std::string out;
+  const auto line = [&](const Row& r) {
+    std::string text;
+    for (size_t c = 0; c < r.size(); ++c) text += "  " + r[c] + std::string(width[c] - r[c].size(), ' ');
+    while (text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  line(header);
+  for (const Row& r : rows) line(r);
+  return out;
+}
+
+std::string keys_table(const std::vector<queue::KeyListing>& keys) {
+  std::vector<Row> rows;
+  for (const queue::KeyListing& k : keys)
+    rows.push_back({k.key.id, k.key.curve, k.registered_at, std::to_string(k.jobs), std::to_string(k.unfinished),
+                    k.key.content_hash, k.key.location});
+  return text_table({"id", "curve", "registered", "jobs", "unfinished", "sha256", "path"}, rows);
 }
 
 std::optional<std::string> queued_witness_url(const std::string& path, bool by_path) {

@@ -174,6 +174,7 @@ void read_service(Table& t, Config& c) {
   t.read("record_timing_lines", s.record_timing_lines);
   t.read("native_circuits", c.native_circuits);
   t.read_uint("max_keys", s.max_keys, uint64_t(1) << 20);
+  t.read_size("max_key_bytes", s.max_key_bytes);
   double recovery = s.gpu_recovery_interval.count() / 1e3;
   t.read("gpu_recovery_interval", recovery);
   s.gpu_recovery_interval = std::chrono::milliseconds(std::llround(recovery * 1e3));

@@ -152,6 +152,8 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, const S& v) { c.service.placement.gpu_memory = parse_size(v); }, (S*)nullptr);
   add("--key-budget", "cuda: device bytes per GPU for resident keys; 0: 70% of free [service.key_budget]",
       [](Config& c, const S& v) { c.service.key_budget = parse_size(v); }, (S*)nullptr);
+  add("--max-key-bytes", "Host bytes of loaded keys together, e.g. 64GiB; 0: no limit [service.max_key_bytes]",
+      [](Config& c, const S& v) { c.service.max_key_bytes = parse_size(v); }, (S*)nullptr);
   add("--key-storage", "copy (safe against the file changing) or map [service.key_storage]",
       [](Config& c, const S& v) { c.service.key_storage = parse_key_storage(v); }, (S*)nullptr);
   add("--max-pending-partitions", "Admission bound: partitions queued or running [service.max_pending_partitions]",

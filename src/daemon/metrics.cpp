@@ -63,6 +63,9 @@ void add_status(Families& f, const service::Status& s) {
     f.gauge("cuzk_jobs", "Jobs by state (done: finished, not yet awaited)", double(by_state[size_t(st)]),
             {{"state", service::job_state_name(st)}});
   f.gauge("cuzk_keys_loaded", "Proving keys loaded", double(s.keys.size()));
+  f.gauge("cuzk_keys_host_bytes", "Host bytes of the loaded proving keys together", double(s.key_bytes));
+  f.gauge("cuzk_keys_host_budget_bytes", "Host bytes the loaded proving keys may hold (0: no limit)",
+          double(s.max_key_bytes));
   for (const auto& k : s.keys) {
     const Labels l{{"key", k.id}, {"curve", ec::curve_name(k.curve)}};
     f.gauge("cuzk_key_host_bytes", "A key's bytes held in host memory", double(k.host_bytes), l);

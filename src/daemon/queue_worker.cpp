@@ -106,7 +106,7 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
     std::unique_lock lock(mu_);
     if (!held_changed_.wait_for(lock, stop, 1s, [&] { return held_.size() < capacity_; })) return;
     held = held_.size();
-    resident.assign(loaded_.begin(), loaded_.end());
+    for (const auto& [id, hash] : loaded_) resident.push_back(id);
   }
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<queue::Claim> claims = q.claim(config_.host, capacity_ - held, resident);
@@ -123,7 +123,7 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
     if (c.key_was_resident) ++counters_.affinity_hits;
     const std::string name = "job " + std::to_string(c.job_id) + " partition " + std::to_string(c.part);
     try {
-      const std::string key = ensure_key(q, c.key_id);
+      const std::string key = ensure_key(q, c);
       std::vector<service::PartitionInput> input;
       if (!c.witness_url.empty())
         input.emplace_back(service::WitnessFile{c.witness_url.substr(std::string_view("file://").size())});
@@ -153,10 +153,11 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
   }
 }
 
-std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) {
+std::string QueueWorker::ensure_key(queue::Queue& q, const queue::Claim& c) {
+  const std::string& key_id = c.key_id;
   {
     std::lock_guard lock(mu_);
-    if (loaded_.count(key_id)) return key_id;
+    if (const auto it = loaded_.find(key_id); it != loaded_.end() && it->second == c.key_hash) return key_id;
   }
   const std::optional<queue::KeyRecord> rec = q.key(key_id);
   if (!rec) throw service::Error(service::ErrorKind::not_found, "the queue has no key " + key_id);
@@ -173,7 +174,7 @@ std::string QueueWorker::ensure_key(queue::Queue& q, const std::string& key_id) 
                          "key " + key_id + " is a " + ec::curve_name(info.curve) + " key, the queue records " + rec->curve);
   spdlog::info("queue: loaded key {} from {}", loggable(key_id), loggable(rec->location));
   std::lock_guard lock(mu_);
-  loaded_.insert(key_id);
+  loaded_[key_id] = rec->content_hash;
   return key_id;
 }
 

@@ -18,9 +18,9 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -58,7 +58,7 @@ class QueueWorker {
   // The next held partition the service has finished, in the order they
   // finish; none once stop is requested and nothing is held.
   std::optional<Held> next_finished(std::stop_token stop);
-  std::string ensure_key(queue::Queue& q, const std::string& key_id);
+  std::string ensure_key(queue::Queue& q, const queue::Claim& c);
   void write_back(queue::Queue& q, const Held& h, const service::PartitionOutcome& o);
   template <class F>
   void with_reconnect(std::unique_ptr<queue::Queue>& q, std::stop_token stop, const char* what, F&& f);
@@ -72,7 +72,9 @@ class QueueWorker {
   std::deque<Held> held_;                   // submitted to the service
   std::deque<service::JobId> finished_;     // jobs the service finished, not yet taken from held_, oldest first
   std::condition_variable_any held_changed_;  // a partition held or finished (results wakes) or taken (claim wakes)
-  std::set<std::string> loaded_;  // queue key ids loaded (and checked) here
+  // Queue key ids loaded (and checked) here, with their content hash: an id
+  // the operator re-pointed is loaded again.
+  std::map<std::string, std::string> loaded_;
   std::atomic<bool> stopping_{false};
   std::jthread claimer_, results_, leases_;
 };

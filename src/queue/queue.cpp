@@ -76,7 +76,56 @@ void Queue::put_key(const KeyRecord& k) {
   if (!have || have->curve != k.curve || have->content_hash != k.content_hash)
     throw std::invalid_argument("key " + k.id + " is registered with another " +
                                 (have && have->curve != k.curve ? "curve" : "content hash") +
-                                ": a key id names one key for good; register the new one under a new id");
+                                ": register the new one under a new id, or re-point this one (cuzk db key-repoint) "
+                                "once no unfinished job uses it");
+}
+
+KeyRecord Queue::lock_key(const std::string& id, bool changing) {
+  const PgResult r = db_.exec(std::string("SELECT id, curve, location, content_hash FROM cuzk_keys WHERE id = $1 ") +
+                                  (changing ? "FOR UPDATE" : "FOR SHARE"),
+                              {PgParam::text(id)});
+  if (!r.rows()) throw std::invalid_argument("no key " + id + " is registered in the queue");
+  if (changing) {
+    // Read after the row lock: a submit that named the key has committed its job.
+    const PgResult u = db_.exec("SELECT count(*) FROM cuzk_jobs WHERE key_id = $1 AND state IN ('queued', 'running')",
+                                {PgParam::text(id)});
+    if (const int64_t n = u.integer(0, 0))
+      throw std::invalid_argument("key " + id + ": " + num(n) + (n == 1 ? " unfinished job uses" : " unfinished jobs use") +
+                                  " it; await or let them finish first");
+  }
+  return KeyRecord{r.text(0, 0), r.text(0, 1), r.text(0, 2), r.text(0, 3)};
+}
+
+std::vector<KeyListing> Queue::keys() {
+  const PgResult r = db_.exec(
+      "SELECT k.id, k.curve, k.location, k.content_hash, "
+      "  to_char(k.registered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+      "  count(j.id), count(j.id) FILTER (WHERE j.state IN ('queued', 'running')) "
+      "FROM cuzk_keys k LEFT JOIN cuzk_jobs j ON j.key_id = k.id GROUP BY k.id ORDER BY k.id");
+  std::vector<KeyListing> out(r.rows());
+  for (size_t i = 0; i < r.rows(); ++i)
+    out[i] = {{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3)}, r.text(i, 4), r.integer(i, 5), r.integer(i, 6)};
+  return out;
+}
+
+void Queue::remove_key(const std::string& id) {
+  db_.transaction([&] {
+    lock_key(id, true);
+    db_.exec("DELETE FROM cuzk_keys WHERE id = $1", {PgParam::text(id)});
+  });
+}
+
+KeyRecord Queue::repoint_key(const std::string& id, const std::string& path) {
+  const std::filesystem::path key = std::filesystem::absolute(path).lexically_normal();
+  const io::ZkeyHeader header = io::read_zkey_header(key);
+  const KeyRecord rec{id, ec::curve_name(header.curve), key.string(), sha256_file(key.string())};
+  db_.transaction([&] {
+    lock_key(id, true);
+    db_.exec("UPDATE cuzk_keys SET curve = $2, location = $3, content_hash = $4, registered_at = now() WHERE id = $1",
+             {PgParam::text(rec.id), PgParam::text(rec.curve), PgParam::text(rec.location),
+              PgParam::text(rec.content_hash)});
+  });
+  return rec;
 }
 
 KeyRecord Queue::register_key(const std::string& path, std::string id) {
@@ -115,7 +164,7 @@ int64_t Queue::submit(const JobRequest& job) {
   const PgParam deadline_param = job.deadline ? PgParam::text(deadline) : PgParam::null();
   const std::string priority = num(job.priority);
   return db_.transaction([&] {
-    if (!key(job.key_id)) throw std::invalid_argument("no key " + job.key_id + " is registered in the queue");
+    lock_key(job.key_id, false);
     const PgResult r = db_.exec(
         "INSERT INTO cuzk_jobs (key_id, priority, deadline, partitions, requester, label) "
         "VALUES ($1, $2, to_timestamp($3::bigint / 1e6), $4, $5, $6) RETURNING id",
@@ -178,7 +227,7 @@ std::vector<Claim> Queue::claim(const std::string& host, size_t n, const std::ve
         "  lease_expires = now() + make_interval(secs => $4::int), attempts = p.attempts + 1 "
         "FROM pick WHERE p.job_id = pick.job_id AND p.part = pick.part "
         "RETURNING p.job_id, p.part, p.key_id, p.witness, p.witness_url, p.attempts, "
-        "  (p.key_id = ANY($3::text[]))::int",
+        "  (p.key_id = ANY($3::text[]))::int, (SELECT content_hash FROM cuzk_keys k WHERE k.id = p.key_id)",
         {PgParam::text(host), PgParam::text(num((int64_t)n)), PgParam::text(text_array(resident)),
          PgParam::text(seconds(options_.lease))},
         true);
@@ -193,6 +242,7 @@ std::vector<Claim> Queue::claim(const std::string& host, size_t n, const std::ve
       if (!r.is_null(i, 4)) c.witness_url = r.text(i, 4);
       c.attempt = (int)r.integer(i, 5);
       c.key_was_resident = r.integer(i, 6) != 0;
+      if (!r.is_null(i, 7)) c.key_hash = r.text(i, 7);
       if (i) jobs += ',';
       jobs += num(c.job_id);
     }

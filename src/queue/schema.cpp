@@ -60,6 +60,16 @@ constexpr const char* kV1[] = {
     "CREATE INDEX cuzk_partitions_leases ON cuzk_partitions (lease_expires) WHERE state = 'claimed'",
 };
 
+// A key id may be removed or re-pointed by the operator once no unfinished
+// job names it (Queue::remove_key, repoint_key), so finished jobs keep the id
+// they were proved under without a foreign key holding the key in place;
+// submit locks the key's row instead, for as long as it inserts its job.
+constexpr const char* kV2[] = {
+    "ALTER TABLE cuzk_jobs DROP CONSTRAINT IF EXISTS cuzk_jobs_key_id_fkey",
+    // What the refusal to change a key in use, and `cuzk db keys`, count.
+    "CREATE INDEX cuzk_jobs_key ON cuzk_jobs (key_id, state)",
+};
+
 struct Migration {
   const char* const* statements;
   size_t count;
@@ -68,7 +78,7 @@ template <size_t N>
 constexpr Migration migration(const char* const (&s)[N]) {
   return {s, N};
 }
-constexpr std::array kMigrations = {migration(kV1)};
+constexpr std::array kMigrations = {migration(kV1), migration(kV2)};
 
 // The version row, made inside the migration's transaction. Concurrent first
 // starts would otherwise race on CREATE TABLE IF NOT EXISTS, whose loser sees

@@ -1,4 +1,7 @@
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <system_error>
 #include <sys/stat.h>
 
@@ -24,7 +27,7 @@ KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origi
     // while this one was reading.
     if (origin.same == SameContent::reuse && origin.content)
       if (auto loaded = with_content_locked(*origin.content)) return *loaded;
-    check_room_locked(id);
+    check_room_locked(id, origin.host_bytes);
     auto& slot = keys[id];
     replaced = std::move(slot);
     slot = key;
@@ -34,16 +37,31 @@ KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origi
 }
 
 // A new id past ServiceOptions::max_keys is refused (a replacement is not
-// a new key).
-void Service::Impl::check_room_locked(const std::string& id) const {
-  if (options.max_keys && keys.size() >= options.max_keys && !keys.count(id))
+// a new key), and so is a key whose host bytes would take the loaded keys'
+// past max_key_bytes (the key it replaces counts as freed).
+void Service::Impl::check_room_locked(const std::string& id, uint64_t bytes) const {
+  const auto same = keys.find(id);
+  if (options.max_keys && keys.size() >= options.max_keys && same == keys.end())
     throw Error(ErrorKind::resource_exhausted, "key " + id + ": " + std::to_string(keys.size()) +
                                                    " keys are loaded, the most this service holds (max_keys); evict one first");
+  if (!options.max_key_bytes) return;
+  const uint64_t held = key_bytes_locked() - (same == keys.end() ? 0 : same->second->info.host_bytes);
+  if (bytes > options.max_key_bytes - std::min<uint64_t>(held, options.max_key_bytes))
+    throw Error(ErrorKind::resource_exhausted,
+                "key " + id + ": its " + std::to_string(bytes) + " bytes would take the keys' host memory past " +
+                    std::to_string(options.max_key_bytes) + " (max_key_bytes), " + std::to_string(held) +
+                    " held; evict one first");
 }
 
-void Service::Impl::check_room(const std::string& id) const {
+void Service::Impl::check_room(const std::string& id, uint64_t bytes) const {
   std::lock_guard lock(mu);
-  check_room_locked(id);
+  check_room_locked(id, bytes);
+}
+
+uint64_t Service::Impl::key_bytes_locked() const {
+  uint64_t held = 0;
+  for (const auto& [id, key] : keys) held += key->info.host_bytes;
+  return held;
 }
 
 std::optional<KeyInfo> Service::Impl::with_content_locked(const util::Sha256Digest& content) const {
@@ -100,12 +118,17 @@ std::vector<KeyInfo> Service::Impl::keys_locked() const {
 KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, PathFrom from, SameContent same) {
   const auto& o = impl_->options;
   if (id.empty()) id = path.stem().string();
-  // A load that may be answered with a loaded key counts against max_keys
-  // once it is known not to be; any other before the file is read.
-  if (same == SameContent::load) impl_->check_room(id);
   const FileDescriptor fd =
       from == PathFrom::client ? open_allowed(path, o.key_dirs, o.any_path_without_dirs, "key")
                                : open_allowed(path, {}, true, "key");
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0)
+    throw Error(ErrorKind::invalid_argument, path.string() + ": cannot stat: " + std::strerror(errno));
+  const uint64_t bytes = o.key_storage == KeyStorage::copy ? (uint64_t)st.st_size : 0;
+  // A load that may be answered with a loaded key counts against max_keys
+  // and max_key_bytes once it is known not to be; any other before the file
+  // is read.
+  if (same == SameContent::load) impl_->check_room(id, bytes);
   std::optional<util::Sha256Digest> content;
   if (impl_->hashes(same))
     content = as_error([&] {
@@ -117,7 +140,7 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
     });
   if (same == SameContent::reuse) {
     if (auto loaded = impl_->with_content(*content)) return *loaded;
-    impl_->check_room(id);
+    impl_->check_room(id, bytes);
   }
   const auto residency = o.key_storage == KeyStorage::copy ? io::Residency::copy : io::Residency::map;
   std::future<void> starting = impl_->start_engine_for(path);
@@ -127,8 +150,6 @@ KeyInfo Service::load_key(const std::filesystem::path& path, std::string id, Pat
     impl_->recorder.report_stage("open zkey", seconds_since(t0));
     return opened;
   });
-  struct stat st {};
-  const uint64_t bytes = o.key_storage == KeyStorage::copy && ::fstat(fd.get(), &st) == 0 ? (uint64_t)st.st_size : 0;
   return as_error([&] { return impl_->load(zkey, std::move(id), {path.string(), bytes, content, same}); });
 }
 
@@ -138,8 +159,8 @@ KeyInfo Service::load_key_bytes(std::vector<uint8_t> bytes, std::string name, st
   if (impl_->hashes(same)) content = util::sha256(bytes);
   if (same == SameContent::reuse)
     if (auto loaded = impl_->with_content(*content)) return *loaded;
-  impl_->check_room(id);
   const uint64_t size = bytes.size();
+  impl_->check_room(id, size);
   const io::Zkey zkey = as_error([&] { return io::Zkey::from_bytes(name, bytes); });
   bytes = {};  // from_bytes made its own copy
   return as_error([&] { return impl_->load(zkey, std::move(id), {"<bytes> " + name, size, content, same}); });

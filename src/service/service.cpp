@@ -11,20 +11,16 @@
 
 namespace cuzk::service {
 
-namespace {
-
-size_t default_pending_bytes() {
+size_t physical_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? size_t(pages) * size_t(page) / 4 : size_t(4) << 30;
+  return pages > 0 && page > 0 ? size_t(pages) * size_t(page) : size_t(16) << 30;
 }
-
-}  // namespace
 
 Service::Impl::Impl(ServiceOptions o)
     : options(std::move(o)),
       where(resolve_placement(options.placement)),
       recorder(options.record_timing_lines, options.spans_kept, options.record_spans) {
-  if (options.max_pending_bytes == 0) options.max_pending_bytes = default_pending_bytes();
+  if (options.max_pending_bytes == 0) options.max_pending_bytes = physical_memory() / 4;
   pool = std::make_shared<engine::BufferPool>(host_memory(), options.host_budget);
   housekeeping = std::jthread([this](std::stop_token stop) { keep_house(stop); });
 }
@@ -196,6 +192,7 @@ Status Service::Impl::status() {
     s.jobs.push_back(std::move(j));
   }
   s.keys = keys_locked();
+  s.key_bytes = key_bytes_locked(), s.max_key_bytes = options.max_key_bytes;
   return s;
 }
 

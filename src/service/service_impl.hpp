@@ -119,8 +119,9 @@ struct Service::Impl {
   };
   template <class E>
   KeyInfo add(std::string id, groth16::SharedKey<E> prepared, Origin origin);
-  void check_room_locked(const std::string& id) const;
-  void check_room(const std::string& id) const;
+  void check_room_locked(const std::string& id, uint64_t bytes) const;
+  void check_room(const std::string& id, uint64_t bytes) const;
+  uint64_t key_bytes_locked() const;  // host bytes of the loaded keys
   std::optional<KeyInfo> with_content_locked(const util::Sha256Digest& content) const;
   std::optional<KeyInfo> with_content(const util::Sha256Digest& content) const;
   // Whether a load hashes what it reads: a reuse load must, to look for the

@@ -275,6 +275,8 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.max_pending_bytes, t.max_pending_bytes);
   EXPECT_EQ(s.record_timing_lines, t.record_timing_lines);
   EXPECT_EQ(s.max_unawaited_jobs, t.max_unawaited_jobs);
+  EXPECT_EQ(s.max_keys, t.max_keys);
+  EXPECT_EQ(s.max_key_bytes, t.max_key_bytes);
   EXPECT_EQ(c.selfcheck, d.selfcheck);
   EXPECT_EQ(c.exit_when_gpus_lost, d.exit_when_gpus_lost);
   EXPECT_EQ(c.queue.url, d.queue.url);

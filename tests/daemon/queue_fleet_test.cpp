@@ -317,5 +317,46 @@ TEST_F(QueueFleet, ClientsGoThroughAnyCuzkd) {
   EXPECT_NE(refused.err.find("start cuzkd with --queue"), std::string::npos) << refused.err;
 }
 
+// cuzk db keys, key-repoint and key-remove (the operator's): refused in one
+// line while a job that names the id is unfinished; a worker that proved
+// with the id's old key loads the new one (its claim carries the new hash).
+TEST_F(QueueFleet, OperatorsRepointAndRemoveKeysWithCuzkDb) {
+  const std::string url = pg->conninfo();
+  const std::string bls = fixture("bls12381", "linear", "circuit.zkey").string();
+  const int64_t first = submit_one("bn128", 1, 0);
+  for (const std::vector<std::string>& verb :
+       {std::vector<std::string>{"db", "key-repoint", "--queue", url, "linear-bn128", bls},
+        std::vector<std::string>{"db", "key-remove", "--queue", url, "linear-bn128"}}) {
+    const ProcessResult busy = cuzk(verb);
+    EXPECT_NE(busy.exit_code, 0) << verb[1];
+    EXPECT_EQ(busy.err, "error: key linear-bn128: 1 unfinished job uses it; await or let them finish first\n");
+  }
+  auto w = worker("keeper");
+  ASSERT_EQ(q->await(first, std::chrono::seconds(60))->state, "done");
+
+  const ProcessResult moved = cuzk({"db", "key-repoint", "--queue", url, "linear-bn128", bls});
+  ASSERT_EQ(moved.exit_code, 0) << moved.err;
+  EXPECT_NE(moved.out.find(queue::sha256_file(bls)), std::string::npos) << moved.out;
+  const ProcessResult listed = cuzk({"db", "keys", "--queue", url});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find(bls), std::string::npos) << listed.out;
+  EXPECT_TRUE(std::regex_search(listed.out, std::regex("\n  linear-bn128 +bls12381 +[0-9T:Z-]+ +1 +0 "))) << listed.out;
+
+  const auto w_bls = read_bytes(fixture("bls12381", "linear", "witness.wtns"));
+  queue::JobRequest r;
+  r.key_id = "linear-bn128";
+  r.partitions.push_back({std::string(w_bls.begin(), w_bls.end()), ""});
+  const auto second = q->await(q->submit(r), std::chrono::seconds(60));
+  ASSERT_EQ(second->state, "done") << second->partitions.at(0).error;
+  expect_verified("bls12381", second->partitions.at(0).proof, second->partitions.at(0).publics);
+
+  const ProcessResult removed = cuzk({"db", "key-remove", "--queue", url, "linear-bn128"});
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_FALSE(q->key("linear-bn128"));
+  const ProcessResult again = cuzk({"db", "key-remove", "--queue", url, "linear-bn128"});
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_EQ(again.err, "error: no key linear-bn128 is registered in the queue\n");
+}
+
 }  // namespace
 }  // namespace cuzk::test

@@ -228,6 +228,44 @@ TEST(Security, KeysLoadedAtOnceAreBounded) {
   EXPECT_GT(daemon::Config{}.service.max_keys, 0u);
 }
 
+// The loaded keys' host bytes are bounded by max_key_bytes (before: only
+// their count, so a few Preloads of large keys could take all the host's
+// memory): a Preload past it is refused with one line naming the budget; a
+// replacement under a loaded id frees the key it replaces, and an eviction
+// makes room. /metrics shows the bytes held and the budget.
+TEST(Security, KeyBytesAreBounded) {
+  TempDir dir;
+  const Bytes big = read_bytes(fixture("bn128", "multiplier", "circuit.zkey"));
+  const Bytes small = read_bytes(fixture("bn128", "linear", "circuit.zkey"));
+  const size_t budget = big.size() + small.size() / 2;
+  Daemon d(dir.path(), "[service]\nmax_key_bytes = " + std::to_string(budget) + "\n");
+  const auto preload = [&](const std::string& id, const Bytes& zkey) {
+    v1::PreloadRequest req;
+    req.set_zkey(std::string(zkey.begin(), zkey.end()));
+    req.set_id(id);
+    v1::KeyInfo info;
+    return d.stub().Preload(context(60s).get(), req, &info);
+  };
+  EXPECT_TRUE(preload("a", big).ok());
+  const grpc::Status refused = preload("b", small);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(refused.error_message().find(std::to_string(budget) + " (max_key_bytes)"), std::string::npos)
+      << refused.error_message();
+  EXPECT_TRUE(preload("a", small).ok());
+  EXPECT_EQ(preload("b", big).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  const HttpReply metrics = http_get(d.metrics_port(), "/metrics");
+  EXPECT_NE(metrics.body.find("cuzk_keys_host_bytes " + std::to_string(small.size())), std::string::npos) << metrics.body;
+  EXPECT_NE(metrics.body.find("cuzk_keys_host_budget_bytes " + std::to_string(budget)), std::string::npos)
+      << metrics.body;
+  v1::EvictRequest evict;
+  evict.set_id("a");
+  v1::EvictReply evicted;
+  ASSERT_TRUE(d.stub().Evict(context(20s).get(), evict, &evicted).ok());
+  EXPECT_TRUE(preload("b", big).ok());
+  // The default bounds them too.
+  EXPECT_GT(daemon::Config{}.service.max_key_bytes, 0u);
+}
+
 // The per-key counters keep their own series for a bounded number of key ids
 // (4 x max_keys); ids beyond count under "other" (before: every id ever
 // proved, so loading, proving and evicting new ids grew /metrics forever).

@@ -241,6 +241,64 @@ TEST_F(QueueTest, ConcurrentWorkersProveEachPartitionExactlyOnce) {
   for (int64_t id : jobs) EXPECT_EQ(q->job(id)->state, "done") << id;
 }
 
+// A key id names one key until the operator removes or re-points it (cuzk db
+// key-remove, key-repoint), each refused while an unfinished job names the
+// id; finished jobs keep the id they were proved under, and a claim carries
+// the hash of the key it is to be proved with.
+TEST_F(QueueTest, OperatorsRemoveAndRepointKeysNoUnfinishedJobUses) {
+  auto q = queue();
+  const std::string bn = CUZK_SOURCE_DIR "/tests/fixtures/bn128/linear/circuit.zkey";
+  const std::string bls = CUZK_SOURCE_DIR "/tests/fixtures/bls12381/linear/circuit.zkey";
+  const KeyRecord first = q->register_key(bn, "k");
+  const int64_t done = q->submit(job("k", 1));
+  std::vector<KeyListing> keys = q->keys();
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0].key.id, "k");
+  EXPECT_EQ(keys[0].key.location, bn);
+  EXPECT_EQ(keys[0].key.content_hash, first.content_hash);
+  EXPECT_EQ(keys[0].registered_at.size(), 20u) << keys[0].registered_at;  // 2026-12-05T18:25:33Z
+  EXPECT_EQ(keys[0].jobs, 1);
+  EXPECT_EQ(keys[0].unfinished, 1);
+
+  const auto refused = [&](auto&& f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("(not refused)");
+  };
+  EXPECT_EQ(refused([&] { q->remove_key("k"); }), "key k: 1 unfinished job uses it; await or let them finish first");
+  EXPECT_EQ(refused([&] { q->repoint_key("k", bls); }), "key k: 1 unfinished job uses it; await or let them finish first");
+  EXPECT_EQ(q->key("k")->content_hash, first.content_hash);
+
+  const Claim c = q->claim("h", 1, {}).at(0);
+  EXPECT_EQ(c.key_hash, first.content_hash);
+  EXPECT_TRUE(q->complete(c, "h", "{}", "[]", "{}"));
+  const KeyRecord second = q->repoint_key("k", bls);
+  EXPECT_EQ(second.curve, "bls12381");
+  EXPECT_EQ(second.content_hash, sha256_file(bls));
+  EXPECT_EQ(q->key("k")->location, bls);
+  EXPECT_EQ(q->keys().at(0).unfinished, 0);
+  EXPECT_EQ(q->keys().at(0).jobs, 1);
+  EXPECT_NE(refused([&] { q->repoint_key("k", CUZK_SOURCE_DIR "/tests/fixtures/bn128/linear/witness.wtns"); }),
+            "(not refused)");
+  EXPECT_EQ(q->key("k")->content_hash, second.content_hash) << "a file that is no key changes nothing";
+
+  q->submit(job("k", 1));
+  const Claim d = q->claim("h", 1, {}).at(0);
+  EXPECT_EQ(d.key_hash, second.content_hash) << "the re-pointed key's";
+  EXPECT_NE(refused([&] { q->remove_key("k"); }), "(not refused)");
+  q->fail(d, "h", "no", false);
+  q->remove_key("k");
+  EXPECT_FALSE(q->key("k"));
+  EXPECT_TRUE(q->keys().empty());
+  EXPECT_EQ(q->job(done)->state, "done") << "a finished job stays";
+  EXPECT_EQ(refused([&] { q->submit(job("k", 1)); }), "no key k is registered in the queue");
+  EXPECT_EQ(refused([&] { q->remove_key("k"); }), "no key k is registered in the queue");
+  EXPECT_EQ(refused([&] { q->repoint_key("missing", bn); }), "no key missing is registered in the queue");
+}
+
 TEST_F(QueueTest, BadInputIsRefusedWithItsReason) {
   QueueOptions o;
   o.max_inline_witness = 8;

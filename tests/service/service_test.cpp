@@ -333,6 +333,43 @@ TEST(Service, OneKeyPerContent) {
   expect_verifies<ec::Bn254>(svc.await(svc.submit("bn", std::move(parts)))->partitions.at(0), "bn128", "multiplier");
 }
 
+// The loaded keys' host bytes stay within max_key_bytes: a load past it is
+// refused before the key is read, in one line naming the budget, the bytes
+// held and the key's size; a key replaced under the same id counts as freed,
+// and an eviction makes room.
+TEST(Service, KeyHostBytesAreBounded) {
+  const auto multiplier = fixture("bn128", "multiplier", "circuit.zkey");
+  const auto linear = fixture("bn128", "linear", "circuit.zkey");
+  const uint64_t big = std::filesystem::file_size(multiplier), small = std::filesystem::file_size(linear);
+  ASSERT_GT(big, small);
+  ServiceOptions o = cpu_options();
+  o.max_key_bytes = big + small / 2;  // the multiplier's key, not both
+  Service svc(o);
+  svc.load_key(multiplier, "a");
+  EXPECT_EQ(svc.status().key_bytes, big);
+  EXPECT_EQ(svc.status().max_key_bytes, o.max_key_bytes);
+
+  std::string message;
+  EXPECT_EQ(kind_thrown([&] { svc.load_key(linear, "b"); }, &message), ErrorKind::resource_exhausted);
+  for (uint64_t n : {o.max_key_bytes, big, small}) EXPECT_NE(message.find(std::to_string(n)), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_EQ(kind_thrown([&] { svc.load_key_bytes(read_bytes(linear), "linear.zkey", "b"); }), ErrorKind::resource_exhausted);
+  // Refused from its size alone: a file that is no key at all is not read.
+  TempDir dir;
+  test::write_bytes(dir / "junk.zkey", Bytes(size_t(o.max_key_bytes), 0xee));
+  EXPECT_EQ(kind_thrown([&] { svc.load_key(dir / "junk.zkey", "b"); }), ErrorKind::resource_exhausted);
+
+  svc.load_key(linear, "a");  // replaces the multiplier's key
+  EXPECT_EQ(svc.status().key_bytes, small);
+  EXPECT_EQ(kind_thrown([&] { svc.load_key(multiplier, "b"); }), ErrorKind::resource_exhausted);
+  svc.evict("a");
+  EXPECT_EQ(svc.status().key_bytes, 0u);
+  svc.load_key(multiplier, "b");
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bn128", "multiplier"));
+  expect_verifies<ec::Bn254>(svc.await(svc.submit("b", std::move(parts)))->partitions.at(0), "bn128", "multiplier");
+}
+
 // A key loaded by `load` is hashed only where the service is told to
 // (cuzkd, whose configured keys a Preload must find); the CLI's one-shot
 // load does not read the key twice, so a later reuse load cannot know it.

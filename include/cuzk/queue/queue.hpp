@@ -32,6 +32,13 @@ struct KeyRecord {
   std::string content_hash;  // hex SHA-256 of the file: a worker proves only with the key it names
 };
 
+// A registered key as the operator sees it (cuzk db keys).
+struct KeyListing {
+  KeyRecord key;
+  std::string registered_at;       // ISO 8601, UTC
+  int64_t jobs = 0, unfinished = 0;  // jobs that name it, and those of them queued or running
+};
+
 struct NewPartition {
   std::string witness;      // the .wtns bytes inline, or empty with
   std::string witness_url;  // file:///shared/path.wtns
@@ -51,6 +58,7 @@ struct Claim {
   int part = 0;
   std::string key_id;
   std::string witness, witness_url;
+  std::string key_hash;    // the key's content_hash when claimed (a re-pointed id has a new one)
   int attempt = 0;         // 1 on the first claim
   bool key_was_resident = false;  // the claimer said it held the key (affinity)
 };
@@ -106,6 +114,15 @@ class Queue {
   // check the hash when they load it.
   KeyRecord register_key(const std::string& path, std::string id = {});
   std::optional<KeyRecord> key(const std::string& id);
+  // Every registered key, by id. A key id names one key until the operator
+  // removes or re-points it, each refused (std::invalid_argument, one line)
+  // while jobs that name it are unfinished, whose workers must prove with
+  // the key they were submitted against.
+  std::vector<KeyListing> keys();
+  void remove_key(const std::string& id);
+  // The key `id` as the .zkey at `path` (made absolute), of its header's
+  // curve and its hash read anew.
+  KeyRecord repoint_key(const std::string& id, const std::string& path);
 
   int64_t submit(const JobRequest& job);
 
@@ -140,6 +157,10 @@ class Queue {
 
  private:
   void finish_job_if_done(int64_t job_id);
+  // Within a transaction: the key `id`, locked against removal or change
+  // until it ends, or throws naming the id; `changing`: refused while
+  // unfinished jobs name it.
+  KeyRecord lock_key(const std::string& id, bool changing);
   QueueOptions options_;
   Pg db_;
   bool notifications_ = false;

@@ -81,6 +81,11 @@ struct ServiceOptions {
   // Keys loaded at once (0: no limit); a load under a new id past it is
   // refused (resource_exhausted) before the key is read.
   size_t max_keys = 0;
+  // Host bytes of loaded keys together (KeyInfo::host_bytes; 0: no limit): a
+  // load that would take them past it is refused (resource_exhausted) before
+  // the key's body is read, counting a key it replaces as freed. Mapped keys
+  // (KeyStorage::map) hold none: their pages are the page cache's.
+  size_t max_key_bytes = 0;
   // Keys loaded by `load` are hashed (SHA-256 of the file or bytes) so that a
   // later load with SameContent::reuse finds them (cuzkd). Off, only `reuse`
   // loads hash: a one-shot CLI proof does not read a multi-GB key twice
@@ -202,6 +207,10 @@ struct JobOutcome {
 enum class JobState { queued, running, done };
 const char* job_state_name(JobState s);
 
+// The host's physical memory in bytes (16 GiB where it cannot be read): what
+// the defaults of the memory bounds are fractions of.
+size_t physical_memory();
+
 struct JobStatus {
   JobId id = 0;
   std::string key, label, owner;
@@ -230,6 +239,7 @@ struct Status {
   size_t pending_bytes = 0;       // witness bytes held by unfinished jobs
   std::vector<JobStatus> jobs;    // unfinished jobs, and finished ones not yet awaited
   std::vector<KeyInfo> keys;
+  uint64_t key_bytes = 0, max_key_bytes = 0;  // host bytes of the loaded keys, and their budget (0: none)
   std::vector<GpuStatus> gpus;
   uint64_t host_pool_bytes = 0, host_pool_budget = 0, host_pool_allocations = 0, host_pool_waits = 0;
 };
