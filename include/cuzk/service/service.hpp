@@ -177,7 +177,7 @@ struct SubmitOptions {
   // Who submitted it, as the front end names callers (cuzkd: daemon/auth.hpp);
   // shown in status, and asked for with owner() by a front end that lets
   // only its owner see the job.
-  std::string owner;
+  std::string owner = {};
   // Called once when the job's last partition is done and await() would
   // hand it over at once; keep it short. It comes from an engine thread, or
   // from within submit() or cancel() (what fails or stops at once): a caller
