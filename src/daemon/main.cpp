@@ -213,7 +213,7 @@ int serve(const Config& config, const Flags& flags) {
     }
 #endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
-    listener = listen(config, services);
+    listener = listen(config, services, service->options().max_pending_bytes);
     grpc_watch = std::make_unique<GrpcWatchdog>(
         own_targets(config, listener), [&](bool answering) { metrics.set_grpc_answering(answering); },
         [&] {
