@@ -85,9 +85,9 @@ bool answered(grpc::StatusCode code) {
 // accepts (its backlog takes the connection, nobody reads it) never sends.
 // Where the server asks for a client certificate, the probe stops there and
 // closes: the server sees a client that went away mid-handshake rather than
-// one without a certificate (that is a 'certificate required' alert and an
-// error line in gRPC's log every round); either ending, after the server's
-// certificate, is an answer. The certificate is not verified: the probe
+// one without a certificate (a handshake that fails there, and an error line
+// in gRPC's log every round); any ending after the server's certificate is
+// an answer. The certificate is not verified: the probe
 // learns that the server answers, not whom it trusts.
 bool tls_answers(const std::string& address, std::chrono::milliseconds deadline) {
   const auto until = SteadyClock::now() + deadline;
@@ -101,14 +101,11 @@ bool tls_answers(const std::string& address, std::chrono::milliseconds deadline)
   SSL_CTX_set_alpn_protos(ctx.get(), kH2, sizeof kH2);
   const std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), &SSL_free);
   if (!ssl || SSL_set_fd(ssl.get(), conn.fd) != 1) return false;
-  for (;;) {
-    const int rc = SSL_connect(ssl.get());
-    if (rc == 1) break;
+  // Until the handshake is done, stopped (the callback), failed, or out of time.
+  for (int rc; (rc = SSL_connect(ssl.get())) != 1;) {
     const int error = SSL_get_error(ssl.get(), rc);
-    if (error == SSL_ERROR_WANT_READ ? !wait_for(conn.fd, POLLIN, until)
-        : error == SSL_ERROR_WANT_WRITE ? !wait_for(conn.fd, POLLOUT, until)
-                                        : true)
-      break;
+    const short events = error == SSL_ERROR_WANT_READ ? POLLIN : error == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
+    if (events == 0 || !wait_for(conn.fd, events, until)) break;
   }
   return SSL_get0_peer_certificate(ssl.get()) != nullptr;
 }

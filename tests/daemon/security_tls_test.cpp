@@ -33,7 +33,8 @@ void make_certificate(const fs::path& dir) {
 // client certificates, beside its Unix socket.
 std::vector<std::string> tls_args(const fs::path& dir) {
   const std::string cert = (dir / "server.crt").string();
-  return {"--tcp", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", (dir / "server.key").string(), "--tls-client-ca", cert};
+  return {"--tcp", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", (dir / "server.key").string(),
+          "--tls-client-ca", cert};
 }
 
 std::string tls_address(const Daemon& d) {
