@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   service.load_key(zkey, "k");
   auto direct = [&] {
     std::vector<svc::PartitionInput> parts;
-    parts.push_back(svc::WitnessBytes{wtns, "witness"});
+    parts.push_back(svc::WitnessBytes{std::string(wtns.begin(), wtns.end()), "witness"});
     const auto outcome = service.await(service.submit("k", std::move(parts)));
     if (!outcome || !outcome->partitions.front().ok()) die("the service's proof failed");
   };

@@ -146,8 +146,7 @@ service::ServiceOptions service_options(const cuzk_options* o) {
 
 service::PartitionInput input_of(const cuzk_witness& w, size_t i) {
   if (w.data) {
-    const auto* p = static_cast<const uint8_t*>(w.data);
-    return service::WitnessBytes{std::vector<uint8_t>(p, p + w.size), "witness " + std::to_string(i)};
+    return service::WitnessBytes{std::string(static_cast<const char*>(w.data), w.size), "witness " + std::to_string(i)};
   }
   if (!w.path)
     throw Refusal{CUZK_ERROR_INVALID_ARGUMENT, "witness " + std::to_string(i) + ": neither data nor a path"};

@@ -142,7 +142,7 @@ void deliver(const std::string& proof, char* proof_buffer, unsigned long long* p
 int prove(Prover& prover, std::span<const uint8_t> wtns, char* proof_buffer, unsigned long long* proof_size,
           char* public_buffer, unsigned long long* public_size) {
   std::vector<service::PartitionInput> partitions;
-  partitions.push_back(service::WitnessBytes{{wtns.begin(), wtns.end()}, "witness"});
+  partitions.push_back(service::WitnessBytes{std::string(wtns.begin(), wtns.end()), "witness"});
   const service::JobId job = prover.svc.submit(kKeyId, std::move(partitions));
   const std::optional<service::JobOutcome> outcome = prover.svc.await(job);
   if (!outcome || outcome->partitions.size() != 1)

@@ -226,6 +226,7 @@ Config parse_value(const toml::value& root, const std::string& origin) {
   top.read("metrics", c.metrics);
   top.read("log_level", c.log_level);
   top.read_size("max_message_bytes", c.max_message_bytes);
+  top.read_size("max_receive_bytes", c.max_receive_bytes);
   top.read("shutdown_grace_s", c.shutdown_grace_s);
   top.read("selfcheck", c.selfcheck);
   top.read("exit_when_gpus_lost", c.exit_when_gpus_lost);
@@ -426,6 +427,9 @@ void check_config(const Config& c) {
     throw ConfigError("log_level: '" + c.log_level + "' is not one of trace, debug, info, warn, error, critical, off");
   if (c.max_message_bytes < 1024 || c.max_message_bytes > size_t(INT32_MAX))
     throw ConfigError("max_message_bytes: must be from 1KiB to 2GiB - 1");
+  if (c.max_receive_bytes != 0 && c.max_receive_bytes < 2 * c.max_message_bytes)
+    throw ConfigError("max_receive_bytes: must be 0 or at least twice max_message_bytes (" +
+                      std::to_string(2 * c.max_message_bytes) + ")");
   for (const auto& k : c.keys) check_file(k.path, "key '" + k.id + "'");
   for (const auto& [name, dirs] : {std::pair{"witness_dirs", &c.service.witness_dirs}, {"key_dirs", &c.service.key_dirs}})
     for (const auto& d : *dirs) {

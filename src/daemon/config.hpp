@@ -74,6 +74,13 @@ struct Config {
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   // The largest request accepted (a key or witnesses sent as bytes).
   size_t max_message_bytes = size_t(1) << 30;
+  // Bytes gRPC may hold for requests it is receiving, on all connections
+  // together (its resource quota's memory): past it gRPC cancels calls under
+  // way (RESOURCE_EXHAUSTED) instead of buffering more. At least twice
+  // max_message_bytes, as a request needs a little more than its size there;
+  // 0: the service's max_pending_bytes, or twice max_message_bytes where
+  // that is more (receive_bytes, listener.hpp).
+  size_t max_receive_bytes = 0;
   // Seconds that results not yet awaited, and RPCs under way, get after a
   // drain before the server closes.
   double shutdown_grace_s = 10;

@@ -96,6 +96,8 @@ Flags::Flags() : app_("cuzkd: the cuzk proving service (gRPC on a Unix socket or
       [](Config& c, const S& v) { c.log_level = v; }, (S*)nullptr);
   add("--max-message-bytes", "Largest request, e.g. 1GiB [max_message_bytes]",
       [](Config& c, const S& v) { c.max_message_bytes = parse_size(v); }, (S*)nullptr);
+  add("--max-receive-bytes", "Bytes of requests gRPC may hold at once; 0: max_pending_bytes [max_receive_bytes]",
+      [](Config& c, const S& v) { c.max_receive_bytes = parse_size(v); }, (S*)nullptr);
   add("--selfcheck", "Run the arithmetic self-check before serving: true or false [selfcheck]",
       [](Config& c, bool v) { c.selfcheck = v; }, (bool*)nullptr);
   add("--exit-when-gpus-lost",

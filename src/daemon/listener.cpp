@@ -6,6 +6,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -136,16 +137,25 @@ void prepare_socket(const Config& config) {
     throw std::runtime_error(sock.string() + ": cannot remove the stale socket: " + std::strerror(errno));
 }
 
-Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers) {
+size_t receive_bytes(const Config& config, UnixPeers& peers, size_t pending_bytes) {
+  return config.max_receive_bytes ? config.max_receive_bytes : std::max(pending_bytes, 2 * config.max_message_bytes);
+}
+
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers,
+                size_t pending_bytes) {
   Listener l;
   l.descriptors = raise_descriptor_limit();
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
   // Bounds on what connections may hold: handler threads (a call past them
-  // is answered RESOURCE_EXHAUSTED), calls per connection, and the life of a
+  // is answered RESOURCE_EXHAUSTED), the bytes of requests being received on
+  // all of them together (gRPC's read buffers and the messages they hold
+  // until the handler's request is parsed: past the quota gRPC cancels calls
+  // instead of reading more), calls per connection, and the life of a
   // connection with no call (a flood's idle connections go within a minute).
   grpc::ResourceQuota quota("cuzkd");
   quota.SetMaxThreads(kMaxRpcThreads);
+  quota.Resize(receive_bytes(config, pending_bytes));
   builder.SetResourceQuota(quota);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, kMaxStreamsPerConnection);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 60'000);

@@ -47,8 +47,14 @@ std::string metrics_in_use(const std::string& address);
 
 // Raises the descriptor limit, builds and starts the server for `services`
 // (prepare_socket() again, then listen), recording the Unix socket's
-// connections in `peers`; std::runtime_error with one line when it cannot
-// listen.
-Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers);
+// connections in `peers`, gRPC's memory for requests being received bounded
+// by receive_bytes(); std::runtime_error with one line when it cannot listen.
+Listener listen(const Config& config, const std::vector<grpc::Service*>& services, UnixPeers& peers,
+                size_t pending_bytes);
+
+// Config::max_receive_bytes, or where it is 0 the service's bound on the
+// witness bytes it admits (`pending_bytes`: requests being received are
+// witnesses on their way there), with room for two of the largest requests.
+size_t receive_bytes(const Config& config, size_t pending_bytes);
 
 }  // namespace cuzk::daemon

@@ -137,14 +137,14 @@ void watch_gpus(const cuzk::service::Service& service, std::stop_token stop, std
   }
 }
 
-// The addresses the watchdog calls: the Unix socket, and the TCP listener
-// where it needs no certificate (a TLS listener is left to the operator's
-// own probe).
-std::vector<std::string> own_targets(const Config& config, const Listener& l) {
-  std::vector<std::string> targets;
-  if (const auto sock = unix_socket_path(config.listen); !sock.empty()) targets.push_back("unix:" + sock.string());
-  if (!config.tcp.address.empty() && !config.tcp.tls())
-    targets.push_back(config.tcp.address.substr(0, config.tcp.address.rfind(':')) + ":" + std::to_string(l.tcp_port));
+// The listeners the watchdog probes: the Unix socket, and the TCP listener
+// (a handshake where it has TLS).
+std::vector<ProbeTarget> own_targets(const Config& config, const Listener& l) {
+  std::vector<ProbeTarget> targets;
+  if (const auto sock = unix_socket_path(config.listen); !sock.empty()) targets.push_back({"unix:" + sock.string()});
+  if (!config.tcp.address.empty())
+    targets.push_back({config.tcp.address.substr(0, config.tcp.address.rfind(':')) + ":" + std::to_string(l.tcp_port),
+                       config.tcp.tls()});
   return targets;
 }
 
@@ -215,7 +215,7 @@ int serve(const Config& config, const Flags& flags) {
     }
 #endif
     if (!config.metrics.empty()) metrics.serve(config.metrics);
-    listener = listen(config, services, peers);
+    listener = listen(config, services, peers, service->options().max_pending_bytes);
     grpc_watch = std::make_unique<GrpcWatchdog>(
         own_targets(config, listener), [&](bool answering) { metrics.set_grpc_answering(answering); },
         [&] {

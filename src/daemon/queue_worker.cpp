@@ -128,7 +128,7 @@ void QueueWorker::claim_once(queue::Queue& q, std::stop_token stop) {
       if (!c.witness_url.empty())
         input.emplace_back(service::WitnessFile{c.witness_url.substr(std::string_view("file://").size())});
       else
-        input.emplace_back(service::WitnessBytes{std::vector<uint8_t>(c.witness.begin(), c.witness.end()), name});
+        input.emplace_back(service::WitnessBytes{c.witness, name});
       service::SubmitOptions options;
       options.on_finished = [this](service::JobId id) {
         {

@@ -1,8 +1,9 @@
-// Whether cuzkd's gRPC server still accepts and answers: a round trip
-// (ListKeys over a fresh connection, with a short deadline) to each of its own
-// listeners that it can call without a client certificate, at start and then
-// periodically. /healthz reports the last round; after a run of failed rounds
-// the watchdog gives up on the process (main.cpp drains and exits with
+// Whether cuzkd's gRPC server still accepts and answers: a round trip over a
+// fresh connection, with a short deadline, to each of its own listeners, at
+// start and then periodically: ListKeys where it needs no client certificate,
+// a TLS handshake as far as the server's certificate on a TLS listener
+// (tls_answers). /healthz reports the last round; after a run of failed
+// rounds the watchdog gives up on the process (main.cpp drains and exits with
 // status 3 for the service manager to start a fresh one), as a server that
 // stopped accepting does not come back by itself.
 #pragma once
@@ -21,6 +22,16 @@ namespace cuzk::daemon {
 // any status it sends (RESOURCE_EXHAUSTED when its threads are all busy
 // included), but not a connection refused or a deadline passed.
 bool answered(grpc::StatusCode code);
+
+// Whether the TLS server at "host:port" ("[v6]:port" too) accepts a
+// connection and answers a handshake with its certificate within `deadline`.
+bool tls_answers(const std::string& address, std::chrono::milliseconds deadline);
+
+// One of the process's own listeners.
+struct ProbeTarget {
+  std::string address;  // gRPC's: "unix:/path" or "host:port"
+  bool tls = false;     // probed by tls_answers instead of a call
+};
 
 // Failed rounds in a row, and the verdict.
 class ProbeStreak {
@@ -46,11 +57,10 @@ struct WatchdogTiming {
 
 class GrpcWatchdog {
  public:
-  // `targets`: gRPC addresses of this process's listeners ("unix:/path",
-  // "127.0.0.1:port"). Makes the first round before returning; each round's
+  // `targets`: this process's listeners. Makes the first round before returning; each round's
   // result goes to `report`, and `lost` is called once when it gives up
   // (both from the watchdog's thread after the first round).
-  GrpcWatchdog(std::vector<std::string> targets, std::function<void(bool)> report, std::function<void()> lost,
+  GrpcWatchdog(std::vector<ProbeTarget> targets, std::function<void(bool)> report, std::function<void()> lost,
                WatchdogTiming timing = {});
   GrpcWatchdog(const GrpcWatchdog&) = delete;
   GrpcWatchdog& operator=(const GrpcWatchdog&) = delete;
@@ -60,7 +70,7 @@ class GrpcWatchdog {
   bool round() const;
   void run(std::stop_token stop);
 
-  const std::vector<std::string> targets_;
+  const std::vector<ProbeTarget> targets_;
   const std::function<void(bool)> report_;
   const std::function<void()> lost_;
   const WatchdogTiming timing_;

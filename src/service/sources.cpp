@@ -178,14 +178,15 @@ Source<E> from_bytes(WitnessBytes in, const groth16::SharedKey<E>& key, const st
                      const ServiceOptions& o) {
   if (o.test_faults && in.name.rfind("fault:", 0) == 0) return {faulty<E>(in.name), 0, {}};
   struct Held {
-    std::vector<uint8_t> bytes;
+    std::string bytes;
     ~Held() { secure_zero_parallel(bytes.data(), bytes.size()); }
   };
   auto held = std::make_shared<Held>();
   held->bytes = std::move(in.bytes);
   // The header and the sizes now, so that a witness of the wrong curve or
   // length is refused at submission; the values' range when they are decoded.
-  const io::WtnsValues values = values_for(io::borrow_wtns(in.name, held->bytes), *key, key_name);
+  const std::span<const uint8_t> file(reinterpret_cast<const uint8_t*>(held->bytes.data()), held->bytes.size());
+  const io::WtnsValues values = values_for(io::borrow_wtns(in.name, file), *key, key_name);
   // Held until synthesis and counted by admission as its values: sections
   // beside them would be memory a client holds uncounted.
   if (held->bytes.size() - values.bytes.size() > io::kWtnsBytesBesideValues)

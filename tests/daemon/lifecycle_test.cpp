@@ -95,6 +95,8 @@ TEST_F(Lifecycle, BadConfigurationsExitTwoWithOneLine) {
       {"bad size", "[service]\nhost_budget = \"lots\"\n", {}, "is not a size"},
       {"bad backend flag", "", {"--backend", "fpga"}, "--backend: 'fpga' is not a backend"},
       {"bad log level", "log_level = \"loud\"\n", {}, "log_level"},
+      {"receive bound below two requests", "max_message_bytes = \"64MiB\"\nmax_receive_bytes = \"100MiB\"\n", {},
+       "max_receive_bytes: must be 0 or at least twice max_message_bytes (134217728)"},
       {"unknown flag", "", {"--frobnicate"}, "frobnicate"},
       {"unknown queue key", "[queue]\nurll = \"x\"\n", {}, ":2: queue.urll: unknown key"},
       {"queue lease", "[queue]\nurl = \"host=/nowhere\"\nlease_s = 0\n", {},
@@ -255,6 +257,7 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(c.metrics, d.metrics);
   EXPECT_EQ(c.log_level, d.log_level);
   EXPECT_EQ(c.max_message_bytes, d.max_message_bytes);
+  EXPECT_EQ(c.max_receive_bytes, d.max_receive_bytes);
   EXPECT_EQ(c.shutdown_grace_s, d.shutdown_grace_s);
   EXPECT_EQ(c.tcp.address, d.tcp.address);
   EXPECT_TRUE(c.keys.empty());

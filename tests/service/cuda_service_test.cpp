@@ -12,11 +12,12 @@ namespace {
 using test::fixture;
 using test::read_bytes;
 using test_support::expect_verifies;
+using test_support::witness_bytes;
 
 std::vector<PartitionInput> witnesses(const std::string& curve, const std::string& circuit, int n) {
   std::vector<PartitionInput> parts;
   for (int i = 0; i < n; ++i)
-    parts.push_back(WitnessBytes{read_bytes(fixture(curve, circuit, "witness.wtns")), curve + ".wtns"});
+    parts.push_back(witness_bytes(curve, circuit));
   return parts;
 }
 

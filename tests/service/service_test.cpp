@@ -26,6 +26,7 @@ using test::Bytes;
 using test::fixture;
 using test::read_bytes;
 using test::TempDir;
+using test_support::witness_bytes;
 using namespace std::chrono_literals;
 
 ServiceOptions cpu_options() {
@@ -62,10 +63,6 @@ std::vector<PartitionInput> hash_chain_job(size_t n, uint64_t first_seed) {
   std::vector<PartitionInput> parts;
   for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
   return parts;
-}
-
-WitnessBytes witness_bytes(const std::string& curve, const std::string& circuit) {
-  return {read_bytes(fixture(curve, circuit, "witness.wtns")), curve + "/" + circuit + ".wtns"};
 }
 
 TEST(Service, ProvesBothCurvesFromFilesAndBytes) {
@@ -109,7 +106,7 @@ TEST(Service, WitnessBytesAreZeroedBeforeTheirMemoryIsFreed) {
     // Exactly as long as the file, as cuzkd's copy of a request is: every byte
     // the freed block holds is the witness's.
     const Bytes file = read_bytes(fixture("bn128", circuit, "witness.wtns"));
-    parts.push_back(WitnessBytes{Bytes(file.begin(), file.end()), circuit});
+    parts.push_back(WitnessBytes{std::string(file.begin(), file.end()), circuit});
     test::FreedBytes::watch(std::get<WitnessBytes>(parts[0]).bytes.data());
     std::string message;
     const auto await = [&] { (void)svc.await(svc.submit("bn", std::move(parts))); };
@@ -136,12 +133,12 @@ TEST(Service, BadRequestsAreRefusedWithTheirKind) {
   EXPECT_NE(message.find("nope"), std::string::npos) << message;
   EXPECT_EQ(kind_thrown([&] { svc.submit("bn", {}); }), ErrorKind::invalid_argument);
   // Random bytes, a truncated witness, the other curve's witness, another circuit's.
-  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessBytes{Bytes(100, 0x5a), "random.wtns"}); }, &message),
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessBytes{std::string(100, 0x5a), "random.wtns"}); }, &message),
             ErrorKind::invalid_argument);
   EXPECT_NE(message.find("random.wtns"), std::string::npos) << message;
-  Bytes truncated = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
-  truncated.resize(truncated.size() - 7);
-  EXPECT_EQ(kind_thrown([&] { submit_one("bn", WitnessBytes{truncated, "short.wtns"}); }), ErrorKind::invalid_argument);
+  WitnessBytes truncated = witness_bytes("bn128", "multiplier");
+  truncated.bytes.resize(truncated.bytes.size() - 7);
+  EXPECT_EQ(kind_thrown([&] { submit_one("bn", truncated); }), ErrorKind::invalid_argument);
   EXPECT_EQ(kind_thrown([&] { submit_one("bn", witness_bytes("bls12381", "multiplier")); }, &message),
             ErrorKind::invalid_argument);
   EXPECT_NE(message.find("bls12"), std::string::npos) << message;

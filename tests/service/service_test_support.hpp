@@ -14,6 +14,12 @@
 
 namespace cuzk::service::test_support {
 
+// A fixture's witness.wtns as a partition, named "curve/circuit.wtns".
+inline WitnessBytes witness_bytes(const std::string& curve, const std::string& circuit) {
+  const test::Bytes file = test::read_bytes(test::fixture(curve, circuit, "witness.wtns"));
+  return {std::string(file.begin(), file.end()), curve + "/" + circuit + ".wtns"};
+}
+
 template <class E>
 void expect_verifies(const PartitionOutcome& p, const std::string& curve, const std::string& circuit) {
   ASSERT_TRUE(p.ok()) << error_kind_name(p.error_kind) << ": " << p.error;

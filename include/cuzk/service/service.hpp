@@ -130,7 +130,9 @@ struct KeyInfo {
 
 // Where one partition's witness comes from.
 struct WitnessBytes {
-  std::vector<uint8_t> bytes;  // a .wtns file's contents
+  // A .wtns file's contents: a string, which a front end moves in from a
+  // protobuf message's bytes field (cuzkd) without a copy.
+  std::string bytes;
   std::string name = "witness";  // for messages
 };
 struct WitnessFile {
