@@ -137,7 +137,7 @@ void prepare_socket(const Config& config) {
     throw std::runtime_error(sock.string() + ": cannot remove the stale socket: " + std::strerror(errno));
 }
 
-size_t receive_bytes(const Config& config, UnixPeers& peers, size_t pending_bytes) {
+size_t receive_bytes(const Config& config, size_t pending_bytes) {
   return config.max_receive_bytes ? config.max_receive_bytes : std::max(pending_bytes, 2 * config.max_message_bytes);
 }
 
