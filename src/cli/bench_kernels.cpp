@@ -100,11 +100,11 @@ void host_transform(int t, const poly::Domain<Fr>& d, std::span<Fr> v, unsigned 
 // The device's, and its forward transform again with a scratch (the bit
 // reversal inside the first pass: ntt_cuda.hpp), as "ntt_scratch".
 template <class Fr>
-void device_transform(int t, const poly::cuda::DeviceDomain<Fr>& d, Fr* v, cudaStream_t s, Fr* scratch) {
-  if (t == 0) poly::cuda::ntt(d, v, s);
-  else if (t == 1) poly::cuda::intt(d, v, s);
-  else if (t == 2) poly::cuda::coset_ntt(d, v, s);
-  else poly::cuda::ntt(d, v, s, scratch);
+void device_transform(int t, const poly::gpu::DeviceDomain<Fr>& d, Fr* v, cudaStream_t s, Fr* scratch) {
+  if (t == 0) poly::gpu::ntt(d, v, s);
+  else if (t == 1) poly::gpu::intt(d, v, s);
+  else if (t == 2) poly::gpu::coset_ntt(d, v, s);
+  else poly::gpu::ntt(d, v, s, scratch);
 }
 #endif
 
@@ -117,7 +117,7 @@ void ntt_rows(nlohmann::ordered_json& rows, const KernelBenchOptions& o, [[maybe
 #if defined(CUZK_HAVE_CUDA)
     if (where.backend == Backend::cuda) {
       cuda::DeviceScope on(where.gpus.front());
-      const poly::cuda::DeviceDomain<Fr> device_domain(domain);
+      const poly::gpu::DeviceDomain<Fr> device_domain(domain);
       cuda::DeviceBuffer<Fr> d_values(values.size()), scratch(values.size());
       cuda::Stream stream;
       d_values.upload(values, stream);
@@ -190,7 +190,7 @@ void msm_rows(nlohmann::ordered_json& rows, const char* group, const KernelBench
       const double ms = warm_median(o.repeat, [&] {
         const auto t0 = std::chrono::steady_clock::now();
         start.record(stream);
-        auto m = msm::cuda::Msm<G>::enqueue(d_bases.data(), d_scalars.data(), n, stream, arena);
+        auto m = msm::gpu::Msm<G>::enqueue(d_bases.data(), d_scalars.data(), n, stream, arena);
         stop.record(stream);
         (void)m.wait();
         const double wall = 1e3 * seconds_since(t0);
@@ -200,7 +200,7 @@ void msm_rows(nlohmann::ordered_json& rows, const char* group, const KernelBench
       gpu_ms.erase(gpu_ms.begin());  // the warm-up
       // Random scalars are all significant (neither 0 nor 1), so the MSM's
       // window is the one for all n terms.
-      const unsigned window = msm::cuda::window_bits(n);
+      const unsigned window = msm::gpu::window_bits(n);
       rows.push_back({{"group", group},
                       {"log_n", log_n},
                       {"window", window},

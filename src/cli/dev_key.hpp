@@ -88,8 +88,8 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
     const auto m = circuit::constraint_matrices(circuit);
 #if defined(CUZK_HAVE_CUDA)
     if (on_gpu) {
-      auto d = groth16::cuda::dev_setup(m, toxic, gpu, threads);
-      if (to_host) groth16::cuda::bring_to_host(d);
+      auto d = groth16::gpu::dev_setup(m, toxic, gpu, threads);
+      if (to_host) groth16::gpu::bring_to_host(d);
       return d;
     }
 #endif

@@ -96,23 +96,23 @@ class CudaProver {
   using Fr = typename E::Fr;
 
   CudaProver(const groth16::SharedKey<E>& key, int gpu) : gpu_(gpu) {
-    ::cuzk::cuda::DeviceScope on(gpu);
+    cuda::DeviceScope on(gpu);
     auto t0 = std::chrono::steady_clock::now();
     const size_t n = key->key().domain_size();
-    w_ = ::cuzk::cuda::PinnedBuffer<Fr>(key->key().n_vars());
-    a_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
-    b_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
-    c_ = ::cuzk::cuda::PinnedBuffer<Fr>(n);
+    w_ = cuda::PinnedBuffer<Fr>(key->key().n_vars());
+    a_ = cuda::PinnedBuffer<Fr>(n);
+    b_ = cuda::PinnedBuffer<Fr>(n);
+    c_ = cuda::PinnedBuffer<Fr>(n);
     setup_.emplace_back("pinned alloc", seconds_since(t0));
     t0 = std::chrono::steady_clock::now();
     // Resident where a proof fits beside it in the GPU's free memory, else
     // streamed.
-    free_at_plan_ = ::cuzk::cuda::free_device_memory();
-    const auto options = groth16::cuda::plan_residency(*key, {}, free_at_plan_);
-    key_ = std::make_unique<groth16::cuda::DeviceKey<E>>(key, gpu, options);
+    free_at_plan_ = cuda::free_device_memory();
+    const auto options = groth16::gpu::plan_residency(*key, {}, free_at_plan_);
+    key_ = std::make_unique<groth16::gpu::DeviceKey<E>>(key, gpu, options);
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
     setup_.emplace_back(options.streamed ? "key locked for streaming" : "key upload", seconds_since(t0));
-    worker_ = std::make_unique<groth16::cuda::Worker>(gpu);
+    worker_ = std::make_unique<groth16::gpu::Worker>(gpu);
   }
 
   std::string device() const { return gpu_label(gpu_); }
@@ -135,15 +135,15 @@ class CudaProver {
   // "enqueue" is prove_start's wall time on the host; "wait+finish+verify"
   // prove_finish's, which waits for the GPU; the rest are GPU event times.
   groth16::Proof<E> prove(Timings& times) {
-    ::cuzk::cuda::DeviceScope on(gpu_);
+    cuda::DeviceScope on(gpu_);
     auto t0 = std::chrono::steady_clock::now();
-    auto pending = groth16::cuda::prove_start<E>(*key_, *worker_, std::span<const Fr>(w_.span()),
+    auto pending = groth16::gpu::prove_start<E>(*key_, *worker_, std::span<const Fr>(w_.span()),
                                                  std::span<const Fr>(a_.span()), std::span<const Fr>(b_.span()),
                                                  std::span<const Fr>(c_.span()));
     const double enqueue = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
     StageTimes g;
-    auto proof = groth16::cuda::prove_finish(*key_, pending, &g);
+    auto proof = groth16::gpu::prove_finish(*key_, pending, &g);
     times = {{"enqueue", enqueue}};
     add_stages(times, g, true);
     times.emplace_back("gpu total", kernel_seconds(g));
@@ -155,9 +155,9 @@ class CudaProver {
   int gpu_;
   size_t free_at_plan_ = 0;  // what the GPU had free when the key's place was planned
   Timings setup_;
-  ::cuzk::cuda::PinnedBuffer<Fr> w_, a_, b_, c_;
-  std::unique_ptr<groth16::cuda::DeviceKey<E>> key_;
-  std::unique_ptr<groth16::cuda::Worker> worker_;
+  cuda::PinnedBuffer<Fr> w_, a_, b_, c_;
+  std::unique_ptr<groth16::gpu::DeviceKey<E>> key_;
+  std::unique_ptr<groth16::gpu::Worker> worker_;
 };
 #endif
 

@@ -87,8 +87,8 @@ groth16::DevKey<E> make_key(const r1cs::ConstraintMatrices<E>& m, const RunOptio
   const auto toxic = groth16::ToxicWaste<E>::draw();
 #if defined(CUZK_HAVE_CUDA)
   if (const Placement where = resolve_placement(run); where.backend == Backend::cuda) {
-    auto key = groth16::cuda::dev_setup(m, toxic, where.gpus.front(), run.threads);
-    groth16::cuda::bring_to_host(key);
+    auto key = groth16::gpu::dev_setup(m, toxic, where.gpus.front(), run.threads);
+    groth16::gpu::bring_to_host(key);
     return key;
   }
 #endif

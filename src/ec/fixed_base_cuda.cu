@@ -6,9 +6,9 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 
-namespace cuzk::ec::cuda {
+namespace cuzk::ec::gpu {
 
-using ::cuzk::cuda::DeviceBuffer;
+using cuda::DeviceBuffer;
 
 namespace {
 
@@ -71,7 +71,7 @@ void fixed_base_mul(const FixedBaseTable<C>& table, std::span<const typename C::
   DeviceBuffer<typename C::Fr> scalars(chunk);
   DeviceBuffer<Xyzz<C>> sums(chunk);
   DeviceBuffer<typename C::F> prefix(chunk);
-  ::cuzk::cuda::Stream stream;
+  cuda::Stream stream;
   constexpr unsigned kThreads = 128;
   for (size_t b = 0; b < k.size(); b += chunk) {
     const size_t m = std::min(chunk, k.size() - b);
@@ -97,4 +97,4 @@ CUZK_FIXED_BASE_CUDA_INSTANTIATE(bls12_381::G1)
 CUZK_FIXED_BASE_CUDA_INSTANTIATE(bls12_381::G2)
 #undef CUZK_FIXED_BASE_CUDA_INSTANTIATE
 
-}  // namespace cuzk::ec::cuda
+}  // namespace cuzk::ec::gpu

@@ -21,7 +21,7 @@ namespace cuzk::engine {
 
 namespace {
 
-namespace gpu = groth16::cuda;
+namespace gpu = groth16::gpu;
 
 // What one GPU shares across the process: engines of both curves prove on the
 // same GPUs, so the kernel lock, the fault and the way back are per GPU, not
@@ -67,16 +67,16 @@ class SharedGpu {
   ProofMemory reserve_proof_memory(size_t together, size_t in_turn) {
     std::unique_lock lock(proof_mu_);
     for (;;) {
-      size_t capacity = ::cuzk::cuda::free_device_memory();
+      size_t capacity = cuda::free_device_memory();
       {
         std::lock_guard members(members_mu_);
         for (const Member* m : members_) capacity += m->scratch_held();
       }
       if (in_turn > capacity)
-        throw ::cuzk::cuda::Error(
+        throw cuda::Error(
             "GPU " + std::to_string(device_) + ": a proof of this key needs " + std::to_string(in_turn >> 20) +
             " MiB of device memory beside the key, and the GPU has " + std::to_string(capacity >> 20) +
-            " MiB for proofs" + (::cuzk::cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
+            " MiB for proofs" + (cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
             std::to_string((in_turn - capacity) >> 20) + " MiB short");
       const size_t room = proofs_ ? capacity - std::min(capacity, proof_reserved_) : capacity;
       const auto schedule = together <= room ? gpu::AbcSchedule::together
@@ -141,12 +141,12 @@ class SharedGpu {
     try {
       for (SharedGpu* g : sharing)
         for (Member* m : g->members_) m->drop();
-      ::cuzk::cuda::reset_device(device_);
+      cuda::reset_device(device_);
       for (SharedGpu* g : sharing) {
-        ::cuzk::cuda::DeviceScope on(g->device_);
+        cuda::DeviceScope on(g->device_);
         for (Member* m : g->members_) m->rebuild();
       }
-      ::cuzk::cuda::DeviceScope on(device_);
+      cuda::DeviceScope on(device_);
       if (!check()) {
         why = "the arithmetic self-check failed after the reset";
         return false;
@@ -195,8 +195,8 @@ SharedGpu& shared_gpu(int device) {
 
 class PinnedMemory final : public HostMemory {
  public:
-  void* allocate(size_t bytes) override { return ::cuzk::cuda::PinnedAllocator::allocate(bytes); }
-  void release(void* p, size_t) override { ::cuzk::cuda::PinnedAllocator::release(p); }
+  void* allocate(size_t bytes) override { return cuda::PinnedAllocator::allocate(bytes); }
+  void release(void* p, size_t) override { cuda::PinnedAllocator::release(p); }
   const char* name() const override { return "pinned"; }
 };
 
@@ -209,11 +209,11 @@ class CudaBackend final : public Backend<E> {
     if (o.gpus.empty() || o.workers_per_gpu == 0)
       throw std::invalid_argument("the GPU backend needs at least one GPU and one worker per GPU");
     for (int d : o.gpus) {
-      ::cuzk::cuda::check_device_supported(d);
-      ::cuzk::cuda::DeviceScope on(d);
+      cuda::check_device_supported(d);
+      cuda::DeviceScope on(d);
       // Logical GPUs on one device (runtime.hpp) share its memory.
       const size_t budget =
-          o.key_budget ? o.key_budget : ::cuzk::cuda::free_device_memory() / 10 * 7 / ::cuzk::cuda::devices_sharing(d);
+          o.key_budget ? o.key_budget : cuda::free_device_memory() / 10 * 7 / cuda::devices_sharing(d);
       gpus_.push_back(std::make_unique<Gpu>(d, budget, gpu::DeviceKeyOptions{false, o.stream_chunk, o.abc_on_gpu},
                                             o.workers_per_gpu));
     }
@@ -245,14 +245,14 @@ class CudaBackend final : public Backend<E> {
     if (shared.faulted()) throw DeviceFault(shared.fault_message());
     const int device = workers_[worker]->gpu.cache.device();
     try {
-      if (::cuzk::cuda::logical_fault(device))
-        throw ::cuzk::cuda::Error("GPU " + std::to_string(device) + ": a fault injected into this logical GPU");
+      if (cuda::logical_fault(device))
+        throw cuda::Error("GPU " + std::to_string(device) + ": a fault injected into this logical GPU");
       return prove_on(*workers_[worker], item, recorder);
-    } catch (const ::cuzk::cuda::Error& e) {
+    } catch (const cuda::Error& e) {
       // A sticky error fails every later call on the device, so a second
       // call that fails too tells it from one that was the work's own (no
       // memory for this key, say).
-      if (!::cuzk::cuda::device_failed(device)) throw;
+      if (!cuda::device_failed(device)) throw;
       shared.set_fault(e.what());
       throw DeviceFault(shared.fault_message());
     }
@@ -282,7 +282,7 @@ class CudaBackend final : public Backend<E> {
     Gpu& g = s.gpu;
     const int device = g.cache.device();
     const Track track{Track::Kind::worker, device, s.index}, copy{Track::Kind::copy, device, s.index};
-    ::cuzk::cuda::DeviceScope on(device);
+    cuda::DeviceScope on(device);
 
     double t = recorder.now();
     bool uploaded = false;
@@ -350,7 +350,7 @@ class CudaBackend final : public Backend<E> {
       std::shared_lock in_use(g.shared.gate);  // no recovery under the upload
       if (g.shared.faulted()) return;
       const int device = g.cache.device();
-      ::cuzk::cuda::DeviceScope on(device);
+      cuda::DeviceScope on(device);
       const double t = recorder.now();
       bool uploaded = false;
       const auto dk = g.cache.acquire(key, &uploaded);
@@ -431,7 +431,7 @@ bool recover_gpu(int device, const std::function<bool()>& check, std::string* wh
   {
     std::lock_guard lock(shared_gpus_mu);
     for (auto& [d, g] : shared_gpus)
-      if (::cuzk::cuda::physical_device(d) == ::cuzk::cuda::physical_device(device)) sharing.push_back(&g);
+      if (cuda::physical_device(d) == cuda::physical_device(device)) sharing.push_back(&g);
   }
   std::string reason;
   const bool ok = target.recover(sharing, check, reason);

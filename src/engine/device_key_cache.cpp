@@ -23,7 +23,7 @@ bool DeviceKeyBudget::make_room(size_t need) {
 
 template <class E>
 DeviceKeyCache<E>::DeviceKeyCache(int device, std::shared_ptr<DeviceKeyBudget> budget,
-                                  groth16::cuda::DeviceKeyOptions options)
+                                  groth16::gpu::DeviceKeyOptions options)
     : device_(device), budget_(std::move(budget)), options_(options) {
   std::lock_guard lock(budget_->mu);
   budget_->members.push_back(this);
@@ -96,24 +96,24 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
       return it->key;
     }
   // Resident where the budget and the device (room for a proof beside it)
-  // allow, else streamed (groth16::cuda::plan_residency).
-  const size_t free = ::cuzk::cuda::free_device_memory();
-  auto options = groth16::cuda::plan_residency(*key, options_, free);
+  // allow, else streamed (groth16::gpu::plan_residency).
+  const size_t free = cuda::free_device_memory();
+  auto options = groth16::gpu::plan_residency(*key, options_, free);
   std::shared_ptr<DeviceKey> dk;
   if (!options.streamed && budget_->make_room(DeviceKey::bytes_needed(*key, options))) {
     try {
       dk = std::make_shared<DeviceKey>(key, device_, options);
-    } catch (const ::cuzk::cuda::Error&) {
+    } catch (const cuda::Error&) {
       cudaGetLastError();
     }
   }
   if (!dk) {
     auto streamed = options_;
     streamed.streamed = true;
-    options = groth16::cuda::plan_residency(*key, streamed, free);
+    options = groth16::gpu::plan_residency(*key, streamed, free);
     const size_t need = DeviceKey::bytes_needed(*key, options);
     if (!budget_->make_room(need))
-      throw ::cuzk::cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +
+      throw cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +
                                 std::to_string(need >> 20) + " MiB, and the keys in use leave " +
                                 std::to_string((budget_->bytes() - std::min(budget_->bytes(), budget_->used)) >> 20) +
                                 " MiB of the GPU's key budget");

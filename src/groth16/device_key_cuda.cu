@@ -15,7 +15,7 @@
 #include "cuzk/poly/ntt_cuda.hpp"
 #include "device_key_cuda.cuh"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
 namespace {
 
@@ -37,7 +37,7 @@ std::vector<uint32_t> dense_variables(const ProvingKey<E>& k) {
 }
 
 template <class T>
-void upload_all(DeviceBuffer<T>& d, std::span<const T> h, ::cuzk::cuda::StagedUpload& up) {
+void upload_all(DeviceBuffer<T>& d, std::span<const T> h, cuda::StagedUpload& up) {
   d = DeviceBuffer<T>(h.size());
   up.copy(d.data(), h.data(), h.size_bytes());
 }
@@ -46,7 +46,7 @@ void upload_all(DeviceBuffer<T>& d, std::span<const T> h, ::cuzk::cuda::StagedUp
 // by DMA at PCIe speed.
 template <class C>
 void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streamed, bool in_file_mapping,
-                  ::cuzk::cuda::StagedUpload& up) {
+                  cuda::StagedUpload& up) {
   b.host = host;
   if (!streamed) {
     upload_all(b.uploaded, host, up);
@@ -54,7 +54,7 @@ void set_up_bases(Bases<C>& b, std::span<const ec::Affine<C>> host, bool streame
   } else if (!in_file_mapping) {
     b.locked = HostRegistration(host.data(), host.size_bytes());
   } else {
-    b.copy = ::cuzk::cuda::PinnedBuffer<ec::Affine<C>>(host.size());
+    b.copy = cuda::PinnedBuffer<ec::Affine<C>>(host.size());
     std::copy(host.begin(), host.end(), b.copy.data());
     b.host = b.copy.span();
   }
@@ -70,7 +70,7 @@ size_t point_bytes(const ProvingKey<E>& k) {
 template <class E>
 size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKeyOptions& options) {
   const ProvingKey<E>& k = prepared.key();
-  size_t need = poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(k.domain_size()) +
+  size_t need = poly::gpu::DeviceDomain<typename E::Fr>::device_bytes(k.domain_size()) +
                 witness_layout(k).gathered * sizeof(uint32_t);
   if (!options.streamed && !k.on_gpu) need += point_bytes(k);
   if (uploads_rows(k, options))
@@ -91,16 +91,16 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   const ProvingKey<E>& k = prepared.key();
   options_.matrices = uploads_rows(k, options_);
   if (k.on_gpu && (k.on_gpu->device != device || options_.streamed))
-    throw ::cuzk::cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
+    throw cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
                               " and lives there only: it cannot be " +
                               (options_.streamed ? "streamed" : "used on GPU " + std::to_string(device)));
-  const size_t need = bytes_needed(prepared, options_), free = ::cuzk::cuda::free_device_memory();
+  const size_t need = bytes_needed(prepared, options_), free = cuda::free_device_memory();
   if (need > free)
-    throw ::cuzk::cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
+    throw cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   resident_ = std::make_unique<Resident>(prepared);
   Resident& resident = *resident_;
-  ::cuzk::cuda::StagedUpload up;
+  cuda::StagedUpload up;
   if (k.on_gpu) {
     const DevicePoints<E>& p = *k.on_gpu->points;
     resident.a.device = p.a.data(), resident.b1.device = p.b1.data(), resident.b2.device = p.b2.data();
@@ -129,7 +129,7 @@ DeviceKey<E>::~DeviceKey() {
   try {
     DeviceScope on(device_);
     resident_.reset();
-  } catch (const ::cuzk::cuda::Error&) {
+  } catch (const cuda::Error&) {
     resident_.reset();  // on whichever device is current: the best left to do
   }
 }
@@ -141,7 +141,7 @@ size_t DeviceKey<E>::bytes() const {
                            resident.h.uploaded.size();
   size_t total = g1_points * sizeof(ec::Affine<typename E::G1>) +
                  resident.b2.uploaded.size() * sizeof(ec::Affine<typename E::G2>) +
-                 poly::cuda::DeviceDomain<typename E::Fr>::device_bytes(resident.domain.size()) +
+                 poly::gpu::DeviceDomain<typename E::Fr>::device_bytes(resident.domain.size()) +
                  resident.dense_vars.size() * sizeof(uint32_t);
   for (const auto& m : resident.rows)
     total += m.start.size() * sizeof(uint32_t) + m.entries.size() * sizeof(typename PreparedKey<E>::Entry);
@@ -155,10 +155,10 @@ size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions
   // w (with bellman's gathered scalars) and the significant and ones lists.
   const size_t witness = witness_layout(k).size() * (sizeof(Fr) + 2 * sizeof(uint32_t));
   const size_t staging = staging_bytes(k, options);
-  const size_t msm = std::max(msm::cuda::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
-                              msm::cuda::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
+  const size_t msm = std::max(msm::gpu::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
+                              msm::gpu::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
   // The arena rounds each of the proof's blocks (about 16) up to its granule.
-  const size_t rounding = 16 * ::cuzk::cuda::DeviceAllocator::granule;
+  const size_t rounding = 16 * cuda::DeviceAllocator::granule;
   if (schedule == AbcSchedule::together) return rounding + staging + witness + 3 * vector + msm;
   // w and the witness MSMs; then the two vectors of the quotient; then H's
   // MSM over the first.
@@ -189,10 +189,10 @@ DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions
   }
   const size_t key = DeviceKey<E>::bytes_needed(prepared, options);
   const size_t proof = proof_device_bytes(prepared, options, AbcSchedule::in_turn);
-  throw ::cuzk::cuda::Error("too little device memory for this key: even streamed it needs " +
+  throw cuda::Error("too little device memory for this key: even streamed it needs " +
                             std::to_string(key >> 20) + " MiB and a proof " + std::to_string(proof >> 20) +
                             " MiB beside it, and the GPU has " + std::to_string(free >> 20) + " MiB free" +
-                            (::cuzk::cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
+                            (cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
                             std::to_string((key + proof - free) >> 20) + " MiB short");
 }
 
@@ -210,4 +210,4 @@ AbcSchedule choose_schedule(const DeviceKey<E>& key, bool has_abc, size_t room) 
 CUZK_DEVICE_KEY_INSTANTIATE(ec::Bn254)
 CUZK_DEVICE_KEY_INSTANTIATE(ec::Bls12_381)
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

@@ -11,13 +11,13 @@
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/poly/ntt_cuda.hpp"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
-using ::cuzk::cuda::Arena;
-using ::cuzk::cuda::DeviceBuffer;
-using ::cuzk::cuda::DeviceScope;
-using ::cuzk::cuda::Event;
-using ::cuzk::cuda::HostRegistration;
+using cuda::Arena;
+using cuda::DeviceBuffer;
+using cuda::DeviceScope;
+using cuda::Event;
+using cuda::HostRegistration;
 
 // One group's bases: on the device (uploaded, or made there by a GPU setup),
 // or (streamed) in page-locked host memory: the key's own, locked in place, or
@@ -29,7 +29,7 @@ struct Bases {
   DeviceBuffer<ec::Affine<C>> uploaded;
   std::span<const ec::Affine<C>> host;
   HostRegistration locked;
-  ::cuzk::cuda::PinnedBuffer<ec::Affine<C>> copy;
+  cuda::PinnedBuffer<ec::Affine<C>> copy;
 };
 
 // One of the A and B matrices' compressed rows on the device.
@@ -68,7 +68,7 @@ struct DeviceKey<E>::Resident {
   using G2 = typename E::G2;
   Bases<G1> a, b1, c, h;
   Bases<G2> b2;
-  poly::cuda::DeviceDomain<typename E::Fr> domain;
+  poly::gpu::DeviceDomain<typename E::Fr> domain;
   DeviceRows<E> rows[2];
   WitnessLayout witness;
   DeviceBuffer<uint32_t> dense_vars;  // bellman: the variables (indices in w) of A's points, then of B's
@@ -88,4 +88,4 @@ size_t staging_bytes(const ProvingKey<E>& k, const DeviceKeyOptions& options) {
   return options.streamed ? 2 * staging_points(k, options) * sizeof(ec::Affine<typename E::G2>) : 0;
 }
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

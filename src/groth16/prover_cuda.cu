@@ -19,7 +19,7 @@
 #include "cuzk/poly/ntt_cuda.hpp"
 #include "device_key_cuda.cuh"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
 template <class E>
 struct DeviceInputs<E>::State {
@@ -37,7 +37,7 @@ struct DeviceInputs<E>::State {
   Event start, w_ready{cudaEventDisableTiming};
   // Last: the copies read the caller's host buffers and write blocks that go
   // back to the arena, neither of which may be let go of while they run.
-  ::cuzk::cuda::InFlight copies;
+  cuda::InFlight copies;
 
   explicit State(cudaStream_t copy) : copies(copy, cudaEventDefault) {}
 };
@@ -100,7 +100,7 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   st->worker = &worker;
   st->has_abc = has_abc;
   st->schedule = has_abc ? schedule.value_or(choose_schedule(
-                               key, has_abc, ::cuzk::cuda::free_device_memory() + worker.arena().free_bytes()))
+                               key, has_abc, cuda::free_device_memory() + worker.arena().free_bytes()))
                          : AbcSchedule::together;
   st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
   const WitnessLayout& layout = key.resident().witness;
@@ -144,7 +144,7 @@ template <class E>
 void compute_abc(const typename DeviceKey<E>::Resident& resident, int device, const typename E::Fr* w, size_t n,
                  typename E::Fr* a, typename E::Fr* b, typename E::Fr* c, cudaStream_t stream) {
   int sms = 0;
-  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ::cuzk::cuda::physical_device(device)));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuda::physical_device(device)));
   const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
   abc_kernel<<<blocks, 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
                                            resident.rows[1].start.data(), resident.rows[1].entries.data(), w, n, a, b,
@@ -164,16 +164,16 @@ struct ValueOf {
 // there, scaled by the reduction's factor and brought back to coefficients
 // where the key's H takes them (reduction.hpp; quotient_finish).
 template <class Fr>
-void quotient_finish(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap, Fr* h, cudaStream_t stream) {
-  if (qap.h_as_coefficients) poly::cuda::coset_intt(domain, h, stream);
+void quotient_finish(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, Fr* h, cudaStream_t stream) {
+  if (qap.h_as_coefficients) poly::gpu::coset_intt(domain, h, stream);
 }
 
 // The together schedule: h in a, from a, b, c in three vectors.
 template <class Fr>
-void quotient(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap, Fr* a, Fr* b, Fr* c,
+void quotient(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, Fr* a, Fr* b, Fr* c,
               cudaStream_t stream) {
-  for (Fr* v : {a, b, c}) poly::cuda::coset_evaluations(domain, v, stream);
-  poly::cuda::quotient_pointwise(a, b, c, domain.size(), stream, qap.quotient_factor(domain.host()));
+  for (Fr* v : {a, b, c}) poly::gpu::coset_evaluations(domain, v, stream);
+  poly::gpu::quotient_pointwise(a, b, c, domain.size(), stream, qap.quotient_factor(domain.host()));
   quotient_finish(domain, qap, a, stream);
 }
 
@@ -184,7 +184,7 @@ void quotient(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap, Fr* 
 // w's block, which x may be), and the kernels wait for the copy. `ab_ready`
 // is recorded on the main stream once a and b are there.
 template <class Fr>
-void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction qap,
+void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap,
                       const std::span<const Fr> (&host)[3], Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   const size_t n = domain.size();
@@ -198,12 +198,12 @@ void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction q
   };
   upload_after_main({{x, host[0]}, {y, host[1]}});
   ab_ready.record(main);
-  poly::cuda::coset_evaluations(domain, x, main);
-  poly::cuda::coset_evaluations(domain, y, main);
-  poly::cuda::pointwise_product(x, static_cast<const Fr*>(y), n, main);
+  poly::gpu::coset_evaluations(domain, x, main);
+  poly::gpu::coset_evaluations(domain, y, main);
+  poly::gpu::pointwise_product(x, static_cast<const Fr*>(y), n, main);
   upload_after_main({{y, host[2]}});
-  poly::cuda::coset_evaluations(domain, y, main);
-  poly::cuda::pointwise_difference(x, static_cast<const Fr*>(y), n, main, qap.quotient_factor(domain.host()));
+  poly::gpu::coset_evaluations(domain, y, main);
+  poly::gpu::pointwise_difference(x, static_cast<const Fr*>(y), n, main, qap.quotient_factor(domain.host()));
   quotient_finish(domain, qap, x, main);
 }
 
@@ -213,7 +213,7 @@ void quotient_in_turn(const poly::cuda::DeviceDomain<Fr>& domain, QapReduction q
 // two staging blocks while the MSM of the other runs. The sum of the parts.
 template <class C>
 struct MsmParts {
-  std::vector<msm::cuda::Msm<C>> parts;
+  std::vector<msm::gpu::Msm<C>> parts;
   ec::Jacobian<C> wait() {
     ec::Jacobian<C> sum = ec::Jacobian<C>::infinity();
     for (auto& p : parts) sum = sum.add(p.wait());
@@ -232,9 +232,9 @@ struct Staging {
 };
 
 template <class C>
-MsmParts<C> enqueue_msm(const Bases<C>& bases, const msm::cuda::Classified<typename C::Fr>& k, size_t begin,
+MsmParts<C> enqueue_msm(const Bases<C>& bases, const msm::gpu::Classified<typename C::Fr>& k, size_t begin,
                         size_t end, Worker& worker, Staging* staging) {
-  using Msm = msm::cuda::Msm<C>;
+  using Msm = msm::gpu::Msm<C>;
   MsmParts<C> out;
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   if (!staging) {
@@ -275,7 +275,7 @@ struct PendingGpuProof<E>::State {
   Event start, a_done, b1_done, b2_done, c_done, abc_ready, ntt_done;
   // Last: kernels read the inputs' and the staging blocks, which go back to
   // the arena with this state (the MSMs wait for their own results).
-  ::cuzk::cuda::InFlight work;
+  cuda::InFlight work;
 
   explicit State(cudaStream_t main) : work(main, cudaEventDefault) {}
 };
@@ -340,7 +340,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   st->publics = std::move(in.publics);
   st->start.record(main);
   in.w_ready.wait_in(main);
-  ::cuzk::cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
+  cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
 
   Staging* staging = nullptr;
   // G2's chunks, whose bounds include G1's (twice as long).
@@ -365,7 +365,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
       if (staging)
         for (size_t b = range.begin + chunk; b < range.end; b += chunk) bounds.push_back(b);
     }
-    const msm::cuda::Classified<Fr> k(d_scalars, layout.size(), bounds, main, worker.arena());
+    const msm::gpu::Classified<Fr> k(d_scalars, layout.size(), bounds, main, worker.arena());
     st->a.emplace(enqueue_msm<G1>(resident.a, k, layout.a.begin, layout.a.end, worker, staging));
     st->a_done.record(main);
     st->b1.emplace(enqueue_msm<G1>(resident.b1, k, layout.b.begin, layout.b.end, worker, staging));
@@ -402,7 +402,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   }
   // h is random: all of it through the buckets, with no classification to
   // wait for; as many terms as the key's H has points (reduction.hpp).
-  const auto h = msm::cuda::Classified<Fr>::all(d_h, n);
+  const auto h = msm::gpu::Classified<Fr>::all(d_h, n);
   const size_t h_terms = qap.h_terms(n);
   st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging));
   st->work.finish();
@@ -420,4 +420,4 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bn254)
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bls12_381)
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

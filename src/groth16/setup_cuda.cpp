@@ -5,9 +5,9 @@
 #include "cuzk/ec/fixed_base_cuda.hpp"
 #include "cuzk/groth16/prover_cuda.hpp"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
-using ::cuzk::cuda::DeviceScope;
+using cuda::DeviceScope;
 
 template <class E>
 DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads) {
@@ -19,9 +19,9 @@ DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t
 
   DeviceScope on(device);
   const size_t need = (3 * nv - np - 1 + n) * sizeof(G1) + nv * sizeof(G2);
-  const size_t free = ::cuzk::cuda::free_device_memory();
+  const size_t free = cuda::free_device_memory();
   if (need > free)
-    throw ::cuzk::cuda::Error("the development key's points need " + std::to_string(need >> 20) + " MiB on GPU " +
+    throw cuda::Error("the development key's points need " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
   // The deleter frees the points on their GPU, from whichever thread lets go
   // of the key last.
@@ -29,17 +29,17 @@ DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t
     DeviceScope on(device);
     delete p;
   });
-  using ::cuzk::cuda::DeviceBuffer;
+  using cuda::DeviceBuffer;
   points->a = DeviceBuffer<G1>(nv), points->b1 = DeviceBuffer<G1>(nv), points->c = DeviceBuffer<G1>(nv - np - 1);
   points->h = DeviceBuffer<G1>(n), points->b2 = DeviceBuffer<G2>(nv);
 
   Progress progress("setup", groth16::detail::setup_points(plan, np), "points");
   const auto g1 = plan.g1.table();
-  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.u), points->a.data(), &progress);
-  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.v), points->b1.data(), &progress);
-  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.w).subspan(np + 1), points->c.data(), &progress);
-  ec::cuda::fixed_base_mul(g1, std::span<const Fr>(plan.h), points->h.data(), &progress);
-  ec::cuda::fixed_base_mul(plan.g2.table(), std::span<const Fr>(plan.v), points->b2.data(), &progress,
+  ec::gpu::fixed_base_mul(g1, std::span<const Fr>(plan.u), points->a.data(), &progress);
+  ec::gpu::fixed_base_mul(g1, std::span<const Fr>(plan.v), points->b1.data(), &progress);
+  ec::gpu::fixed_base_mul(g1, std::span<const Fr>(plan.w).subspan(np + 1), points->c.data(), &progress);
+  ec::gpu::fixed_base_mul(g1, std::span<const Fr>(plan.h), points->h.data(), &progress);
+  ec::gpu::fixed_base_mul(plan.g2.table(), std::span<const Fr>(plan.v), points->b2.data(), &progress,
                            groth16::detail::kG2Weight);
   progress.finish();
 
@@ -72,4 +72,4 @@ template DevKey<ec::Bls12_381> dev_setup(const r1cs::ConstraintMatrices<ec::Bls1
 template void bring_to_host(DevKey<ec::Bn254>&);
 template void bring_to_host(DevKey<ec::Bls12_381>&);
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

@@ -7,7 +7,7 @@
 #include "cuzk/ff/bn254.hpp"
 #include "pippenger_cuda.cuh"
 
-namespace cuzk::msm::cuda {
+namespace cuzk::msm::gpu {
 
 unsigned window_bits(size_t n) {
   // Per window: one bucket addition per term, and about three full additions
@@ -129,7 +129,7 @@ Classified<Fr>::Classified(const Fr* d_scalars, size_t n, std::span<const size_t
   auto host = results_arena().take(words * sizeof(uint32_t));
   auto* h_words = host.as<uint32_t>();
   for (size_t b = 0; b < nb; ++b) h_words[2 + 2 * nb + b] = (uint32_t)bounds_[b];
-  ::cuzk::cuda::InFlight work(stream);  // after the blocks that the copies use
+  cuda::InFlight work(stream);  // after the blocks that the copies use
   CUZK_CUDA_CHECK(cudaMemcpyAsync(d_words + 2 + 2 * nb, h_words + 2 + 2 * nb, nb * sizeof(uint32_t),
                                   cudaMemcpyHostToDevice, stream));
   partition<Fr>(scratch.as<void>(), temp, d_scalars, n, significant_.as<uint32_t>(), ones_.as<uint32_t>(), d_words,
@@ -165,4 +165,4 @@ typename Classified<Fr>::Range Classified<Fr>::range(size_t begin, size_t end) c
 template class Classified<ff::bn254::Fr>;
 template class Classified<ff::bls12_381::Fr>;
 
-}  // namespace cuzk::msm::cuda
+}  // namespace cuzk::msm::gpu

@@ -10,10 +10,10 @@
 
 #include "cuzk/msm/pippenger_cuda.hpp"
 
-namespace cuzk::msm::cuda {
+namespace cuzk::msm::gpu {
 
-using ::cuzk::cuda::Arena;
-using ::cuzk::cuda::DeviceScope;
+using cuda::Arena;
+using cuda::DeviceScope;
 
 namespace detail {
 
@@ -48,8 +48,8 @@ constexpr size_t default_chunk() {
 // MSM of the process: a few KiB each, allocated once per size and reused, so
 // that no proof pays for page-locking. Host-side only (a slot returns when its
 // MSM has been waited for), so sharing it across streams and devices is safe.
-inline ::cuzk::cuda::HostArena& results_arena() {
-  static ::cuzk::cuda::HostArena arena;
+inline cuda::HostArena& results_arena() {
+  static cuda::HostArena arena;
   return arena;
 }
 
@@ -355,7 +355,7 @@ Chunks plan_chunks(size_t m, size_t max_chunk, size_t fill, const Arena& arena) 
   if (m == 0) return {};
   size_t size = std::min(m, max_chunk ? max_chunk : default_chunk<C>());
   // The arena's free blocks count as free: take() returns them when it must.
-  const size_t budget = (::cuzk::cuda::free_device_memory() + arena.free_bytes()) / 2;
+  const size_t budget = (cuda::free_device_memory() + arena.free_bytes()) / 2;
   while (size > 4096 && Plan<C>(size, window_bits(size), fill).bytes() > budget) size = (size + 1) / 2;
   const size_t count = (m + size - 1) / size;
   size = (m + count - 1) / count;
@@ -454,8 +454,8 @@ struct Msm<C>::State {
   unsigned c = 0, windows = 0;
   size_t chunks = 0;
   // Each chunk's window sums, then the sum of the points whose scalar is 1.
-  ::cuzk::cuda::HostArena::Block results;
-  ::cuzk::cuda::InFlight work;  // last: the GPU may still write into the results
+  cuda::HostArena::Block results;
+  cuda::InFlight work;  // last: the GPU may still write into the results
 
   explicit State(cudaStream_t stream) : work(stream) {}
 };
@@ -527,9 +527,9 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
   if (bases.size() != scalars.size())
     throw std::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
                                 std::to_string(scalars.size()) + " scalars");
-  ::cuzk::cuda::DeviceBuffer<ec::Affine<C>> db(bases.size());
-  ::cuzk::cuda::DeviceBuffer<Fr> ds(scalars.size());
-  ::cuzk::cuda::Stream stream;
+  cuda::DeviceBuffer<ec::Affine<C>> db(bases.size());
+  cuda::DeviceBuffer<Fr> ds(scalars.size());
+  cuda::Stream stream;
   db.upload(bases, stream);
   ds.upload(scalars, stream);
   Arena arena;
@@ -541,4 +541,4 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typena
   template class Msm<C>;             \
   template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>, std::span<const C::Fr>);
 
-}  // namespace cuzk::msm::cuda
+}  // namespace cuzk::msm::gpu

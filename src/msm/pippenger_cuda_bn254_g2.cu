@@ -6,6 +6,6 @@
 #include "cuzk/ec/bn254.hpp"
 #include "pippenger_cuda.cuh"
 
-namespace cuzk::msm::cuda {
+namespace cuzk::msm::gpu {
 CUZK_MSM_CUDA_INSTANTIATE(ec::bn254::G2)
-}  // namespace cuzk::msm::cuda
+}  // namespace cuzk::msm::gpu

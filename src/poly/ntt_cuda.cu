@@ -20,9 +20,9 @@
 #include "cuzk/poly/ntt_cuda.hpp"
 #include "cuzk/util/parallel.hpp"
 
-namespace cuzk::poly::cuda {
+namespace cuzk::poly::gpu {
 
-using ::cuzk::cuda::DeviceBuffer;
+using cuda::DeviceBuffer;
 
 namespace {
 
@@ -550,7 +550,7 @@ struct ProductOp {
 // a[i] = Op(a[i], in[i]...) in place, with no multiplication by a factor of 1.
 template <template <class, bool> class Op, class Fr, class... In>
 void launch_scaled(cudaStream_t stream, Fr* a, size_t n, const Fr& factor, const In*... in) {
-  using ::cuzk::cuda::launch_map;
+  using cuda::launch_map;
   if (factor == Fr::one())
     launch_map(stream, a, n, Op<Fr, false>{factor}, static_cast<const Fr*>(a), in...);
   else
@@ -566,7 +566,7 @@ void quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, cudaStream_t 
 
 template <class Fr>
 void pointwise_product(Fr* a, const Fr* b, size_t n, cudaStream_t stream) {
-  ::cuzk::cuda::launch_map(stream, a, n, ProductOp<Fr>{}, static_cast<const Fr*>(a), b);
+  cuda::launch_map(stream, a, n, ProductOp<Fr>{}, static_cast<const Fr*>(a), b);
 }
 
 template <class Fr>
@@ -587,4 +587,4 @@ void pointwise_difference(Fr* a, const Fr* c, size_t n, cudaStream_t stream, con
 CUZK_NTT_CUDA_INSTANTIATE(ff::bn254::Fr)
 CUZK_NTT_CUDA_INSTANTIATE(ff::bls12_381::Fr)
 
-}  // namespace cuzk::poly::cuda
+}  // namespace cuzk::poly::gpu

@@ -28,7 +28,7 @@
 namespace cuzk::engine {
 namespace {
 
-namespace gpu = groth16::cuda;
+namespace gpu = groth16::gpu;
 using E = ec::Bn254;
 using Fr = E::Fr;
 using Chain = circuit::HashChain<E>;

@@ -23,7 +23,7 @@
 namespace cuzk::test {
 namespace {
 
-namespace gpu = groth16::cuda;
+namespace gpu = groth16::gpu;
 
 // A limit for the test's scope: this process's use so far plus `extra`.
 class LimitScope {

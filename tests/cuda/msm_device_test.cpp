@@ -72,7 +72,7 @@ struct DeviceMsm : ::testing::Test {
 
   void expect_matches(const std::vector<A>& p, const std::vector<Fr>& k, const std::string& what) {
     const J want = host(p, k);
-    const J got = msm::cuda::msm<C>(p, k);
+    const J got = msm::gpu::msm<C>(p, k);
     EXPECT_TRUE(got == want) << what << ", n = " << p.size();
     EXPECT_TRUE(got.on_curve()) << what << ", n = " << p.size();
   }
@@ -94,7 +94,7 @@ TYPED_TEST(DeviceMsm, ScalarShapes) {
 
   {
     const std::vector<Fr> zeros(n, Fr::zero());
-    const auto got = msm::cuda::msm<typename TestFixture::C>(p, zeros);
+    const auto got = msm::gpu::msm<typename TestFixture::C>(p, zeros);
     EXPECT_TRUE(got.is_inf()) << "all zeros";
     this->expect_matches(p, zeros, "all zeros");
   }
@@ -148,7 +148,7 @@ TYPED_TEST(DeviceMsm, BaseShapes) {
   this->expect_matches(with_inf, mixed, "infinity among the bases, witness-like scalars");
   {
     const std::vector<A> all_inf(n, A::infinity());
-    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(all_inf, k).is_inf()) << "every base infinity";
+    EXPECT_TRUE(msm::gpu::msm<typename TestFixture::C>(all_inf, k).is_inf()) << "every base infinity";
   }
 
   const std::vector<A> same(n, p[0]);  // one point many times: doublings, not additions
@@ -169,9 +169,9 @@ TYPED_TEST(DeviceMsm, BaseShapes) {
   {
     std::vector<A> even(pm.begin(), pm.end() - 1);  // every pair cancels
     const std::vector<Fr> s(even.size(), k[1]);
-    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(even, s).is_inf()) << "pairs that cancel";
+    EXPECT_TRUE(msm::gpu::msm<typename TestFixture::C>(even, s).is_inf()) << "pairs that cancel";
     const std::vector<Fr> o(even.size(), Fr::one());
-    EXPECT_TRUE(msm::cuda::msm<typename TestFixture::C>(even, o).is_inf()) << "pairs that cancel, ones";
+    EXPECT_TRUE(msm::gpu::msm<typename TestFixture::C>(even, o).is_inf()) << "pairs that cancel, ones";
   }
   std::vector<A> pm_same(n);  // P and -P of one point, alternately
   for (size_t i = 0; i < n; ++i) pm_same[i] = i % 2 ? -p[0] : p[0];
@@ -189,10 +189,10 @@ TYPED_TEST(DeviceMsm, TinyInputs) {
   const Fr full = this->scalars(1)[0];
   for (const Fr& s : {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_uint(2), full})
     this->expect_matches({p[0]}, {s}, "one term, scalar " + ff::to_decimal(s));
-  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0]}, std::vector<Fr>{Fr::one()}) == J::from(p[0]));
-  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{A::infinity()}, std::vector<Fr>{full}).is_inf());
-  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0], -p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}).is_inf());
-  EXPECT_TRUE(msm::cuda::msm<C>(std::vector<A>{p[0], p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}) ==
+  EXPECT_TRUE(msm::gpu::msm<C>(std::vector<A>{p[0]}, std::vector<Fr>{Fr::one()}) == J::from(p[0]));
+  EXPECT_TRUE(msm::gpu::msm<C>(std::vector<A>{A::infinity()}, std::vector<Fr>{full}).is_inf());
+  EXPECT_TRUE(msm::gpu::msm<C>(std::vector<A>{p[0], -p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}).is_inf());
+  EXPECT_TRUE(msm::gpu::msm<C>(std::vector<A>{p[0], p[0]}, std::vector<Fr>{Fr::one(), Fr::one()}) ==
               J::from(p[0]).dbl());
   this->expect_matches({p[0], p[1]}, {full, -full}, "two terms, k and -k");
 }
@@ -235,7 +235,7 @@ TYPED_TEST(DeviceMsm, TwoTo26TermsAreLinear) {
   using Fr = typename TestFixture::Fr;
   using A = typename TestFixture::A;
   const size_t n = size_t(1) << 26;
-  ASSERT_EQ(msm::cuda::window_bits(n), 21u);
+  ASSERT_EQ(msm::gpu::window_bits(n), 21u);
   const auto distinct = this->points(size_t(1) << 16);
   const cuda::Stream stream;
   cuda::Arena arena;
@@ -249,7 +249,7 @@ TYPED_TEST(DeviceMsm, TwoTo26TermsAreLinear) {
   cuda::DeviceBuffer<Fr> scalars(n);
   const auto run = [&](const std::vector<Fr>& k) {
     scalars.upload(std::span<const Fr>(k), stream);
-    return msm::cuda::Msm<C>::enqueue(bases.data(), scalars.data(), n, stream, arena).wait();
+    return msm::gpu::Msm<C>::enqueue(bases.data(), scalars.data(), n, stream, arena).wait();
   };
   const auto a = run(k1), b = run(k2), c = run(k3);
   EXPECT_FALSE(a == b);
@@ -280,8 +280,8 @@ TYPED_TEST(DeviceMsm, TwoOnOneStreamWaitedInReverse) {
   const auto p1 = this->points(4097), p2 = this->points(kShapeN);
   const auto k1 = this->scalars(4097), k2 = this->witness_like(kShapeN);
   const OnDevice<C> d1(p1, k1, stream), d2(p2, k2, stream);
-  auto m1 = msm::cuda::Msm<C>::enqueue(d1.bases.data(), d1.scalars.data(), p1.size(), stream, arena);
-  auto m2 = msm::cuda::Msm<C>::enqueue(d2.bases.data(), d2.scalars.data(), p2.size(), stream, arena);
+  auto m1 = msm::gpu::Msm<C>::enqueue(d1.bases.data(), d1.scalars.data(), p1.size(), stream, arena);
+  auto m2 = msm::gpu::Msm<C>::enqueue(d2.bases.data(), d2.scalars.data(), p2.size(), stream, arena);
   const auto r2 = m2.wait();
   const auto r1 = m1.wait();
   EXPECT_TRUE(r1 == TestFixture::host(p1, k1)) << "first MSM";
@@ -303,7 +303,7 @@ TYPED_TEST(DeviceMsm, ChunkedMatchesHost) {
     const OnDevice<C> d(p, k, stream);
     for (size_t max_chunk : {size_t(1000), size_t(4096), size_t(5000)}) {
       SCOPED_TRACE("chunks of at most " + std::to_string(max_chunk));
-      auto job = msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), n, stream, arena, max_chunk);
+      auto job = msm::gpu::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), n, stream, arena, max_chunk);
       EXPECT_TRUE(job.wait() == TestFixture::host(p, k));
     }
   }
@@ -319,20 +319,20 @@ TYPED_TEST(DeviceMsm, ArenaIsReusedOnARepeat) {
   const auto want = TestFixture::host(p, k);
   const OnDevice<C> d(p, k, stream);
 
-  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  EXPECT_TRUE(msm::gpu::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
   const auto first = arena.counters();
   EXPECT_GT(first.allocations, 0u) << "the MSM took no scratch from the arena";
-  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  EXPECT_TRUE(msm::gpu::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
   const auto second = arena.counters();
   EXPECT_GT(second.reuses, first.reuses);
   EXPECT_EQ(second.allocations, first.allocations) << "the same MSM again allocated more";
 
   // An MSM destroyed without wait() still returns its scratch, and the next
   // one on the stream is unharmed.
-  { auto dropped = msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena); }
+  { auto dropped = msm::gpu::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena); }
   const auto third = arena.counters();
   EXPECT_GT(third.reuses, second.reuses);
-  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
+  EXPECT_TRUE(msm::gpu::Msm<C>::enqueue(d.bases.data(), d.scalars.data(), p.size(), stream, arena).wait() == want);
   EXPECT_EQ(arena.counters().allocations, first.allocations);
 }
 
@@ -344,7 +344,7 @@ TYPED_TEST(DeviceMsm, NoTermsAndOneSignificantScalar) {
   using Fr = typename TestFixture::Fr;
   const cuda::Stream stream;
   cuda::Arena arena;
-  EXPECT_TRUE(msm::cuda::Msm<C>::enqueue(nullptr, nullptr, 0, stream, arena).wait().is_inf()) << "n = 0";
+  EXPECT_TRUE(msm::gpu::Msm<C>::enqueue(nullptr, nullptr, 0, stream, arena).wait().is_inf()) << "n = 0";
 
   const auto p = this->points(kShapeN);
   std::vector<Fr> k(kShapeN);
@@ -357,7 +357,7 @@ TYPED_TEST(DeviceMsm, RefusesTwoTo31Terms) {
   using C = typename TestFixture::C;
   const cuda::Stream stream;
   cuda::Arena arena;
-  EXPECT_THROW(msm::cuda::Msm<C>::enqueue(nullptr, nullptr, size_t(1) << 31, stream, arena), std::invalid_argument);
+  EXPECT_THROW(msm::gpu::Msm<C>::enqueue(nullptr, nullptr, size_t(1) << 31, stream, arena), std::invalid_argument);
 }
 
 // One classification of a witness w for the MSMs of a proof, enqueued one
@@ -433,20 +433,20 @@ TYPED_TEST(SharedClassification, WitnessMsmsMatchHost) {
     const auto want_b2 = host_from(p2, k, 0);
     for (size_t max_chunk : {size_t(0), size_t(1000)}) {
       SCOPED_TRACE("chunks of at most " + std::to_string(max_chunk));
-      std::optional<msm::cuda::Msm<G1>> a, c, c_all;
-      std::optional<msm::cuda::Msm<G2>> b2;
-      std::vector<msm::cuda::Msm<G1>> c_parts;
+      std::optional<msm::gpu::Msm<G1>> a, c, c_all;
+      std::optional<msm::gpu::Msm<G2>> b2;
+      std::vector<msm::gpu::Msm<G1>> c_parts;
       {
-        const msm::cuda::Classified<Fr> w(dk.data(), n, bounds, stream, arena);
+        const msm::gpu::Classified<Fr> w(dk.data(), n, bounds, stream, arena);
         EXPECT_THROW(w.range(1, n), std::invalid_argument) << "1 is no bound";
-        a.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), w, 0, n, stream, arena, max_chunk));
-        b2.emplace(msm::cuda::Msm<G2>::enqueue(d2.data(), w, 0, n, stream, arena, max_chunk));
-        c.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), w, c_begin, n, stream, arena, max_chunk));
+        a.emplace(msm::gpu::Msm<G1>::enqueue(d1.data(), w, 0, n, stream, arena, max_chunk));
+        b2.emplace(msm::gpu::Msm<G2>::enqueue(d2.data(), w, 0, n, stream, arena, max_chunk));
+        c.emplace(msm::gpu::Msm<G1>::enqueue(d1.data(), w, c_begin, n, stream, arena, max_chunk));
         for (size_t b = c_begin; b < n; b += chunk)
-          c_parts.push_back(msm::cuda::Msm<G1>::enqueue(d1.data() + (b - c_begin), w, b, std::min(n, b + chunk),
+          c_parts.push_back(msm::gpu::Msm<G1>::enqueue(d1.data() + (b - c_begin), w, b, std::min(n, b + chunk),
                                                         stream, arena, max_chunk));
       }
-      c_all.emplace(msm::cuda::Msm<G1>::enqueue(d1.data(), msm::cuda::Classified<Fr>::all(dk.data(), n), c_begin, n,
+      c_all.emplace(msm::gpu::Msm<G1>::enqueue(d1.data(), msm::gpu::Classified<Fr>::all(dk.data(), n), c_begin, n,
                                                 stream, arena, max_chunk));
       EXPECT_TRUE(a->wait() == want_a) << "A";
       EXPECT_TRUE(b2->wait() == want_b2) << "B2";
@@ -467,15 +467,15 @@ TYPED_TEST(SharedClassification, BoundsAreChecked) {
   cuda::DeviceBuffer<Fr> dk(k.size());
   dk.upload(std::span<const Fr>(k), stream);
   const std::vector<size_t> past{11}, some{4};
-  EXPECT_THROW(msm::cuda::Classified<Fr>(dk.data(), 10, past, stream, arena), std::invalid_argument);
-  const msm::cuda::Classified<Fr> w(dk.data(), 10, some, stream, arena);
+  EXPECT_THROW(msm::gpu::Classified<Fr>(dk.data(), 10, past, stream, arena), std::invalid_argument);
+  const msm::gpu::Classified<Fr> w(dk.data(), 10, some, stream, arena);
   const auto r = w.range(4, 10);
   EXPECT_EQ(r.significant_begin, r.significant_end);
   EXPECT_EQ(r.ones_end - r.ones_begin, 6u);
   EXPECT_THROW(w.range(10, 4), std::invalid_argument);
   EXPECT_THROW(w.range(0, 11), std::invalid_argument);
   EXPECT_THROW(w.range(3, 10), std::invalid_argument);
-  const auto all = msm::cuda::Classified<Fr>::all(dk.data(), 10);
+  const auto all = msm::gpu::Classified<Fr>::all(dk.data(), 10);
   const auto ra = all.range(3, 7);
   EXPECT_EQ(ra.significant_end - ra.significant_begin, 4u);
   EXPECT_EQ(ra.ones_begin, ra.ones_end);

@@ -42,7 +42,7 @@ void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream,
                     poly::Roots roots = poly::Roots::snarkjs, unsigned block_bits = 0) {
   SCOPED_TRACE("log size " + std::to_string(k) + ", blocks of 2^" + std::to_string(block_bits) + " points");
   const poly::Domain<Fr> host(k, roots);
-  const poly::cuda::DeviceDomain<Fr> dev(host, block_bits);
+  const poly::gpu::DeviceDomain<Fr> dev(host, block_bits);
   if (block_bits) {
     ASSERT_EQ(dev.block_bits(), block_bits);
   }
@@ -65,16 +65,16 @@ void check_log_size(unsigned k, uint64_t seed, const cuda::Stream& stream,
   const auto run = [&](const std::vector<Fr>& in, auto op) {
     return through_device(buf, in, stream, [&](Fr* d, cudaStream_t s) { op(dev, d, s); });
   };
-  using Domain = poly::cuda::DeviceDomain<Fr>;
-  EXPECT_TRUE(same_values(run(x, [](const Domain& dd, Fr* d, cudaStream_t s) { poly::cuda::ntt(dd, d, s); }), y))
+  using Domain = poly::gpu::DeviceDomain<Fr>;
+  EXPECT_TRUE(same_values(run(x, [](const Domain& dd, Fr* d, cudaStream_t s) { poly::gpu::ntt(dd, d, s); }), y))
       << "ntt";
   EXPECT_TRUE(same_values(
-      run(x, [&](const Domain& dd, Fr* d, cudaStream_t s) { poly::cuda::ntt(dd, d, s, scratch.data()); }), y))
+      run(x, [&](const Domain& dd, Fr* d, cudaStream_t s) { poly::gpu::ntt(dd, d, s, scratch.data()); }), y))
       << "ntt with a scratch";
-  EXPECT_TRUE(same_values(run(y, &poly::cuda::intt<Fr>), x)) << "intt";
-  EXPECT_TRUE(same_values(run(x, &poly::cuda::coset_ntt<Fr>), z)) << "coset_ntt";
-  EXPECT_TRUE(same_values(run(z, &poly::cuda::coset_intt<Fr>), x)) << "coset_intt";
-  EXPECT_TRUE(same_values(run(y, &poly::cuda::coset_evaluations<Fr>), z)) << "coset_evaluations";
+  EXPECT_TRUE(same_values(run(y, &poly::gpu::intt<Fr>), x)) << "intt";
+  EXPECT_TRUE(same_values(run(x, &poly::gpu::coset_ntt<Fr>), z)) << "coset_ntt";
+  EXPECT_TRUE(same_values(run(z, &poly::gpu::coset_intt<Fr>), x)) << "coset_intt";
+  EXPECT_TRUE(same_values(run(y, &poly::gpu::coset_evaluations<Fr>), z)) << "coset_evaluations";
 }
 
 TYPED_TEST(DeviceNtt, EveryLogSizeFrom1To24) {
@@ -120,15 +120,15 @@ TYPED_TEST(DeviceNtt, DomainsInterleaveOnOneStream) {
   auto rng = test_rng();
   const cuda::Stream stream;
   const poly::Domain<Fr> h10(10), h13(13);
-  const poly::cuda::DeviceDomain<Fr> d10(h10), d13(h13);
+  const poly::gpu::DeviceDomain<Fr> d10(h10), d13(h13);
   const auto x10 = ff::random_elements<Fr>(h10.size(), rng()), x13 = ff::random_elements<Fr>(h13.size(), rng());
   cuda::DeviceBuffer<Fr> b10(h10.size()), b13(h13.size());
   b10.upload(std::span<const Fr>(x10), stream);
   b13.upload(std::span<const Fr>(x13), stream);
-  poly::cuda::ntt(d10, b10.data(), stream);
-  poly::cuda::intt(d13, b13.data(), stream);
-  poly::cuda::coset_ntt(d13, b13.data(), stream);
-  poly::cuda::intt(d10, b10.data(), stream);
+  poly::gpu::ntt(d10, b10.data(), stream);
+  poly::gpu::intt(d13, b13.data(), stream);
+  poly::gpu::coset_ntt(d13, b13.data(), stream);
+  poly::gpu::intt(d10, b10.data(), stream);
   std::vector<Fr> got10(h10.size()), got13(h13.size());
   b10.download(std::span<Fr>(got10), stream);
   b13.download(std::span<Fr>(got13), stream);
@@ -166,7 +166,7 @@ TYPED_TEST(DeviceNtt, QuotientPointwiseMatchesHostLoop) {
       da.upload(std::span<const Fr>(a), stream);
       db.upload(std::span<const Fr>(b), stream);
       dc.upload(std::span<const Fr>(c), stream);
-      poly::cuda::quotient_pointwise<Fr>(da.data(), db.data(), dc.data(), n, stream, factor);
+      poly::gpu::quotient_pointwise<Fr>(da.data(), db.data(), dc.data(), n, stream, factor);
       std::vector<Fr> got(n), b_after(n), c_after(n);
       da.download(std::span<Fr>(got), stream);
       db.download(std::span<Fr>(b_after), stream);

@@ -48,7 +48,7 @@
 namespace cuzk::test {
 namespace {
 
-namespace gpu = groth16::cuda;
+namespace gpu = groth16::gpu;
 
 template <class E>
 struct Both {

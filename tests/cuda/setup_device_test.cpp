@@ -33,7 +33,7 @@
 namespace cuzk::test {
 namespace {
 
-namespace gpu = groth16::cuda;
+namespace gpu = groth16::gpu;
 using cuda::DeviceBuffer;
 
 template <class C>
@@ -59,7 +59,7 @@ void expect_fixed_base_matches(size_t n) {
   std::vector<ec::Affine<C>> want(n);
   base.mul(k, want, 0);
   DeviceBuffer<ec::Affine<C>> got(n);
-  ec::cuda::fixed_base_mul(base.table(), std::span<const Fr>(k), got.data());
+  ec::gpu::fixed_base_mul(base.table(), std::span<const Fr>(k), got.data());
   EXPECT_TRUE(same_values(downloaded(got), want));
 }
 

@@ -10,7 +10,7 @@
 
 #include "cuzk/ec/fixed_base.hpp"
 
-namespace cuzk::ec::cuda {
+namespace cuzk::ec::gpu {
 
 // d_out[i] = [k_i]P for the P whose table is `table`, on the current device:
 // the scalars are read from host memory, the points written to device memory
@@ -21,4 +21,4 @@ template <class C>
 void fixed_base_mul(const FixedBaseTable<C>& table, std::span<const typename C::Fr> k, Affine<C>* d_out,
                     Progress* progress = nullptr, uint64_t weight = 1);
 
-}  // namespace cuzk::ec::cuda
+}  // namespace cuzk::ec::gpu

@@ -64,7 +64,7 @@ class DeviceKeyBudget {
 template <class E>
 class DeviceKeyCache final : DeviceKeyBudget::Member {
  public:
-  using DeviceKey = groth16::cuda::DeviceKey<E>;
+  using DeviceKey = groth16::gpu::DeviceKey<E>;
 
   struct Counters {
     size_t uploads = 0, hits = 0, evictions = 0, streamed = 0;
@@ -74,9 +74,9 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // `options` says whether keys carry their A and B rows, and the streaming
   // chunk; the cache decides residency, within `budget`, which other caches
   // of the same GPU may share.
-  DeviceKeyCache(int device, std::shared_ptr<DeviceKeyBudget> budget, groth16::cuda::DeviceKeyOptions options);
+  DeviceKeyCache(int device, std::shared_ptr<DeviceKeyBudget> budget, groth16::gpu::DeviceKeyOptions options);
   // A cache with a budget of its own.
-  DeviceKeyCache(int device, size_t budget_bytes, groth16::cuda::DeviceKeyOptions options)
+  DeviceKeyCache(int device, size_t budget_bytes, groth16::gpu::DeviceKeyOptions options)
       : DeviceKeyCache(device, std::make_shared<DeviceKeyBudget>(budget_bytes), options) {}
   ~DeviceKeyCache();
   DeviceKeyCache(const DeviceKeyCache&) = delete;
@@ -85,7 +85,7 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // The key on this GPU, uploading it first if needed (under the cache's lock:
   // a second caller for the same key waits and then shares it). `uploaded`,
   // when given, is set to whether this call uploaded. Resident where the
-  // budget and the device's free memory allow (groth16::cuda::plan_residency:
+  // budget and the device's free memory allow (groth16::gpu::plan_residency:
   // a proof must fit beside the key), else streamed. Throws cuda::Error
   // naming the shortfall when not even that fits, or the budget when the
   // keys in use leave no room.
@@ -131,7 +131,7 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
 
   const int device_;
   const std::shared_ptr<DeviceKeyBudget> budget_;  // its mu guards everything below
-  const groth16::cuda::DeviceKeyOptions options_;
+  const groth16::gpu::DeviceKeyOptions options_;
   std::list<Entry> entries_;  // most recently used first
   std::vector<Leaving> leaving_;
   Counters counters_;

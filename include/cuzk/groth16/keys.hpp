@@ -20,7 +20,7 @@
 
 namespace cuzk::groth16 {
 
-namespace cuda {
+namespace gpu {
 template <class E>
 struct DevicePoints;  // groth16/prover_cuda.hpp
 }
@@ -73,7 +73,7 @@ struct ProvingKey {
   struct OnGpu {
     int device = 0;
     size_t n_vars = 0, domain_size = 0;
-    std::shared_ptr<const cuda::DevicePoints<E>> points;
+    std::shared_ptr<const gpu::DevicePoints<E>> points;
   };
   std::optional<OnGpu> on_gpu;
 

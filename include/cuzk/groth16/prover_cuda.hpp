@@ -36,15 +36,15 @@
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/groth16/prover.hpp"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
 // A key's A, B1, B2, C and H made on a GPU (setup_cuda.hpp), which they never
 // leave: ProvingKey::on_gpu holds them, and every DeviceKey of that key on
 // that GPU reads them in place.
 template <class E>
 struct DevicePoints {
-  ::cuzk::cuda::DeviceBuffer<ec::Affine<typename E::G1>> a, b1, c, h;
-  ::cuzk::cuda::DeviceBuffer<ec::Affine<typename E::G2>> b2;
+  cuda::DeviceBuffer<ec::Affine<typename E::G1>> a, b1, c, h;
+  cuda::DeviceBuffer<ec::Affine<typename E::G2>> b2;
 };
 
 struct DeviceKeyOptions {
@@ -110,12 +110,12 @@ class Worker {
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
   cudaStream_t copy_stream() const { return copy_stream_; }
-  ::cuzk::cuda::Arena& arena() { return arena_; }
+  cuda::Arena& arena() { return arena_; }
 
  private:
   int device_;
-  ::cuzk::cuda::Stream stream_, copy_stream_;
-  ::cuzk::cuda::Arena arena_;
+  cuda::Stream stream_, copy_stream_;
+  cuda::Arena arena_;
 };
 
 template <class E>
@@ -259,4 +259,4 @@ Proof<E> prove_finish(const DeviceKey<E>& key, PendingGpuProof<E>& pending, Stag
   return groth16::prove_finish(key.prepared(), pending.wait(times));
 }
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

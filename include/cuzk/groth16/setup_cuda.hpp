@@ -10,7 +10,7 @@
 
 #include "cuzk/groth16/setup.hpp"
 
-namespace cuzk::groth16::cuda {
+namespace cuzk::groth16::gpu {
 
 // The key of dev_setup(m, t) point for point, its A, B1, B2, C and H on
 // `device` (ProvingKey::on_gpu; DevKey's vectors for them stay empty): only a
@@ -27,4 +27,4 @@ DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t
 template <class E>
 void bring_to_host(DevKey<E>& d);
 
-}  // namespace cuzk::groth16::cuda
+}  // namespace cuzk::groth16::gpu

@@ -40,7 +40,7 @@
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/ec/point.hpp"
 
-namespace cuzk::msm::cuda {
+namespace cuzk::msm::gpu {
 
 // The window width for an n-term MSM (exposed for tests and benchmarks).
 unsigned window_bits(size_t n);
@@ -60,7 +60,7 @@ class Classified {
   // and end at 0, n and the given bounds (each at most n). Throws
   // std::invalid_argument for n >= 2^31 or a bound past n.
   Classified(const Fr* d_scalars, size_t n, std::span<const size_t> bounds, cudaStream_t stream,
-             ::cuzk::cuda::Arena& arena);
+             cuda::Arena& arena);
   // No classification and no wait: every scalar goes through the buckets, a
   // range may be any. For random scalars (h), in which a select would find
   // every one significant. Throws std::invalid_argument for n >= 2^31.
@@ -82,7 +82,7 @@ class Classified {
   Classified(const Fr* d_scalars, size_t n);
   const Fr* scalars_;
   size_t n_;
-  ::cuzk::cuda::Arena::Block significant_, ones_;
+  cuda::Arena::Block significant_, ones_;
   std::vector<size_t> bounds_;  // sorted, with 0 and n; empty after all()
   std::vector<uint32_t> significant_before_, ones_before_;  // per bound
 };
@@ -104,13 +104,13 @@ class Msm {
   // the device is short of memory. Tests lower it to exercise the chunked
   // path on small inputs.
   static Msm enqueue(const ec::Affine<C>* d_bases, const Fr* d_scalars, size_t n, cudaStream_t stream,
-                     ::cuzk::cuda::Arena& arena, size_t max_chunk = 0);
+                     cuda::Arena& arena, size_t max_chunk = 0);
   // sum_{i in [begin, end)} k_i P_{i − begin} over classified scalars, without
   // waiting: d_bases holds end − begin points. The scalars must stay valid
   // until wait(); `scalars` itself only until this returns. Throws
   // std::invalid_argument unless begin and end are bounds of `scalars`.
   static Msm enqueue(const ec::Affine<C>* d_bases, const Classified<Fr>& scalars, size_t begin, size_t end,
-                     cudaStream_t stream, ::cuzk::cuda::Arena& arena, size_t max_chunk = 0);
+                     cudaStream_t stream, cuda::Arena& arena, size_t max_chunk = 0);
 
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;
@@ -134,4 +134,4 @@ class Msm {
 template <class C>
 ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const typename C::Fr> scalars);
 
-}  // namespace cuzk::msm::cuda
+}  // namespace cuzk::msm::gpu

@@ -25,7 +25,7 @@
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/poly/ntt_block.hpp"
 
-namespace cuzk::poly::cuda {
+namespace cuzk::poly::gpu {
 
 // A domain's tables resident on the current device, of the host domain's ω
 // and coset shift g (so of either convention's roots): every twiddle ω^j and
@@ -100,4 +100,4 @@ template <class Fr>
 void quotient_pointwise(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t stream,
                         const Fr& factor = Fr::one());
 
-}  // namespace cuzk::poly::cuda
+}  // namespace cuzk::poly::gpu
