@@ -282,44 +282,45 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
   if (n == 0) return {};
   require(provers, "provers"), require(r_s, "r_s"), require(s_s, "s_s");
   service::Service& svc = the_service();
-  struct Job {
+  // The circuits of one shape, proved as one job of the service.
+  struct ShapeGroup {
     std::string key;
     std::vector<size_t> circuits;
     std::vector<service::PartitionInput> inputs;
     service::JobId id = 0;
     bool submitted = false;
   };
-  std::vector<Job> jobs;
+  std::vector<ShapeGroup> groups;
   for (size_t i = 0; i < n; ++i) {
     const supraseal_assignment& p = provers[i];
     auto [a, b] = densities_of(p);
     std::string key = key_for(srs, std::move(a), std::move(b));
-    auto job = std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == key; });
-    if (job == jobs.end()) job = jobs.insert(jobs.end(), Job{std::move(key), {}, {}});
-    job->circuits.push_back(i);
-    job->inputs.push_back(service::Evaluations{
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const ShapeGroup& g) { return g.key == key; });
+    if (group == groups.end()) group = groups.insert(groups.end(), ShapeGroup{std::move(key), {}, {}});
+    group->circuits.push_back(i);
+    group->inputs.push_back(service::Evaluations{
         limbs(p.a, p.abc_size, "a"), limbs(p.b, p.abc_size, "b"), limbs(p.c, p.abc_size, "c"),
         limbs(p.inp_assignment_data, p.inp_assignment_size, "inp_assignment_data"),
         limbs(p.aux_assignment_data, p.aux_assignment_size, "aux_assignment_data"), limbs(&r_s[i], 1, "r"),
         limbs(&s_s[i], 1, "s")});
   }
   std::exception_ptr failure;
-  for (Job& j : jobs) {
+  for (ShapeGroup& g : groups) {
     try {
-      j.id = svc.submit(j.key, std::move(j.inputs), {.label = "supraseal " + srs.path});
-      j.submitted = true;
+      g.id = svc.submit(g.key, std::move(g.inputs), {.label = "supraseal " + srs.path});
+      g.submitted = true;
     } catch (...) {
       failure = std::current_exception();
       break;
     }
   }
   std::vector<supraseal_proof> proofs(n);
-  for (Job& j : jobs) {
-    if (!j.submitted) continue;
-    const service::JobOutcome outcome = *svc.await(j.id);
+  for (ShapeGroup& g : groups) {
+    if (!g.submitted) continue;
+    const service::JobOutcome outcome = *svc.await(g.id);
     for (size_t k = 0; k < outcome.partitions.size(); ++k) {
       const service::PartitionOutcome& p = outcome.partitions[k];
-      const size_t circuit = j.circuits[k];
+      const size_t circuit = g.circuits[k];
       if (!p.ok()) {
         if (!failure)
           failure = std::make_exception_ptr(

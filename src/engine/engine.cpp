@@ -9,15 +9,18 @@
 
 namespace cuzk::engine {
 
+// What one submit() queued: partitions proved with one key under one
+// JobOptions and reported to one on_partition; PartitionResult::job and the
+// spans carry its id.
 template <class E>
-struct Engine<E>::Job {
+struct Engine<E>::Batch {
   uint32_t id = 0;
   groth16::SharedKey<E> key;
   std::vector<Synthesize<E>> sources;
   std::vector<groth16::Randomness<typename E::Fr>> randomness;  // per partition, or none: drawn fresh
   JobOptions options;
   std::function<void(const PartitionResult<E>&)> on_partition;
-  // Why the job's partitions should stop now (cancelled, deadline_exceeded),
+  // Why its partitions should stop now (cancelled, deadline_exceeded),
   // or proved when they should go on.
   Outcome stopped() const;
   double submitted = 0;  // recorder seconds
@@ -27,7 +30,7 @@ struct Engine<E>::Job {
 
 template <class E>
 struct Engine<E>::Task {
-  std::shared_ptr<Job> job;
+  std::shared_ptr<Batch> batch;
   uint32_t partition = 0;
   PartitionTimes times;
 };
@@ -65,7 +68,7 @@ std::unique_ptr<Backend<E>> with_a_worker(std::unique_ptr<Backend<E>> backend) {
 }  // namespace
 
 template <class E>
-Outcome Engine<E>::Job::stopped() const {
+Outcome Engine<E>::Batch::stopped() const {
   if (options.cancel.stop_requested()) return Outcome::cancelled;
   if (std::chrono::steady_clock::now() >= options.deadline) return Outcome::deadline_exceeded;
   return Outcome::proved;
@@ -119,45 +122,45 @@ void Engine<E>::submit(groth16::SharedKey<E> key, std::vector<Synthesize<E>> par
   if (!randomness.empty() && randomness.size() != partitions.size())
     throw std::invalid_argument("submit: " + std::to_string(randomness.size()) + " pairs of r and s for " +
                                 std::to_string(partitions.size()) + " partitions");
-  auto job = std::make_shared<Job>();
-  job->randomness = std::move(randomness);
-  job->key = std::move(key);
-  job->options = std::move(options);
-  job->sources = std::move(partitions);
-  job->on_partition = std::move(on_partition);
-  job->remaining = job->sources.size();
-  job->submitted = recorder_.now();
+  auto batch = std::make_shared<Batch>();
+  batch->randomness = std::move(randomness);
+  batch->key = std::move(key);
+  batch->options = std::move(options);
+  batch->sources = std::move(partitions);
+  batch->on_partition = std::move(on_partition);
+  batch->remaining = batch->sources.size();
+  batch->submitted = recorder_.now();
   std::unique_lock lock(mu_);
   if (stopping_) throw std::logic_error("the engine has been shut down");
-  job->id = next_job_++;
+  batch->id = next_job_++;
   // Once the lock goes, the job's last partition may complete (and release
   // its key and sources) and no_workers_ may change: what follows reads
   // copies taken under the lock.
-  const size_t n = job->sources.size();
+  const size_t n = batch->sources.size();
   if (no_workers_) {
     const std::exception_ptr fault = no_workers_;
     lock.unlock();
-    for (uint32_t p = 0; p < n; ++p) complete_failed(Task{job, p, {}}, "prove", fault);
+    for (uint32_t p = 0; p < n; ++p) complete_failed(Task{batch, p, {}}, "prove", fault);
     return;
   }
-  const groth16::SharedKey<E> job_key = job->key;
-  const uint32_t id = job->id;
-  enqueue(job);
+  const groth16::SharedKey<E> batch_key = batch->key;
+  const uint32_t id = batch->id;
+  enqueue(batch);
   work_.notify_all();
   lock.unlock();
-  if (n > 0) backend_->prefetch(job_key, id, recorder_);
+  if (n > 0) backend_->prefetch(batch_key, id, recorder_);
 }
 
 template <class E>
-void Engine<E>::enqueue(const std::shared_ptr<Job>& job) {
-  const int priority = job->options.priority;
+void Engine<E>::enqueue(const std::shared_ptr<Batch>& batch) {
+  const int priority = batch->options.priority;
   auto at = std::find_if(tasks_.begin(), tasks_.end(),
-                         [&](const Task& t) { return t.job->options.priority < priority; });
+                         [&](const Task& t) { return t.batch->options.priority < priority; });
   std::vector<Task> tasks;
-  tasks.reserve(job->sources.size());
-  for (uint32_t p = 0; p < job->sources.size(); ++p) {
-    Task t{job, p, {}};
-    t.times.submitted = job->submitted;
+  tasks.reserve(batch->sources.size());
+  for (uint32_t p = 0; p < batch->sources.size(); ++p) {
+    Task t{batch, p, {}};
+    t.times.submitted = batch->submitted;
     tasks.push_back(std::move(t));
   }
   tasks_.insert(at, std::make_move_iterator(tasks.begin()), std::make_move_iterator(tasks.end()));
@@ -169,7 +172,7 @@ void Engine<E>::purge_stopped() {
   {
     std::lock_guard lock(mu_);
     for (auto it = tasks_.begin(); it != tasks_.end();) {
-      const Outcome why = it->job->stopped();
+      const Outcome why = it->batch->stopped();
       if (why == Outcome::proved) {
         ++it;
         continue;
@@ -188,21 +191,21 @@ typename Engine<E>::Depths Engine<E>::depths() const {
 }
 
 template <class E>
-void Engine<E>::complete(Job& job, uint32_t partition, const PartitionTimes& times,
+void Engine<E>::complete(Batch& batch, uint32_t partition, const PartitionTimes& times,
                          std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics, Outcome outcome,
                          std::string error, std::exception_ptr cause) {
-  PartitionResult<E> r{job.id, partition, outcome, std::move(proof), std::move(publics), std::move(error),
+  PartitionResult<E> r{batch.id, partition, outcome, std::move(proof), std::move(publics), std::move(error),
                        std::move(cause), times};
   r.times.done = recorder_.now();
-  std::lock_guard lock(job.mu);
-  if (--job.remaining == 0) {
+  std::lock_guard lock(batch.mu);
+  if (--batch.remaining == 0) {
     // No stage uses them any more; the caller may count on their release.
-    job.key.reset();
-    job.sources.clear();
-    job.randomness.clear();
+    batch.key.reset();
+    batch.sources.clear();
+    batch.randomness.clear();
   }
   try {
-    job.on_partition(r);
+    batch.on_partition(r);
   } catch (...) {
     // An observer's failure is its own: the partition's result stands.
   }
@@ -210,13 +213,13 @@ void Engine<E>::complete(Job& job, uint32_t partition, const PartitionTimes& tim
 
 template <class E>
 void Engine<E>::complete_stopped(const Task& t, Outcome why, std::vector<Fr> publics) {
-  complete(*t.job, t.partition, t.times, std::nullopt, std::move(publics), why, stop_message(why));
+  complete(*t.batch, t.partition, t.times, std::nullopt, std::move(publics), why, stop_message(why));
 }
 
 template <class E>
 void Engine<E>::complete_failed(const Task& t, const char* stage, std::exception_ptr cause) {
   std::string message = stage + (": " + exception_message(cause));
-  complete(*t.job, t.partition, t.times, std::nullopt, {}, Outcome::failed, std::move(message), std::move(cause));
+  complete(*t.batch, t.partition, t.times, std::nullopt, {}, Outcome::failed, std::move(message), std::move(cause));
 }
 
 template <class E>
@@ -231,7 +234,7 @@ void Engine<E>::synthesis_loop(int index) {
       if (stopping_) return;  // shutdown() cancels what is left
       t = std::move(tasks_.front());
       tasks_.pop_front();
-      stopped = t.job->stopped();
+      stopped = t.batch->stopped();
       if (stopped == Outcome::proved) ++synthesizing_;
     }
     if (stopped != Outcome::proved) {
@@ -244,12 +247,12 @@ void Engine<E>::synthesis_loop(int index) {
     t.times.synthesis_start = recorder_.now();
     try {
       const bool abc_on_gpu = backend_->abc_on_gpu();
-      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.job->key, abc_on_gpu), stop_.get_token());
-      const auto parts = partition_spans(buffer, *t.job->key, abc_on_gpu);
+      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
+      const auto parts = partition_spans(buffer, *t.batch->key, abc_on_gpu);
       const double start = recorder_.now();
-      t.job->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
+      t.batch->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
       t.times.synthesized = recorder_.now();
-      recorder_.record(Span{Stage::synthesis, track, t.job->id, t.partition, start, t.times.synthesized});
+      recorder_.record(Span{Stage::synthesis, track, t.batch->id, t.partition, start, t.times.synthesized});
       ready = Ready{t, std::move(buffer)};
     } catch (const PoolCancelled&) {
       shut_down = true;
@@ -261,7 +264,7 @@ void Engine<E>::synthesis_loop(int index) {
     work_.notify_all();
     // A source interrupted by the job's token fails because of it: the job's
     // reason is the partition's.
-    stopped = t.job->stopped();
+    stopped = t.batch->stopped();
     if (stopped == Outcome::proved && (shut_down || (ready && stopping_))) stopped = Outcome::shut_down;
     const char* failed_stage = "synthesis";
     if (stopped == Outcome::proved && ready && no_workers_) {
@@ -295,7 +298,7 @@ void Engine<E>::worker_loop(unsigned index) {
       if (stopping_) return;
       r.emplace(std::move(ready_.front()));
       ready_.pop_front();
-      stopped = r->task.job->stopped();
+      stopped = r->task.batch->stopped();
       if (stopped == Outcome::proved) ++proving_;
     }
     Task t = r->task;
@@ -307,7 +310,7 @@ void Engine<E>::worker_loop(unsigned index) {
     std::optional<groth16::PendingProof<E>> proof;
     std::exception_ptr failure;
     try {
-      WorkItem<E> item{t.job->key, t.job->id, t.partition, std::move(r->buffer)};
+      WorkItem<E> item{t.batch->key, t.batch->id, t.partition, std::move(r->buffer)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
       t.times.proved = recorder_.now();
@@ -392,7 +395,7 @@ void Engine<E>::finalizer_loop(int index) {
 template <class E>
 void Engine<E>::finish(const Track& track, Pending& p) {
   const Task& t = p.task;
-  if (const Outcome why = t.job->stopped(); why != Outcome::proved) {
+  if (const Outcome why = t.batch->stopped(); why != Outcome::proved) {
     complete_stopped(t, why, std::move(p.proof.publics));
     return;
   }
@@ -401,16 +404,16 @@ void Engine<E>::finish(const Track& track, Pending& p) {
   std::optional<groth16::Proof<E>> proof;
   std::exception_ptr failure;
   try {
-    const auto& chosen = t.job->randomness;
-    proof = chosen.empty() ? groth16::prove_finish(*t.job->key, p.proof, &times)
-                           : groth16::prove_finish(*t.job->key, p.proof, chosen[t.partition], &times);
+    const auto& chosen = t.batch->randomness;
+    proof = chosen.empty() ? groth16::prove_finish(*t.batch->key, p.proof, &times)
+                           : groth16::prove_finish(*t.batch->key, p.proof, chosen[t.partition], &times);
   } catch (...) {
     failure = std::current_exception();
   }
   constexpr Stage kFinishStages[] = {Stage::finish, Stage::verify};
-  record_end_to_end(recorder_, track, t.job->id, t.partition, start, kFinishStages, times);
+  record_end_to_end(recorder_, track, t.batch->id, t.partition, start, kFinishStages, times);
   if (failure) complete_failed(t, "finish", failure);
-  else complete(*t.job, t.partition, t.times, std::move(proof), std::move(p.proof.publics), Outcome::proved);
+  else complete(*t.batch, t.partition, t.times, std::move(proof), std::move(p.proof.publics), Outcome::proved);
 }
 
 template <class E>

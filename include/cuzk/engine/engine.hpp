@@ -159,7 +159,7 @@ class Engine {
   void forget(const groth16::PreparedKey<E>& key) { backend_->forget(key); }
 
  private:
-  struct Job;
+  struct Batch;
   struct Task;
   struct Ready;
   struct Pending;
@@ -173,9 +173,9 @@ class Engine {
   // its device is unusable.
   void after_fault(unsigned worker, Task t, std::exception_ptr fault);
   // Queues a job's tasks behind those of equal or higher priority.
-  void enqueue(const std::shared_ptr<Job>& job);
+  void enqueue(const std::shared_ptr<Batch>& batch);
   void finish(const Track& track, Pending& p);
-  void complete(Job& job, uint32_t partition, const PartitionTimes& times, std::optional<groth16::Proof<E>> proof,
+  void complete(Batch& batch, uint32_t partition, const PartitionTimes& times, std::optional<groth16::Proof<E>> proof,
                 std::vector<Fr> publics, Outcome outcome, std::string error = {}, std::exception_ptr cause = nullptr);
   void complete_stopped(const Task& t, Outcome why, std::vector<Fr> publics = {});
   // A stage ("synthesis", "prove", "finish") threw `cause`.
