@@ -70,9 +70,9 @@ nlohmann::ordered_json header(const char* bench, const KernelBenchOptions& o, co
   j["curve"] = ec::curve_name(parse_curve(o.curve));
   j["backend"] = backend_name(where.backend);
 #if defined(CUZK_HAVE_CUDA)
-  if (where.backend == Backend::cuda) j["device"] = gpu_label(where.gpus.front());
+  if (where.backend == BackendKind::cuda) j["device"] = gpu_label(where.gpus.front());
 #endif
-  if (where.backend == Backend::cpu) j["threads"] = thread_count(o.run.threads);
+  if (where.backend == BackendKind::cpu) j["threads"] = thread_count(o.run.threads);
   j["repeat"] = o.repeat;
   j["rows"] = nlohmann::ordered_json::array();
   return j;
@@ -115,7 +115,7 @@ void ntt_rows(nlohmann::ordered_json& rows, const KernelBenchOptions& o, [[maybe
     const poly::Domain<Fr> domain(log_n);
     auto values = ff::random_elements<Fr>(domain.size(), o.seed + log_n);
 #if defined(CUZK_HAVE_CUDA)
-    if (where.backend == Backend::cuda) {
+    if (where.backend == BackendKind::cuda) {
       cuda::DeviceScope on(where.gpus.front());
       const poly::gpu::DeviceDomain<Fr> device_domain(domain);
       cuda::DeviceBuffer<Fr> d_values(values.size()), scratch(values.size());
@@ -170,7 +170,7 @@ void msm_rows(nlohmann::ordered_json& rows, const char* group, const KernelBench
   const auto points = ec::random_points<G>(std::min(n_max, kDistinctPoints), ec::generator<G>(), o.seed);
   const auto scalars = ff::random_elements<Fr>(n_max, o.seed + 1);
 #if defined(CUZK_HAVE_CUDA)
-  if (where.backend == Backend::cuda) {
+  if (where.backend == BackendKind::cuda) {
     constexpr bool g2 = std::is_same_v<G, typename E::G2>;
     cuda::DeviceScope on(where.gpus.front());
     cuda::Stream stream;

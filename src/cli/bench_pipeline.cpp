@@ -57,7 +57,7 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
   };
   const unsigned warmup =
       o.warmup >= 0 ? (unsigned)o.warmup
-                    : flags.synthesis_threads + 2 * (where.backend == Backend::cuda
+                    : flags.synthesis_threads + 2 * (where.backend == BackendKind::cuda
                                                          ? flags.workers_per_gpu * (unsigned)where.gpus.size()
                                                          : flags.workers);
   const uint32_t first_timed_job = warmup ? 1 : 0;
@@ -102,8 +102,8 @@ nlohmann::ordered_json run_variant(const KeyLoader& load, const EngineFlags& fla
   j["curve"] = ec::curve_name(key.curve);
   j["backend"] = backend;
   j["memory"] = memory;
-  j["workers_per_gpu"] = where.backend == Backend::cuda ? flags.workers_per_gpu : 0;
-  j["workers"] = where.backend == Backend::cuda ? 0 : flags.workers;
+  j["workers_per_gpu"] = where.backend == BackendKind::cuda ? flags.workers_per_gpu : 0;
+  j["workers"] = where.backend == BackendKind::cuda ? 0 : flags.workers;
   j["synthesis_threads"] = flags.synthesis_threads;
   j["abc"] = abc_on_gpu ? "gpu" : "host";
   j["wall_s"] = wall;
@@ -182,7 +182,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   if (o.jobs == 0 || o.partitions == 0)
     throw std::invalid_argument("bench pipeline: --jobs and --partitions must be at least 1");
   const Placement where = resolve_placement(o.run);
-  if (o.compare && where.backend != Backend::cuda)
+  if (o.compare && where.backend != BackendKind::cuda)
     throw std::invalid_argument("bench pipeline: --compare needs the cuda backend");
   check_json_outputs({o.json, o.engine.trace});
   if (!o.zkey.empty()) {

@@ -29,7 +29,7 @@ namespace cuzk::cli {
 
 // The service layer decides the backend and GPUs (service/placement.hpp); the
 // commands name them as it does.
-using Backend = service::BackendKind;
+using service::BackendKind;
 using service::backend_name;
 using service::gpu_label;
 using service::Placement;
@@ -37,7 +37,7 @@ using service::resolve_backend;
 
 // Options every proving command takes.
 struct RunOptions {
-  Backend backend = Backend::automatic;
+  BackendKind backend = BackendKind::automatic;
   unsigned threads = 0;      // 0: every hardware thread
   std::string gpus = "all";  // --gpus: "all" or device numbers "0,2" (cuda only)
   size_t gpu_memory = 0;     // --gpu-memory: device bytes per GPU the engine plans with (0: what is free)

@@ -33,7 +33,7 @@ namespace cuzk::cli {
 // bellman's on the host.
 inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto,
                          groth16::Convention convention = groth16::Convention::snarkjs) {
-  const bool cuda = where.backend == Backend::cuda, named_gpu = setup_on == "gpu" || setup_on == "gpu-to-host";
+  const bool cuda = where.backend == BackendKind::cuda, named_gpu = setup_on == "gpu" || setup_on == "gpu-to-host";
   if (named_gpu && !cuda) throw std::invalid_argument("--setup-on " + setup_on + " needs the cuda backend");
   if (setup_on == "host" || !cuda || (setup_on == "auto" && convention != groth16::Convention::snarkjs)) return false;
   return named_gpu || where.gpus.size() <= gpus_for_auto;

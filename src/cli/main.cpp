@@ -25,12 +25,12 @@
 
 namespace {
 
-using cuzk::cli::Backend;
+using cuzk::service::BackendKind;
 using cuzk::cli::one_of;
 using cuzk::cli::within;
 
-int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
-  const bool use_cuda = cuzk::cli::resolve_backend(backend) == Backend::cuda;
+int run_selfcheck(BackendKind backend, uint64_t seed, size_t device_n) {
+  const bool use_cuda = cuzk::cli::resolve_backend(backend) == BackendKind::cuda;
   std::printf("cuzk selfcheck (seed %llu, backend %s)\n", (unsigned long long)seed, use_cuda ? "cuda" : "cpu");
   int total = 0;
   auto report = [&](const std::string& name, bool ok) {
@@ -48,9 +48,9 @@ int run_selfcheck(Backend backend, uint64_t seed, size_t device_n) {
   return failed ? 1 : 0;
 }
 
-void add_backend_option(CLI::App* cmd, Backend& backend) {
-  static const std::map<std::string, Backend> backends{
-      {"auto", Backend::automatic}, {"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
+void add_backend_option(CLI::App* cmd, BackendKind& backend) {
+  static const std::map<std::string, BackendKind> backends{
+      {"auto", BackendKind::automatic}, {"cpu", BackendKind::cpu}, {"cuda", BackendKind::cuda}};
   // transform() puts its validator first: one_of refuses an unknown name in
   // cuzk's words before the mapping runs.
   cmd->add_option("--backend", backend, "auto (CUDA when a GPU is present), cpu or cuda")

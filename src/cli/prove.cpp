@@ -47,7 +47,7 @@ std::shared_ptr<const io::Witness> check_against_circuit(const std::string& r1cs
 std::string proved_by(const service::Service& svc) {
   const Placement& where = svc.placement();
   std::string by = std::string(backend_name(where.backend)) + " backend";
-  if (where.backend == Backend::cuda) by += " on " + gpu_label(where.gpus.front());
+  if (where.backend == BackendKind::cuda) by += " on " + gpu_label(where.gpus.front());
   return by;
 }
 
@@ -79,7 +79,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   Stopwatch clock;
   // One partition: one GPU, the first.
   RunOptions run = opts.run;
-  if (const Placement where = resolve_placement(run); where.backend == Backend::cuda)
+  if (const Placement where = resolve_placement(run); where.backend == BackendKind::cuda)
     run.gpus = std::to_string(where.gpus.front());
   remove_earlier_output(proof_path, proof_kind);
   remove_earlier_output(public_path, FileKind::public_signals);

@@ -166,7 +166,7 @@ template <class E, class F>
 decltype(auto) with_prover(const groth16::SharedKey<E>& key, [[maybe_unused]] const Placement& where,
                            unsigned threads, F&& f) {
 #if defined(CUZK_HAVE_CUDA)
-  if (where.backend == Backend::cuda) {
+  if (where.backend == BackendKind::cuda) {
     CudaProver<E> prover(key, where.gpus.front());
     return f(prover);
   }

@@ -41,7 +41,7 @@ inline service::ServiceOptions service_options(const RunOptions& run, const Engi
 
 // "pinned" or "pageable": where the service's host buffers come from.
 inline const char* memory_name(const service::ServiceOptions& o, const Placement& where) {
-  return where.backend == Backend::cuda && !o.pageable ? "pinned" : "pageable";
+  return where.backend == BackendKind::cuda && !o.pageable ? "pinned" : "pageable";
 }
 
 }  // namespace cuzk::cli

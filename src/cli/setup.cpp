@@ -86,7 +86,7 @@ template <class E>
 groth16::DevKey<E> make_key(const r1cs::ConstraintMatrices<E>& m, const RunOptions& run) {
   const auto toxic = groth16::ToxicWaste<E>::draw();
 #if defined(CUZK_HAVE_CUDA)
-  if (const Placement where = resolve_placement(run); where.backend == Backend::cuda) {
+  if (const Placement where = resolve_placement(run); where.backend == BackendKind::cuda) {
     auto key = groth16::gpu::dev_setup(m, toxic, where.gpus.front(), run.threads);
     groth16::gpu::bring_to_host(key);
     return key;
