@@ -25,6 +25,10 @@ std::optional<uid_t> UnixPeers::uid(const std::string& peer) const {
   return it->second;
 }
 
+Caller Caller::in_fleet(const std::string& host) const {
+  return {name.starts_with("cert:") ? name : name + "@" + host, admin};
+}
+
 Authorizer::Authorizer(const Config& config, const UnixPeers& peers)
     : peers_(peers),
       admin_uids_(config.auth.admin_uids.begin(), config.auth.admin_uids.end()),

@@ -9,7 +9,8 @@
 //   anonymous  on TLS off loopback without a client certificate
 //              (tcp.allow_anonymous_clients): likewise one identity for all
 // A job belongs to the name that submitted it: only that name and admins see
-// it (Status), await it or cancel it; to anyone else it does not exist.
+// it (Status), await it or cancel it; to anyone else it does not exist. A
+// queue job belongs to its submitter's name in the fleet (Caller::in_fleet).
 // Loading and evicting keys is an admin's right. Admins: [auth] admin_uids and
 // admin_names, and root and cuzkd's own uid unless default_admins is false.
 #pragma once
@@ -66,6 +67,11 @@ struct Caller {
   bool admin = false;
   // Whether this caller may see, await and cancel a job of `owner`.
   bool may_see(const std::string& owner) const { return admin || owner == name; }
+  // This caller as every host of a queue fleet names it, `host` being the
+  // fleet's name for the cuzkd that accepted the call ([queue] host): a
+  // certificate's name holds on every host (the fleet's CA signed it); a
+  // uid, `loopback` or `anonymous` only on that host ("uid:1000@host-a").
+  Caller in_fleet(const std::string& host) const;
 };
 
 class Authorizer {

@@ -210,7 +210,7 @@ int serve(const Config& config, const Flags& flags) {
       metrics.watch_queue(&worker->counters(), worker->config().host);
       if (page) page->watch_queue(&worker->counters(), worker->config().host, fleet_source(config.queue.url));
       queue_rpc = std::make_unique<QueueService>(config.queue.url, cuzk::queue::QueueOptions{},
-                                                 config.service.key_dirs, auth);
+                                                 config.service.key_dirs, auth, worker->config().host);
       services.push_back(queue_rpc.get());
     }
 #endif

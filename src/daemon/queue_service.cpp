@@ -26,8 +26,12 @@ v1::Curve curve_of(const std::string& name) {
 }  // namespace
 
 QueueService::QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs,
-                           const Authorizer& auth)
-    : conninfo_(std::move(conninfo)), options_(options), key_dirs_(std::move(key_dirs)), auth_(auth) {
+                           const Authorizer& auth, std::string host)
+    : conninfo_(std::move(conninfo)),
+      options_(options),
+      key_dirs_(std::move(key_dirs)),
+      auth_(auth),
+      host_(std::move(host)) {
   listener_ = std::jthread([this](std::stop_token s) { listen_loop(s); });
 }
 
@@ -124,6 +128,7 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
     job.priority = req->priority();
     job.label = req->label();
     job.requester = req->requester().empty() ? ctx->peer() : req->requester();
+    job.owner = auth_.caller(*ctx).in_fleet(host_).name;
     if (const auto d = after_ms<queue::SystemClock>(req->deadline_ms()); d != queue::SystemClock::time_point::max())
       job.deadline = d;
     job.partitions.reserve((size_t)req->partitions_size());
@@ -142,8 +147,9 @@ grpc::Status QueueService::Submit(grpc::ServerContext* ctx, const v1::QueueSubmi
       job.key_id = req->key_path().empty() ? req->key_id() : q.register_key(req->key_path(), req->key_id()).id;
       return q.submit(job);
     });
-    spdlog::info("queue: job {} submitted by {}: key {}, {} partitions, priority {}", id, loggable(job.requester),
-                 loggable(job.key_id), job.partitions.size(), job.priority);
+    spdlog::info("queue: job {} submitted by {} (requester {}): key {}, {} partitions, priority {}", id,
+                 loggable(job.owner), loggable(job.requester), loggable(job.key_id), job.partitions.size(),
+                 job.priority);
     out->set_job_id((uint64_t)id);
   });
 }
@@ -152,6 +158,7 @@ grpc::Status QueueService::Await(grpc::ServerContext* ctx, const v1::AwaitReques
   return guarded("Queue.Await", ctx, [&] {
     const int64_t id = (int64_t)req->job_id();
     const auto until = after_ms<std::chrono::steady_clock>(req->timeout_ms());
+    const Caller caller = auth_.caller(*ctx).in_fleet(host_);
     for (;;) {
       if (ctx->IsCancelled()) throw Error(ErrorKind::cancelled, "the caller went away");
       uint64_t seen;
@@ -165,7 +172,9 @@ grpc::Status QueueService::Await(grpc::ServerContext* ctx, const v1::AwaitReques
         job = q.job(id);
         if (job && job->finished()) key = q.key(job->key_id);
       });
-      if (!job) throw Error(ErrorKind::not_found, "no job " + std::to_string(id) + " in the queue");
+      // Another's job is answered word for word as a missing one: nothing tells that it exists.
+      if (!job || !caller.may_see(job->owner))
+        throw Error(ErrorKind::not_found, "no job " + std::to_string(id) + " in the queue");
       if (job->finished()) {
         out->set_job_id((uint64_t)id);
         out->set_key_id(job->key_id);

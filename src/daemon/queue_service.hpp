@@ -4,7 +4,8 @@
 // beyond them waits for one). One more connection listens for finished jobs
 // and wakes the Awaits of those jobs; every Await also reads its job again
 // each second, for a server without NOTIFY or a notification lost while the
-// listener reconnected.
+// listener reconnected. A job is its submitter's: to a caller who is neither
+// its owner nor an admin, Await answers as for a job that does not exist.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -31,9 +32,11 @@ class QueueService final : public cuzk::v1::Queue::Service {
 
   // `key_dirs`: where a key_path registered through Submit may lie (empty:
   // nowhere), as for a Preload by path; registering one is an admin's right
-  // (`auth`, which outlives this), as a Preload is.
+  // (`auth`, which outlives this), as a Preload is. `host`: this cuzkd's name
+  // in the fleet (its queue worker's), which qualifies its callers' names as
+  // the owners of the jobs they submit (Caller::in_fleet).
   QueueService(std::string conninfo, queue::QueueOptions options, std::vector<std::filesystem::path> key_dirs,
-               const Authorizer& auth);
+               const Authorizer& auth, std::string host);
   ~QueueService() override;
 
   grpc::Status Submit(grpc::ServerContext*, const v1::QueueSubmitRequest*, v1::SubmitReply*) override;
@@ -54,6 +57,7 @@ class QueueService final : public cuzk::v1::Queue::Service {
   queue::QueueOptions options_;
   std::vector<std::filesystem::path> key_dirs_;
   const Authorizer& auth_;
+  std::string host_;
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

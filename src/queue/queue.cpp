@@ -166,10 +166,11 @@ int64_t Queue::submit(const JobRequest& job) {
   return db_.transaction([&] {
     lock_key(job.key_id, false);
     const PgResult r = db_.exec(
-        "INSERT INTO cuzk_jobs (key_id, priority, deadline, partitions, requester, label) "
-        "VALUES ($1, $2, to_timestamp($3::bigint / 1e6), $4, $5, $6) RETURNING id",
+        "INSERT INTO cuzk_jobs (key_id, priority, deadline, partitions, requester, label, owner) "
+        "VALUES ($1, $2, to_timestamp($3::bigint / 1e6), $4, $5, $6, $7) RETURNING id",
         {PgParam::text(job.key_id), PgParam::text(priority), deadline_param,
-         PgParam::text(num((int64_t)job.partitions.size())), PgParam::text(job.requester), PgParam::text(job.label)});
+         PgParam::text(num((int64_t)job.partitions.size())), PgParam::text(job.requester), PgParam::text(job.label),
+         PgParam::text(job.owner)});
     const std::string id = r.text(0, 0);
     for (size_t i = 0; i < job.partitions.size(); ++i) {
       const NewPartition& p = job.partitions[i];
@@ -317,9 +318,9 @@ void Queue::finish_job_if_done(int64_t job_id) {
 }
 
 std::optional<JobRecord> Queue::job(int64_t id) {
-  const PgResult j = db_.exec("SELECT key_id, state FROM cuzk_jobs WHERE id = $1", {PgParam::text(num(id))});
+  const PgResult j = db_.exec("SELECT key_id, state, owner FROM cuzk_jobs WHERE id = $1", {PgParam::text(num(id))});
   if (!j.rows()) return std::nullopt;
-  JobRecord out{id, j.text(0, 0), j.text(0, 1), {}};
+  JobRecord out{id, j.text(0, 0), j.text(0, 1), j.text(0, 2), {}};
   const PgResult p = db_.exec(
       "SELECT part, state, coalesce(proof, ''), coalesce(publics, ''), coalesce(times::text, ''), "
       "  coalesce(proved_by, ''), coalesce(error, ''), attempts FROM cuzk_partitions WHERE job_id = $1 ORDER BY part",

@@ -1,6 +1,7 @@
 #include "cuzk/queue/schema.hpp"
 
 #include <array>
+#include <stdexcept>
 #include <string>
 
 namespace cuzk::queue {
@@ -70,6 +71,14 @@ constexpr const char* kV2[] = {
     "CREATE INDEX cuzk_jobs_key ON cuzk_jobs (key_id, state)",
 };
 
+// A job's owner: who submitted it, as every host of the fleet names that
+// caller; only the owner and admins may await it through a cuzkd. Jobs from
+// before, and rows inserted with SQL that name none, get '', which names no
+// caller: only admins see them.
+constexpr const char* kV3[] = {
+    "ALTER TABLE cuzk_jobs ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+};
+
 struct Migration {
   const char* const* statements;
   size_t count;
@@ -78,7 +87,7 @@ template <size_t N>
 constexpr Migration migration(const char* const (&s)[N]) {
   return {s, N};
 }
-constexpr std::array kMigrations = {migration(kV1), migration(kV2)};
+constexpr std::array kMigrations = {migration(kV1), migration(kV2), migration(kV3)};
 
 // The version row, made inside the migration's transaction. Concurrent first
 // starts would otherwise race on CREATE TABLE IF NOT EXISTS, whose loser sees
@@ -102,7 +111,10 @@ int current_version(Pg& db, bool lock) {
 
 int schema_version() { return (int)kMigrations.size(); }
 
-int migrate(Pg& db) {
+int migrate(Pg& db, int version) {
+  if (version < 0 || version > schema_version())
+    throw std::invalid_argument("no schema version " + std::to_string(version) + " (this cuzk's is " +
+                                std::to_string(schema_version()) + ")");
   return db.transaction([&] {
     db.exec(kMigrationLock);
     ensure_version_table(db);
@@ -110,12 +122,13 @@ int migrate(Pg& db) {
     if (before > schema_version())
       throw std::runtime_error("the queue's schema is version " + std::to_string(before) + ", newer than this cuzk's " +
                                std::to_string(schema_version()) + ": upgrade cuzk");
-    for (int v = before; v < schema_version(); ++v) {
+    if (before >= version) return before;
+    for (int v = before; v < version; ++v) {
       const Migration& m = kMigrations[(size_t)v];
       for (size_t i = 0; i < m.count; ++i) db.exec(m.statements[i]);
     }
     db.exec("UPDATE cuzk_schema SET version = $1, migrated_at = now() WHERE id = 1",
-            {PgParam::text(std::to_string(schema_version()))});
+            {PgParam::text(std::to_string(version))});
     return before;
   });
 }

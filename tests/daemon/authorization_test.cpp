@@ -7,9 +7,7 @@
 // had every right (issue 34, "No authorization").
 #include <unistd.h>
 
-#include <regex>
-
-#include "daemon_support.hpp"
+#include "client_certificates.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -17,65 +15,18 @@ namespace {
 class Authorization : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::string(CUZK_OPENSSL).empty()) GTEST_SKIP() << "no openssl to make certificates with";
-    make_certificates();
+    if (!ClientCertificates::available()) GTEST_SKIP() << "no openssl to make certificates with";
+    certs = std::make_unique<ClientCertificates>(std::vector<std::string>{"alice", "carol"});
     daemon = std::make_unique<Daemon>(
         dir.path(),
         key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")) +
             "[auth]\ndefault_admins = false\nadmin_uids = []\nadmin_names = [\"carol\"]\n",
-        std::vector<std::string>{"--tcp", "127.0.0.1:0", "--tls-cert", (certs / "server.pem").string(), "--tls-key",
-                                 (certs / "server.key").string(), "--tls-client-ca", (certs / "ca.pem").string()});
-    std::smatch m;
-    const std::string log = daemon->log();
-    ASSERT_TRUE(std::regex_search(log, m, std::regex("127\\.0\\.0\\.1:([0-9]+) \\(TLS\\)"))) << log;
-    port = m[1].str();
+        certs->daemon_args());
   }
 
-  // openssl ARGS..., which must succeed.
-  void openssl(std::vector<std::string> args) {
-    args.insert(args.begin(), CUZK_OPENSSL);
-    const ProcessResult r = run_process(args, std::chrono::seconds(60));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  // certs/NAME.key and certs/NAME.pem with common name `cn`, signed by
-  // certs/ca or by itself.
-  void certificate(const std::string& name, const std::string& cn, bool signed_by_ca) {
-    const std::string key = (certs / (name + ".key")).string(), pem = (certs / (name + ".pem")).string();
-    const std::vector<std::string> new_key{"-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                           "-keyout", key, "-subj", "/CN=" + cn};
-    std::vector<std::string> req{"req"};
-    req.insert(req.end(), new_key.begin(), new_key.end());
-    if (!signed_by_ca) {
-      req.insert(req.end(), {"-x509", "-days", "1", "-out", pem});
-      openssl(req);
-      return;
-    }
-    const std::string csr = (certs / (name + ".csr")).string();
-    req.insert(req.end(), {"-new", "-out", csr});
-    openssl(req);
-    openssl({"x509", "-req", "-in", csr, "-CA", (certs / "ca.pem").string(), "-CAkey", (certs / "ca.key").string(),
-             "-CAcreateserial", "-days", "1", "-out", pem});
-  }
-  void make_certificates() {
-    certificate("ca", "cuzk test CA", false);
-    certificate("server", "localhost", false);
-    certificate("alice", "alice", true);
-    certificate("carol", "carol", true);
-  }
-
-  // A stub on the TLS listener with certs/NAME's certificate.
+  // A stub on the TLS listener with NAME's certificate.
   std::unique_ptr<v1::Prover::Stub> as(const std::string& name) {
-    grpc::SslCredentialsOptions tls;
-    const auto text = [&](const std::string& file) {
-      const Bytes b = read_bytes(certs / file);
-      return std::string(b.begin(), b.end());
-    };
-    tls.pem_root_certs = text("server.pem");
-    tls.pem_private_key = text(name + ".key");
-    tls.pem_cert_chain = text(name + ".pem");
-    grpc::ChannelArguments args;
-    args.SetSslTargetNameOverride("localhost");
-    return v1::Prover::NewStub(grpc::CreateCustomChannel("127.0.0.1:" + port, grpc::SslCredentials(tls), args));
+    return v1::Prover::NewStub(certs->channel(*daemon, name));
   }
 
   static uint64_t submit(v1::Prover::Stub& stub, const std::string& label) {
@@ -112,9 +63,9 @@ class Authorization : public ::testing::Test {
     return reply.cancelled();
   }
 
-  TempDir dir, certs;
+  TempDir dir;
+  std::unique_ptr<ClientCertificates> certs;
   std::unique_ptr<Daemon> daemon;
-  std::string port;
 };
 
 using Labels = std::vector<std::string>;

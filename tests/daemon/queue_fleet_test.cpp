@@ -4,9 +4,11 @@
 // whose partitions are re-claimed after their lease; the database restarted
 // under load; priorities and deadlines honoured by the fleet; clients that
 // submit, await and ask for the fleet's status through any cuzkd (cuzk client
-// --queue). The server is a real one (tests/queue/postgres_server.hpp).
+// --queue); jobs awaited only by their owners and admins. The server is a
+// real one (tests/queue/postgres_server.hpp).
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +22,7 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/queue/queue.hpp"
 #include "cuzk/queue/schema.hpp"
-#include "daemon_support.hpp"
+#include "client_certificates.hpp"
 #include "postgres_server.hpp"
 
 namespace cuzk::test {
@@ -44,14 +46,15 @@ class QueueFleet : public ::testing::Test {
       q->put_key({std::string("linear-") + curve, curve, zkey.string(), queue::sha256_file(zkey.string())});
     }
   }
-  // A worker named `host`; extra flags after the defaults.
-  std::unique_ptr<Daemon> worker(const std::string& host, std::vector<std::string> extra = {}) {
+  // A worker named `host`; extra flags after the defaults, `toml` its configuration file.
+  std::unique_ptr<Daemon> worker(const std::string& host, std::vector<std::string> extra = {},
+                                 const std::string& toml = "") {
     fs::create_directories(dir.path() / host);
     std::vector<std::string> args{"--selfcheck", "false", "--queue", pg->conninfo(), "--queue-host", host,
                                   "--key-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(),
                                   "--witness-dir", fs::path(CUZK_SOURCE_DIR "/tests/fixtures").string(), "--log-level", "info"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return std::make_unique<Daemon>(dir.path() / host, "", args);
+    return std::make_unique<Daemon>(dir.path() / host, toml, args);
   }
   // Jobs of `per_job` partitions each, alternating curves, from `clients` threads.
   std::vector<int64_t> submit(size_t jobs, size_t per_job, size_t clients = 3) {
@@ -315,6 +318,76 @@ TEST_F(QueueFleet, ClientsGoThroughAnyCuzkd) {
   const ProcessResult refused = cuzk({"client", "status", "--queue", "--daemon", at(plain)});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.err.find("start cuzkd with --queue"), std::string::npos) << refused.err;
+}
+
+// A queue job is its submitter's, as the fleet names it: a client
+// certificate's name on every host, a Unix user's uid qualified by the host
+// it called. To a caller who is neither the owner nor an admin, Queue.Await
+// answers as for a job that does not exist, word for word; a job from before
+// owners (or inserted with SQL) is an admin's only. Two hosts, each with the
+// test's uid a plain user on its socket, alice and carol (an admin) on TLS.
+// Before: Queue.Await answered any caller about any job (issue 34).
+TEST_F(QueueFleet, AJobIsAwaitedOnlyByItsOwnerAndAnAdmin) {
+  if (!ClientCertificates::available()) GTEST_SKIP() << "no openssl to make certificates with";
+  const ClientCertificates certs({"alice", "carol"});
+  const std::string auth = "[auth]\ndefault_admins = false\nadmin_uids = []\nadmin_names = [\"carol\"]\n";
+  auto a = worker("owners-a", certs.daemon_args(), auth);
+  auto b = worker("owners-b", certs.daemon_args(), auth);
+  const auto unix_user = [](const Daemon& d) {
+    return v1::Queue::NewStub(grpc::CreateChannel("unix:" + d.socket().string(), grpc::InsecureChannelCredentials()));
+  };
+  const auto as = [&](const Daemon& d, const std::string& name) { return v1::Queue::NewStub(certs.channel(d, name)); };
+  const auto submit = [](v1::Queue::Stub& stub) {
+    const auto w = read_bytes(fixture("bn128", "linear", "witness.wtns"));
+    v1::QueueSubmitRequest req;
+    req.set_key_id("linear-bn128");
+    req.set_requester("cert:carol");  // a label: it grants nothing
+    req.add_partitions()->set_wtns(std::string(w.begin(), w.end()));
+    v1::SubmitReply reply;
+    const grpc::Status status = stub.Submit(context(20s).get(), req, &reply);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return (int64_t)reply.job_id();
+  };
+  const auto await = [](v1::Queue::Stub& stub, int64_t id) {
+    v1::AwaitRequest req;
+    req.set_job_id((uint64_t)id);
+    req.set_timeout_ms(60'000);
+    v1::JobResult result;
+    const grpc::Status status = stub.Await(context(90s).get(), req, &result);
+    EXPECT_TRUE(!status.ok() || (result.job_id() == (uint64_t)id && result.partitions_size() == 1 &&
+                                 result.partitions(0).ok()))
+        << result.DebugString();
+    return status;
+  };
+  const auto expect_unknown = [&](v1::Queue::Stub& stub, int64_t id) {
+    const grpc::Status s = await(stub, id);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << s.error_message();
+    EXPECT_EQ(s.error_message(), "no job " + std::to_string(id) + " in the queue");
+  };
+  const auto owner = [&](int64_t id) { return q->job(id)->owner; };
+  const auto user_a = unix_user(*a), user_b = unix_user(*b);
+  const auto alice_a = as(*a, "alice"), alice_b = as(*b, "alice"), carol_b = as(*b, "carol");
+
+  expect_unknown(*user_a, 987654);  // the answer every other case below must match
+  const int64_t alices = submit(*alice_a);
+  EXPECT_EQ(owner(alices), "cert:alice");
+  expect_unknown(*user_a, alices);
+  expect_unknown(*user_b, alices);
+  EXPECT_TRUE(await(*alice_b, alices).ok()) << "a certificate's name holds on every host";
+  EXPECT_TRUE(await(*carol_b, alices).ok());
+
+  const int64_t users = submit(*user_a);
+  EXPECT_EQ(owner(users), "uid:" + std::to_string(::getuid()) + "@owners-a");
+  EXPECT_TRUE(await(*user_a, users).ok());
+  expect_unknown(*user_b, users);  // the same uid on another host may be another user
+  expect_unknown(*alice_a, users);
+  EXPECT_TRUE(await(*carol_b, users).ok());
+
+  const int64_t nobodys = submit_one("bn128", 1, 0);  // no owner: as a job from before owners
+  EXPECT_EQ(owner(nobodys), "");
+  expect_unknown(*user_a, nobodys);
+  expect_unknown(*alice_a, nobodys);
+  EXPECT_TRUE(await(*carol_b, nobodys).ok());
 }
 
 // cuzk db keys, key-repoint and key-remove (the operator's): refused in one

@@ -76,6 +76,38 @@ TEST_F(QueueTest, MigrationsAreIdempotentAndSafeConcurrently) {
   EXPECT_NO_THROW(Queue q(fresh.conninfo()));
 }
 
+// A queue of schema version 2, whose jobs had no owner, migrated to this
+// build's: its job and partition stay, owned by '' (no caller's name, so only
+// admins see it through a cuzkd), and are claimed as before; a job submitted
+// after keeps its owner.
+TEST_F(QueueTest, MigratingFromVersion2KeepsOldJobsForAdminsOnly) {
+  test::PostgresServer old;
+  Pg db(old.conninfo());
+  EXPECT_THROW(migrate(db, schema_version() + 1), std::invalid_argument);
+  ASSERT_EQ(migrate(db, 2), 0);
+  EXPECT_THROW(Queue q(old.conninfo()), std::runtime_error) << "version 2 is not this build's";
+  db.exec("INSERT INTO cuzk_keys (id, curve, location, content_hash) VALUES ('k', 'bn128', '/keys/k.zkey', 'hash-k')");
+  const int64_t id =
+      db.exec("INSERT INTO cuzk_jobs (key_id, partitions, requester) VALUES ('k', 1, 'someone') RETURNING id")
+          .integer(0, 0);
+  db.exec("INSERT INTO cuzk_partitions (job_id, part, key_id, priority, witness) VALUES ($1, 0, 'k', 0, 'old')",
+          {PgParam::text(std::to_string(id))});
+
+  EXPECT_EQ(migrate(db), 2);
+  Queue q(old.conninfo());
+  const std::optional<JobRecord> kept = q.job(id);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->owner, "");
+  EXPECT_EQ(kept->state, "queued");
+  const std::vector<Claim> c = q.claim("host-a", 5, {});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].job_id, id);
+  EXPECT_EQ(c[0].witness, "old");
+  JobRequest mine = job("k", 1);
+  mine.owner = "cert:alice";
+  EXPECT_EQ(q.job(q.submit(mine))->owner, "cert:alice");
+}
+
 TEST_F(QueueTest, SubmitClaimCompleteAwait) {
   auto q = queue();
   q->put_key(key("k"));

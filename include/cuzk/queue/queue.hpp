@@ -49,7 +49,10 @@ struct JobRequest {
   std::vector<NewPartition> partitions;
   int priority = 0;
   std::optional<SystemClock::time_point> deadline;
-  std::string requester, label;
+  std::string requester, label;  // text the client chose, not an identity
+  // Who may await the job through a cuzkd besides admins: the submitter as
+  // every host of the fleet names it (daemon/auth.hpp); empty: admins only.
+  std::string owner;
 };
 
 // One partition a worker holds until it writes the result or the lease lapses.
@@ -73,6 +76,7 @@ struct PartitionRecord {
 struct JobRecord {
   int64_t id = 0;
   std::string key_id, state;  // queued, running, done, failed
+  std::string owner;          // as JobRequest's
   std::vector<PartitionRecord> partitions;
   bool finished() const { return state == "done" || state == "failed"; }
 };

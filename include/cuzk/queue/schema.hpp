@@ -12,9 +12,11 @@ namespace cuzk::queue {
 // The schema version this build writes and reads.
 int schema_version();
 
-// Applies the migrations the database lacks; returns its version before.
-// Throws PgError, or std::runtime_error when the database is newer than this build.
-int migrate(Pg& db);
+// Applies the migrations the database lacks, up to `version` (an older one
+// only for a test of a later migration); returns its version before. Throws
+// PgError, std::invalid_argument for a version this build does not know, or
+// std::runtime_error when the database is newer than this build.
+int migrate(Pg& db, int version = schema_version());
 
 // The database's version (0: never migrated); throws when it is not this
 // build's, saying which to run: `cuzk db migrate` or a newer cuzk.
