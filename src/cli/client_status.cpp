@@ -27,6 +27,14 @@ std::string domain(uint64_t n) {
   return std::to_string(n);
 }
 
+// "0, 1 (streamed)": the GPUs that hold a key, "-" for none.
+std::string on_gpus(const v1::KeyInfo& key) {
+  std::string out;
+  for (const v1::KeyOnGpu& g : key.gpus())
+    out += (out.empty() ? "" : ", ") + std::to_string(g.device()) + (g.streamed() ? " (streamed)" : "");
+  return out.empty() ? "-" : out;
+}
+
 }  // namespace
 
 std::string key_line(const v1::KeyInfo& key) {
@@ -48,8 +56,9 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
   std::vector<Row> keys;
   for (const v1::KeyInfo& k : s.keys())
     keys.push_back({k.id(), curve_name(k.curve()), std::to_string(k.n_vars()), std::to_string(k.n_public()),
-                    domain(k.domain_size()), mib(k.host_bytes()), std::to_string(k.jobs()), k.source()});
-  out += "keys\n" + text_table({"id", "curve", "variables", "public", "domain", "host MiB", "jobs", "source"}, keys);
+                    domain(k.domain_size()), mib(k.host_bytes()), on_gpus(k), std::to_string(k.jobs()), k.source()});
+  out += "keys\n" + text_table({"id", "curve", "variables", "public", "domain", "host MiB", "on GPUs", "jobs", "source"},
+                               keys);
 
   std::vector<Row> jobs;
   for (const v1::JobStatus& j : s.jobs()) {
@@ -67,7 +76,7 @@ std::string status_table(const v1::StatusReply& s, const std::string& address) {
     if (!g.healthy()) health = "faulted: " + g.fault();
     if (!g.recovery_error().empty()) health += "; recovery failed: " + g.recovery_error();
     gpus.push_back({std::to_string(g.device()), g.name(), health, std::to_string(g.faults()) + " / " +
-                    std::to_string(g.recoveries()), mib(g.key_cache_bytes()) + " / " + mib(g.key_budget()),
+                    std::to_string(g.recoveries()), mib(g.key_cache_bytes()) + " / " + mib(g.key_budget_bytes()),
                     std::to_string(g.key_uploads()), std::to_string(g.key_hits()), std::to_string(g.key_evictions())});
   }
   if (!gpus.empty() || s.backend() == "cuda")

@@ -260,12 +260,8 @@ int serve(const Config& config, const Flags& flags) {
   // under way until its end to finish; then the server closes.
   const auto grace = std::chrono::milliseconds(int64_t(config.shutdown_grace_s * 1000));
   const auto until = std::chrono::steady_clock::now() + grace;
-  size_t unawaited = service->status().jobs.size();
-  spdlog::info("drained; {} finished jobs not yet awaited", unawaited);
-  while (unawaited > 0 && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    unawaited = service->status().jobs.size();
-  }
+  spdlog::info("drained; {} finished jobs not yet awaited", service->status().jobs.size());
+  const size_t unawaited = service->wait_until_collected(until);
   spdlog::info("closing the server ({} jobs never awaited)", unawaited);
   listener.unix_socket.reset();
   listener.server->Shutdown(std::chrono::system_clock::now() +

@@ -11,6 +11,7 @@
 #include <functional>
 #include <iterator>
 #include <stdexcept>
+#include <string_view>
 
 namespace cuzk::daemon {
 
@@ -80,13 +81,12 @@ void add_status(Families& f, const service::Status& s) {
     Labels named = l;
     named.push_back({"name", g.name});
     f.gauge("cuzk_gpu_healthy", "1 while a GPU is in rotation, 0 once a fault took it out", g.healthy ? 1 : 0, named);
-    f.counter("cuzk_gpu_faults_total", "Faults that took a GPU out of rotation", double(g.faults), l);
-    f.counter("cuzk_gpu_recoveries_total", "Resets and self-checks that brought a GPU back", double(g.recoveries), l);
-    f.gauge("cuzk_gpu_key_cache_bytes", "Device bytes of resident proving keys", double(g.key_cache_bytes), l);
-    f.gauge("cuzk_gpu_key_budget_bytes", "Device bytes allowed for resident proving keys", double(g.key_budget), l);
-    f.counter("cuzk_gpu_key_uploads_total", "Proving keys uploaded to a GPU", double(g.key_uploads), l);
-    f.counter("cuzk_gpu_key_hits_total", "Partitions that found their key resident", double(g.key_hits), l);
-    f.counter("cuzk_gpu_key_evictions_total", "Resident keys evicted from a GPU", double(g.key_evictions), l);
+    // Prometheus names a counter's series "_total".
+#define CUZK_GPU_COUNTER_METRIC(name, merge, kind, help) \
+  f.kind(std::string("cuzk_gpu_" #name) + (std::string_view(#kind) == "counter" ? "_total" : ""), help, \
+         double(g.counters.name), l);
+    CUZK_GPU_COUNTERS(CUZK_GPU_COUNTER_METRIC)
+#undef CUZK_GPU_COUNTER_METRIC
   }
 }
 
@@ -181,9 +181,7 @@ Metrics::Metrics(service::Service& service) : service_(service), registry_(std::
                    .Name("cuzk_partition_failures_total")
                    .Help("Partitions failed, by key and reason")
                    .Register(*registry_);
-  service_.on_partition([this](const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
-    observe(key, curve, o);
-  });
+  service_.on_partition([this](const service::PartitionEvent& e) { observe(e.key, e.curve, e.outcome); });
 }
 
 Metrics::~Metrics() {

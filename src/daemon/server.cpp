@@ -28,6 +28,11 @@ void fill(v1::KeyInfo* out, const service::KeyInfo& k) {
   out->set_domain_size(k.domain_size);
   out->set_host_bytes(k.host_bytes);
   out->set_jobs(k.jobs);
+  for (const engine::KeyOnGpu& g : k.gpus) {
+    v1::KeyOnGpu* r = out->add_gpus();
+    r->set_device(g.device);
+    r->set_streamed(g.streamed);
+  }
 }
 
 void fill(v1::JobResult* out, const service::JobOutcome& o) {
@@ -249,13 +254,9 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
       r->set_name(g.name);
       r->set_healthy(g.healthy);
       r->set_fault(g.fault);
-      r->set_key_cache_bytes(g.key_cache_bytes);
-      r->set_key_budget(g.key_budget);
-      r->set_key_uploads(g.key_uploads);
-      r->set_key_hits(g.key_hits);
-      r->set_key_evictions(g.key_evictions);
-      r->set_faults(g.faults);
-      r->set_recoveries(g.recoveries);
+#define CUZK_GPU_COUNTER_SET(name, ...) r->set_##name(g.counters.name);
+      CUZK_GPU_COUNTERS(CUZK_GPU_COUNTER_SET)
+#undef CUZK_GPU_COUNTER_SET
       r->set_recovery_error(g.recovery_error);
     }
     out->set_host_pool_bytes(s.host_pool_bytes);

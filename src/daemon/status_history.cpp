@@ -82,7 +82,13 @@ nlohmann::ordered_json FailureLog::to_json() const {
   auto out = nlohmann::ordered_json::array();
   for (size_t i = failures_.size(); i-- > 0;) {
     const Failure& f = failures_[i];
-    out.push_back({{"time", f.time}, {"key", f.key}, {"curve", f.curve}, {"reason", f.reason}, {"message", f.message}});
+    out.push_back({{"time", f.time},
+                   {"job", f.job},
+                   {"partition", f.partition},
+                   {"key", f.key},
+                   {"curve", f.curve},
+                   {"reason", f.reason},
+                   {"message", f.message}});
   }
   return out;
 }

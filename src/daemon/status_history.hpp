@@ -87,6 +87,8 @@ std::string without_paths(const std::string& message);
 
 struct Failure {
   double time = 0;  // Unix seconds
+  uint64_t job = 0;
+  size_t partition = 0;
   std::string key, curve, reason, message;
 };
 

@@ -75,30 +75,32 @@ J queue_json(const service::Status& s) {
 
 J keys_json(const service::Status& s) {
   J keys = J::array();
-  for (const auto& k : s.keys)
+  for (const auto& k : s.keys) {
+    J gpus = J::array();
+    for (const engine::KeyOnGpu& g : k.gpus) gpus.push_back({{"device", g.device}, {"streamed", g.streamed}});
     keys.push_back({{"id", k.id},
                     {"curve", ec::curve_name(k.curve)},
                     {"domain_size", k.domain_size},
                     {"host_bytes", k.host_bytes},
-                    {"jobs", k.jobs}});
+                    {"jobs", k.jobs},
+                    {"gpus", std::move(gpus)}});
+  }
   return keys;
 }
 
 J gpus_json(const service::Status& s) {
   J gpus = J::array();
-  for (const auto& g : s.gpus)
-    gpus.push_back({{"device", g.device},
-                    {"name", g.name},
-                    {"healthy", g.healthy},
-                    {"fault", g.fault},
-                    {"faults", g.faults},
-                    {"recoveries", g.recoveries},
-                    {"recovery_error", g.recovery_error},
-                    {"key_cache_bytes", g.key_cache_bytes},
-                    {"key_budget_bytes", g.key_budget},
-                    {"key_uploads", g.key_uploads},
-                    {"key_hits", g.key_hits},
-                    {"key_evictions", g.key_evictions}});
+  for (const auto& g : s.gpus) {
+    J gpu = {{"device", g.device},
+             {"name", g.name},
+             {"healthy", g.healthy},
+             {"fault", g.fault},
+             {"recovery_error", g.recovery_error}};
+#define CUZK_GPU_COUNTER_JSON(name, ...) gpu[#name] = g.counters.name;
+    CUZK_GPU_COUNTERS(CUZK_GPU_COUNTER_JSON)
+#undef CUZK_GPU_COUNTER_JSON
+    gpus.push_back(std::move(gpu));
+  }
   return gpus;
 }
 
@@ -171,9 +173,10 @@ struct StatusPage::Sampler {
 
 StatusPage::StatusPage(service::Service& service, std::chrono::milliseconds interval, size_t intervals)
     : service_(service), sampler_(std::make_unique<Sampler>(service, interval, intervals)), failures_(kFailuresKept) {
-  service_.on_partition([this](const std::string& key, ec::Curve curve, const service::PartitionOutcome& o) {
-    if (o.ok()) return;
-    Failure f{unix_now(), key, ec::curve_name(curve), service::error_kind_name(o.error_kind), o.error};
+  service_.on_partition([this](const service::PartitionEvent& e) {
+    if (e.outcome.ok()) return;
+    Failure f{unix_now(), e.job, e.partition, e.key, ec::curve_name(e.curve),
+              service::error_kind_name(e.outcome.error_kind), e.outcome.error};
     std::lock_guard lock(mu_);
     failures_.add(std::move(f));
   });

@@ -120,7 +120,7 @@ class SharedGpu {
     std::lock_guard l(mu_);
     r.healthy = !faulted_.load();
     r.fault = r.healthy ? "" : fault_;
-    r.faults = faults_, r.recoveries = recoveries_;
+    r.counters.faults = faults_, r.counters.recoveries = recoveries_;
   }
 
   void join(Member* m) {
@@ -267,10 +267,17 @@ class CudaBackend final : public Backend<E> {
       GpuReport r;
       r.device = g->cache.device();
       g->shared.report(r);
-      r.key_bytes = c.bytes, r.key_budget = g->cache.budget();
-      r.key_uploads = c.uploads, r.key_hits = c.hits, r.key_evictions = c.evictions;
+      r.counters.key_cache_bytes = c.bytes, r.counters.key_budget_bytes = g->cache.budget();
+      r.counters.key_uploads = c.uploads, r.counters.key_hits = c.hits, r.counters.key_evictions = c.evictions;
       out.push_back(std::move(r));
     }
+    return out;
+  }
+
+  std::vector<KeyOnGpu> gpus_holding(const groth16::PreparedKey<E>& key) const override {
+    std::vector<KeyOnGpu> out;
+    for (const auto& g : gpus_)
+      if (const auto streamed = g->cache.streamed(key)) out.push_back({g->cache.device(), *streamed});
     return out;
   }
 

@@ -136,6 +136,15 @@ std::optional<bool> DeviceKeyCache<E>::holds(const groth16::PreparedKey<E>& key)
 }
 
 template <class E>
+std::optional<bool> DeviceKeyCache<E>::streamed(const groth16::PreparedKey<E>& key) {
+  std::unique_lock lock(budget_->mu, std::try_to_lock);
+  if (!lock) return std::nullopt;
+  const auto it = std::ranges::find_if(entries_, [&](const Entry& e) { return &e.key->prepared() == &key; });
+  if (it == entries_.end()) return std::nullopt;
+  return it->key->streamed();
+}
+
+template <class E>
 void DeviceKeyCache<E>::forget(const groth16::PreparedKey<E>& key) {
   std::lock_guard lock(budget_->mu);
   for (auto it = entries_.begin(); it != entries_.end(); ++it)

@@ -173,7 +173,8 @@ void Service::Impl::partition_done(Job& job, const engine::PartitionResult<E>& r
     std::lock_guard lock(mu);
     observers_now = observers;
   }
-  for (const auto& observe : observers_now) observe(job.key->info.id, E::id, out);
+  const PartitionEvent event{job.id, r.partition, job.key->info.id, E::id, out};
+  for (const auto& observe : observers_now) observe(event);
   std::unique_lock lock(mu);
   if (out.ok()) ++counters.partitions_proved;
   else ++counters.partitions_failed[(size_t)out.error_kind], ++job.failed;
@@ -210,6 +211,7 @@ std::optional<JobOutcome> Service::Impl::await(JobId id, std::optional<Clock::du
   if (jobs.erase(id) == 0)  // another await took it meanwhile
     throw Error(ErrorKind::not_found, "no job " + std::to_string(id) + " (unknown, or already awaited)");
   finished.erase(std::remove(finished.begin(), finished.end(), id), finished.end());
+  changed.notify_all();  // for wait_until_collected
   return JobOutcome{id, job->key->info.id, job->key->info.curve, std::move(job->outcomes)};
 }
 
@@ -248,5 +250,11 @@ std::optional<JobOutcome> Service::await(JobId id, std::optional<Clock::duration
 bool Service::cancel(JobId id) { return impl_->cancel(id); }
 
 void Service::drain() { impl_->drain(); }
+
+size_t Service::wait_until_collected(Clock::time_point until) {
+  std::unique_lock lock(impl_->mu);
+  impl_->changed.wait_until(lock, until, [&] { return impl_->jobs.empty(); });
+  return impl_->jobs.size();
+}
 
 }  // namespace cuzk::service

@@ -156,9 +156,7 @@ Status Service::Impl::status() {
       g.device = r.device;
       g.healthy = g.healthy && r.healthy;
       if (!r.healthy) g.fault = r.fault;
-      g.faults = r.faults, g.recoveries = r.recoveries;  // the GPU's, whichever engine reports them
-      g.key_cache_bytes += r.key_bytes, g.key_budget = std::max<uint64_t>(g.key_budget, r.key_budget);
-      g.key_uploads += r.key_uploads, g.key_hits += r.key_hits, g.key_evictions += r.key_evictions;
+      g.counters.merge(r.counters);
     }
   });
   for (int d : where.gpus) {
@@ -170,7 +168,23 @@ Status Service::Impl::status() {
   const auto pc = pool->counters();
   s.host_pool_bytes = pc.bytes_held, s.host_pool_budget = pool->budget();
   s.host_pool_allocations = pc.allocations, s.host_pool_waits = pc.waits;
-  std::lock_guard lock(mu);
+  std::vector<AnyKey> prepared;  // s.keys's, in the same order
+  {
+    std::lock_guard lock(mu);
+    status_locked(s);
+    for (const auto& [id, key] : keys) prepared.push_back(key->prepared);
+  }
+  // Asked outside the lock: a GPU's key cache has its own.
+  for (size_t i = 0; i < prepared.size(); ++i)
+    std::visit(
+        [&]<class E>(const groth16::SharedKey<E>& key) {
+          if (auto* e = existing_engine<E>()) s.keys[i].gpus = e->backend().gpus_holding(*key);
+        },
+        prepared[i]);
+  return s;
+}
+
+void Service::Impl::status_locked(Status& s) {
   for (auto& g : s.gpus)
     if (!g.healthy) g.recovery_error = recovery_errors[g.device];
   s.draining = draining;
@@ -193,7 +207,6 @@ Status Service::Impl::status() {
   }
   s.keys = keys_locked();
   s.key_bytes = key_bytes_locked(), s.max_key_bytes = options.max_key_bytes;
-  return s;
 }
 
 template engine::Engine<Bn254>& Service::Impl::engine_for(const groth16::PreparedKey<Bn254>&);

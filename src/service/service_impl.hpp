@@ -107,6 +107,7 @@ struct Service::Impl {
   }
   void purge_stopped();
   Status status();
+  void status_locked(Status& s);  // the jobs and keys, under mu
 
   // The keys (key_registry.cpp).
   // Where a key came from: a file or bytes have `content`; with

@@ -131,7 +131,10 @@ TEST(MemoryLimit, EngineStreamsTheKeyAndItsWorkersTakeTurns) {
   for (const auto& r : results) expect_verified(*key, r);
   const auto reports = engine.backend().gpu_reports();
   ASSERT_EQ(reports.size(), 1u);
-  EXPECT_LT(reports[0].key_bytes, gpu::DeviceKey<Bn>::bytes_needed(*key, {})) << "the key should be streamed";
+  EXPECT_LT(reports[0].counters.key_cache_bytes, gpu::DeviceKey<Bn>::bytes_needed(*key, {})) << "the key should be streamed";
+  const auto held = engine.backend().gpus_holding(*key);
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_TRUE(held[0].streamed) << "and reported as streamed";
   // Two workers, room for one proof: a proof's upload never overlapped
   // another's kernels (with two proofs' room, the next one's upload runs
   // beside them).

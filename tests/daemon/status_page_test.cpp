@@ -24,8 +24,8 @@ v1::Partition faulty() {
   return p;
 }
 
-// A cuzkd with one key that has proved three partitions in two jobs and
-// failed one in a third.
+// A cuzkd with one key that has proved four partitions in three jobs and
+// failed the second partition of the third.
 class Loaded {
  public:
   Loaded() {
@@ -34,11 +34,13 @@ class Loaded {
     ::unsetenv("CUZK_TEST_FAULTS");
     prove({wtns_partition("bn128", "multiplier"), wtns_partition("bn128", "multiplier")});
     prove({wtns_partition("bn128", "multiplier")});
-    prove({faulty()});
+    failed_job_ = prove({wtns_partition("bn128", "multiplier"), faulty()});
   }
   Daemon& daemon() { return *daemon_; }
   int port() const { return daemon_->metrics_port(); }
   const fs::path& dir() const { return dir_.path(); }
+  // The job whose second partition failed.
+  uint64_t failed_job() const { return failed_job_; }
 
   // /status.json once the sampler has seen every partition.
   nlohmann::json settled_status() {
@@ -46,7 +48,7 @@ class Loaded {
     const bool settled = eventually(
         [&] {
           j = nlohmann::json::parse(http_get(port(), "/status.json").body);
-          return j["totals"]["partitions_proved"] == 3 && j["totals"]["partitions_failed"] == 1;
+          return j["totals"]["partitions_proved"] == 4 && j["totals"]["partitions_failed"] == 1;
         },
         10s);
     EXPECT_TRUE(settled) << j.dump(1);
@@ -54,16 +56,18 @@ class Loaded {
   }
 
  private:
-  void prove(const std::vector<v1::Partition>& partitions) {
+  uint64_t prove(const std::vector<v1::Partition>& partitions) {
     v1::SubmitRequest req;
     req.set_key_id("mult");
     for (const auto& p : partitions) *req.add_partitions() = p;
     v1::JobResult result;
     const auto s = daemon_->stub().Prove(context().get(), req, &result);
-    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return result.job_id();
   }
   TempDir dir_;
   std::unique_ptr<Daemon> daemon_;
+  uint64_t failed_job_ = 0;
 };
 
 // The value of an unlabelled series of /metrics, or the sum of a labelled
@@ -88,6 +92,8 @@ TEST(StatusPage, StatusJsonAgreesWithMetricsAndListsTheFailure) {
   EXPECT_EQ(s["totals"]["partitions_failed_by_reason"]["internal"], 1);
 
   ASSERT_EQ(s["failures"].size(), 1u) << s["failures"];
+  EXPECT_EQ(s["failures"][0]["job"], l.failed_job());
+  EXPECT_EQ(s["failures"][0]["partition"], 1);
   EXPECT_EQ(s["failures"][0]["key"], "mult");
   EXPECT_EQ(s["failures"][0]["reason"], "internal");
   EXPECT_NE(s["failures"][0]["message"].get<std::string>().find("injected fault"), std::string::npos);
@@ -95,6 +101,7 @@ TEST(StatusPage, StatusJsonAgreesWithMetricsAndListsTheFailure) {
   ASSERT_EQ(s["keys"].size(), 1u);
   EXPECT_EQ(s["keys"][0]["id"], "mult");
   EXPECT_GT(s["keys"][0]["host_bytes"], 0);
+  EXPECT_EQ(s["keys"][0]["gpus"], nlohmann::json::array()) << "the CPU backend holds no key on a GPU";
   EXPECT_EQ(s["gpus"].size(), 0u);
   EXPECT_EQ(s["queue"]["queued_partitions"], 0);
   EXPECT_TRUE(s["fleet"].is_null());
@@ -112,7 +119,7 @@ TEST(StatusPage, StatusJsonAgreesWithMetricsAndListsTheFailure) {
   EXPECT_EQ(h["busy"][0]["share"].size(), h["end"].size());
   double proved = 0;
   for (const auto& n : h["proved"]) proved += double(n);
-  EXPECT_EQ(proved, 3);
+  EXPECT_EQ(proved, 4);
 }
 
 TEST(StatusPage, ThePageAndItsFilesAreServedWithTheirPolicy) {
@@ -174,6 +181,7 @@ TEST(StatusPageBrowser, ThePageShowsWhatMetricsSayAndTheFailure) {
 
   const std::string failures = table(dom, "failures-table");
   EXPECT_NE(failures.find("<td>mult</td>"), std::string::npos) << failures;
+  EXPECT_NE(failures.find("<td>" + std::to_string(l.failed_job()) + "</td>"), std::string::npos) << failures;
   EXPECT_NE(failures.find(">internal</td>"), std::string::npos) << failures;
   EXPECT_NE(failures.find("injected fault"), std::string::npos) << failures;
   EXPECT_NE(table(dom, "keys-table").find("<td>mult</td>"), std::string::npos);

@@ -75,11 +75,11 @@ TEST(LogicalGpus, PartitionsSpreadAndTheKeyIsResidentOnEach) {
   ASSERT_EQ(s.gpus.size(), 2u);
   for (const auto& g : s.gpus) {
     EXPECT_TRUE(g.healthy) << g.name;
-    EXPECT_EQ(g.key_uploads, 1u) << g.name << ": the key goes up once to each GPU";
-    EXPECT_GT(g.key_cache_bytes, 0u) << g.name;
+    EXPECT_EQ(g.counters.key_uploads, 1u) << g.name << ": the key goes up once to each GPU";
+    EXPECT_GT(g.counters.key_cache_bytes, 0u) << g.name;
     EXPECT_NE(g.name.find("logical"), std::string::npos) << g.name;
   }
-  EXPECT_EQ(s.gpus[0].key_cache_bytes, s.gpus[1].key_cache_bytes);
+  EXPECT_EQ(s.gpus[0].counters.key_cache_bytes, s.gpus[1].counters.key_cache_bytes);
 }
 
 TEST(LogicalGpus, OneFailingGpuLeavesTheOtherProvingThenComesBack) {
@@ -106,16 +106,16 @@ TEST(LogicalGpus, OneFailingGpuLeavesTheOtherProvingThenComesBack) {
   EXPECT_EQ(after[0] + after[1], before[0] + before[1] + n) << "every partition proved once";
   Status s = svc.status();
   ASSERT_EQ(s.gpus.size(), 2u);
-  EXPECT_EQ(s.gpus[1].faults, 1u);
+  EXPECT_EQ(s.gpus[1].counters.faults, 1u);
   EXPECT_TRUE(s.gpus[0].healthy) << "a fault on GPU 1 leaves GPU 0 alone";
-  EXPECT_EQ(s.gpus[0].faults, 0u);
+  EXPECT_EQ(s.gpus[0].counters.faults, 0u);
 
   // The recovery resets the device under both logical GPUs; both prove again.
   const auto deadline = std::chrono::steady_clock::now() + 60s;
   while (!svc.status().gpus[1].healthy && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
   s = svc.status();
   ASSERT_TRUE(s.gpus[1].healthy) << s.gpus[1].recovery_error;
-  EXPECT_EQ(s.gpus[1].recoveries, 1u);
+  EXPECT_EQ(s.gpus[1].counters.recoveries, 1u);
   const auto recovered = proofs_per_gpu(svc);
   expect_all_proved(*svc.await(svc.submit("chain", chain_job(n, 200))), n);
   const auto last = proofs_per_gpu(svc);

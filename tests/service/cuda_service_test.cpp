@@ -37,22 +37,31 @@ TEST(CudaService, BothCurvesShareTheGpu) {
   Status s = svc.status();
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_TRUE(s.gpus[0].healthy);
-  EXPECT_EQ(s.gpus[0].key_uploads, 2u) << "each key uploaded once";
+  EXPECT_EQ(s.gpus[0].counters.key_uploads, 2u) << "each key uploaded once";
   // Every later acquire finds it: the 3 other partitions' of each key, and
   // each partition's where the key went up ahead of its job (Backend::prefetch).
-  EXPECT_GE(s.gpus[0].key_hits, 6u) << "and served from the cache after";
-  EXPECT_LE(s.gpus[0].key_hits, 8u);
-  EXPECT_GT(s.gpus[0].key_cache_bytes, 0u);
+  EXPECT_GE(s.gpus[0].counters.key_hits, 6u) << "and served from the cache after";
+  EXPECT_LE(s.gpus[0].counters.key_hits, 8u);
+  EXPECT_GT(s.gpus[0].counters.key_cache_bytes, 0u);
   EXPECT_NE(s.gpus[0].name.find("GPU 0"), std::string::npos);
+  ASSERT_EQ(s.keys.size(), 2u);
+  for (const KeyInfo& k : s.keys) {
+    ASSERT_EQ(k.gpus.size(), 1u) << k.id << " is held by GPU 0";
+    EXPECT_EQ(k.gpus[0].device, 0);
+    EXPECT_FALSE(k.gpus[0].streamed) << k.id << ": a multiplier's key is resident";
+  }
   const Counters c = svc.counters();
   EXPECT_EQ(c.partitions_proved, 8u);
   EXPECT_GT(c.stages.at(0)[(size_t)Stage::lock_held].seconds, 0);
   EXPECT_GT(c.stages.at(0)[(size_t)Stage::upload].bytes, 0u);
 
   EXPECT_TRUE(svc.evict("bn"));
+  s = svc.status();
+  ASSERT_EQ(s.keys.size(), 1u);
+  EXPECT_EQ(s.keys[0].gpus.size(), 1u) << "the other key stays on the GPU";
   EXPECT_TRUE(svc.evict("bls"));
   s = svc.status();
-  EXPECT_EQ(s.gpus[0].key_cache_bytes, 0u) << "evicted keys leave the GPU";
+  EXPECT_EQ(s.gpus[0].counters.key_cache_bytes, 0u) << "evicted keys leave the GPU";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -251,7 +252,16 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   svc.drain();
   EXPECT_TRUE(svc.status().draining);
   EXPECT_EQ(kind_thrown([&] { svc.submit("chain", hash_chain_job(1, 60)); }), ErrorKind::unavailable);
-  EXPECT_EQ(svc.await(slow)->failed(), 0u) << "drain finishes the work it admitted";
+  // cuzkd's shutdown waits for the outcomes to be collected, until its grace ends.
+  EXPECT_EQ(svc.wait_until_collected(Clock::now() + 50ms), 1u) << "nobody has awaited the slow job";
+  auto collector = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(100ms);
+    return svc.await(slow);
+  });
+  const auto t0 = Clock::now();
+  EXPECT_EQ(svc.wait_until_collected(t0 + 60s), 0u);
+  EXPECT_LT(Clock::now() - t0, 30s) << "woken by the await, not by the end of the wait";
+  EXPECT_EQ(collector.get()->failed(), 0u) << "drain finishes the work it admitted";
 }
 
 // A job whose deadline passes while its partitions wait in the queue is
@@ -267,9 +277,9 @@ TEST(Service, QueuedPartitionsPastTheirDeadlineAreReportedPromptly) {
   svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
   std::mutex mu;
   std::vector<ErrorKind> seen;  // ErrorKind::none: a proof
-  svc.on_partition([&](const std::string&, ec::Curve, const PartitionOutcome& p) {
+  svc.on_partition([&](const PartitionEvent& e) {
     std::lock_guard lock(mu);
-    seen.push_back(p.ok() ? ErrorKind::none : p.error_kind);
+    seen.push_back(e.outcome.ok() ? ErrorKind::none : e.outcome.error_kind);
   });
   const JobId first = svc.submit("chain", hash_chain_job(24, 1), {.priority = 1, .label = "long"});
   const JobId late = svc.submit("chain", hash_chain_job(6, 20), {.deadline = Clock::now() + 50ms, .label = "late"});
@@ -389,17 +399,25 @@ TEST(Service, ObserversSeeEachPartition) {
   svc.load_key(fixture("bls12381", "multiplier", "circuit.zkey"), "bls");
   std::mutex mu;
   std::vector<std::pair<std::string, bool>> seen;
-  svc.on_partition([&](const std::string& key, ec::Curve curve, const PartitionOutcome& p) {
-    EXPECT_EQ(curve, ec::Curve::bls12_381);
+  std::vector<size_t> partitions;
+  JobId observed_job = 0;
+  svc.on_partition([&](const PartitionEvent& e) {
+    EXPECT_EQ(e.curve, ec::Curve::bls12_381);
     std::lock_guard lock(mu);
-    seen.emplace_back(key, p.ok());
+    seen.emplace_back(e.key, e.outcome.ok());
+    partitions.push_back(e.partition);
+    observed_job = e.job;
   });
   std::vector<PartitionInput> parts;
   parts.push_back(witness_bytes("bls12381", "multiplier"));
   parts.push_back(witness_bytes("bls12381", "multiplier"));
-  svc.await(svc.submit("bls", std::move(parts)));
+  const JobId job = svc.submit("bls", std::move(parts));
+  svc.await(job);
   std::lock_guard lock(mu);
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, bool>>{{"bls", true}, {"bls", true}}));
+  std::ranges::sort(partitions);
+  EXPECT_EQ(partitions, (std::vector<size_t>{0, 1})) << "each partition once, by its index";
+  EXPECT_EQ(observed_job, job);
 }
 
 // on_finished names each job once, when await hands its outcome over at once.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuzk/engine/buffer_pool.hpp"
+#include "cuzk/engine/gpu_report.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/prover.hpp"
 
@@ -72,15 +73,6 @@ class DeviceFault : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One GPU's state, for status and metrics.
-struct GpuReport {
-  int device = 0;
-  bool healthy = true;
-  std::string fault;  // what took it out of rotation
-  uint64_t faults = 0, recoveries = 0;  // since the process started
-  size_t key_bytes = 0, key_budget = 0, key_uploads = 0, key_hits = 0, key_evictions = 0;
-};
-
 template <class E>
 class Backend {
  public:
@@ -124,6 +116,11 @@ class Backend {
   }
   // The GPUs' states; none for the CPU.
   virtual std::vector<GpuReport> gpu_reports() const { return {}; }
+  // The GPUs that hold `key` now (one busy uploading is left out).
+  virtual std::vector<KeyOnGpu> gpus_holding(const groth16::PreparedKey<E>& key) const {
+    (void)key;
+    return {};
+  }
 };
 
 // `workers` partitions proved at once on the CPU, each prove_start on

@@ -94,6 +94,9 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // Whether the key is here; nullopt while the cache is busy (an upload holds
   // its lock), for callers that must not wait.
   std::optional<bool> holds(const groth16::PreparedKey<E>& key);
+  // Whether the key, if it is here, streams its points from host memory;
+  // nullopt when it is not here, or while the cache is busy.
+  std::optional<bool> streamed(const groth16::PreparedKey<E>& key);
 
   // Takes the key out of the cache, if it is there: a later acquire uploads
   // it anew, and its device memory goes once no worker holds it.

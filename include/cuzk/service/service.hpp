@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/gpu_report.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/service/errors.hpp"
@@ -126,6 +127,7 @@ struct KeyInfo {
   uint64_t n_vars = 0, n_public = 0, domain_size = 0;
   uint64_t host_bytes = 0;  // the key's bytes held in host memory
   uint64_t jobs = 0;        // jobs not yet finished that prove with it
+  std::vector<engine::KeyOnGpu> gpus;  // the GPUs that hold it (none on the CPU backend)
 };
 
 // Where one partition's witness comes from.
@@ -226,11 +228,9 @@ struct GpuStatus {
   int device = 0;
   std::string name;
   bool healthy = true;
-  std::string fault;  // the error that took it out of rotation, when not healthy
-  uint64_t faults = 0, recoveries = 0;  // since the service started
-  std::string recovery_error;           // why the last recovery failed, while not healthy
-  uint64_t key_cache_bytes = 0, key_budget = 0;
-  uint64_t key_uploads = 0, key_hits = 0, key_evictions = 0;
+  std::string fault;           // the error that took it out of rotation, when not healthy
+  std::string recovery_error;  // why the last recovery failed, while not healthy
+  engine::GpuCounters counters;  // since the service started, both curves' engines merged
 };
 
 struct Status {
@@ -254,8 +254,17 @@ struct Counters {
   engine::StageTotals stages;  // per stage and GPU: count, seconds, bytes
 };
 
+// A finished partition, as an observer sees it.
+struct PartitionEvent {
+  JobId job = 0;
+  size_t partition = 0;  // its index in the job
+  const std::string& key;
+  ec::Curve curve;
+  const PartitionOutcome& outcome;
+};
+
 // Called once per finished partition, from an engine thread: keep it short.
-using PartitionObserver = std::function<void(const std::string& key, ec::Curve, const PartitionOutcome&)>;
+using PartitionObserver = std::function<void(const PartitionEvent&)>;
 
 class Service {
  public:
@@ -331,6 +340,9 @@ class Service {
   // Stops admitting (submit answers unavailable) and waits until every
   // admitted job is done; the outcomes stay awaitable.
   void drain();
+  // Waits until no job is left (every outcome awaited or forgotten) or
+  // `until`, whichever comes first; returns the number of jobs left.
+  size_t wait_until_collected(Clock::time_point until);
 
  private:
   struct Impl;

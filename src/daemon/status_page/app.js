@@ -26,6 +26,11 @@ function when(unix) {
   return new Date(unix * 1000).toLocaleTimeString();
 }
 
+// The GPUs that hold a key: "0, 1 (streamed)", or "-".
+function onGpus(gpus) {
+  return gpus.length ? gpus.map((g) => g.device + (g.streamed ? ' (streamed)' : '')).join(', ') : '-';
+}
+
 function setText(id, text) {
   $(id).textContent = String(text);
 }
@@ -127,10 +132,11 @@ function draw(s) {
     g.healthy ? { text: 'healthy', cls: 'good-text' } : { text: 'out: ' + g.fault + (g.recovery_error ? '; reset failed: ' + g.recovery_error : ''), cls: 'bad-text' },
     g.faults, g.recoveries, bytes(g.key_cache_bytes), bytes(g.key_budget_bytes), g.key_uploads, g.key_hits, g.key_evictions,
   ]), 'no GPU (' + s.backend + ' backend)');
-  fillTable('keys-table', s.keys.map((k) => [k.id, k.curve, k.domain_size, bytes(k.host_bytes), k.jobs]), 'no key loaded');
+  fillTable('keys-table', s.keys.map((k) => [k.id, k.curve, k.domain_size, bytes(k.host_bytes), onGpus(k.gpus), k.jobs]),
+    'no key loaded');
   const p = s.host_pool;
   fillTable('pool-table', [[bytes(p.bytes), p.budget_bytes ? bytes(p.budget_bytes) : 'automatic', p.allocations, p.waits]]);
-  fillTable('failures-table', s.failures.map((f) => [when(f.time), f.key, f.curve, { text: f.reason, cls: 'bad-text' }, f.message]),
+  fillTable('failures-table', s.failures.map((f) => [when(f.time), f.job, f.partition, f.key, f.curve, { text: f.reason, cls: 'bad-text' }, f.message]),
             'none since the start');
   drawFleet(s.fleet);
   drawCharts(s.history);
