@@ -17,7 +17,7 @@ KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origi
   recorder.report_stage("start engine", timed([&] { engine_for<E>(*prepared); }));
   auto key = std::make_shared<Key>();
   const auto& k = prepared->key();
-  key->info = {id, std::move(origin.source), E::id, k.n_vars(), k.n_public(), k.domain_size(), origin.host_bytes, 0};
+  key->info = {id, std::move(origin.source), E::id, k.n_vars(), k.n_public(), k.domain_size(), origin.host_bytes, 0, {}};
   key->content = origin.content;
   key->prepared = std::move(prepared);
   KeyRef replaced;
