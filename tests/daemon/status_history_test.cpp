@@ -95,17 +95,20 @@ TEST(StatusHistory, JsonHasOneColumnEntryPerInterval) {
 TEST(StatusHistory, FailureLogKeepsTheLatestNewestFirstWithoutPaths) {
   FailureLog log(2);
   for (int i = 0; i < 5; ++i)
-    log.add({double(i), "k" + std::to_string(i), "bn128", "invalid_argument", "witness /srv/w/" + std::to_string(i) + ".wtns: too short"});
+    log.add({double(i), uint64_t(100 + i), 1, "k" + std::to_string(i), "bn128", "invalid_argument",
+             "witness /srv/w/" + std::to_string(i) + ".wtns: too short"});
   ASSERT_EQ(log.size(), 2u);
   const auto j = log.to_json();
   EXPECT_EQ(j[0]["key"], "k4");
+  EXPECT_EQ(j[0]["job"], 104);
+  EXPECT_EQ(j[0]["partition"], 1);
   EXPECT_EQ(j[1]["key"], "k3");
   EXPECT_EQ(j[0]["message"], "witness <path> too short");
 }
 
 TEST(StatusHistory, FailureMessagesAreCut) {
   FailureLog log(1);
-  log.add({0, "k", "bn128", "internal", std::string(10000, 'x')});
+  log.add({0, 1, 0, "k", "bn128", "internal", std::string(10000, 'x')});
   EXPECT_EQ(log.to_json()[0]["message"].get<std::string>().size(), FailureLog::kMessageBytes);
   EXPECT_EQ(without_paths("a b/c d"), "a <path> d");
   EXPECT_EQ(without_paths(""), "");
