@@ -6,7 +6,8 @@
     recording rules and checked the same way;
   - both: every cuzk_ metric they name is one cuzkd exports (a name in
     src/daemon/metrics.cpp), so that a renamed metric cannot leave a panel or
-    an alert empty without a word.
+    an alert empty without a word (the GPU counters' series are made from
+    CUZK_GPU_COUNTERS in include/cuzk/engine/gpu_report.hpp).
 usage: monitoring_check.py PROMTOOL SOURCE_DIR WORK_DIR"""
 import json
 import pathlib
@@ -45,6 +46,14 @@ def metric_names(text):
     return {re.sub(r"_(bucket|sum|count)$", "", n) for n in names}
 
 
+def gpu_counter_metrics(text):
+    """The series metrics.cpp makes from the CUZK_GPU_COUNTERS list of
+    engine/gpu_report.hpp: X(name, merge, kind, help) is cuzk_gpu_<name>,
+    with "_total" for a counter."""
+    rows = re.findall(r"X\((\w+),\s*\w+,\s*(counter|gauge),", text)
+    return {f"cuzk_gpu_{name}" + ("_total" if kind == "counter" else "") for name, kind in rows}
+
+
 def promtool(promtool_path, rules):
     r = subprocess.run([promtool_path, "check", "rules", str(rules)], capture_output=True, text=True)
     print(r.stdout + r.stderr, end="")
@@ -57,7 +66,12 @@ def main():
     rules = source / "packaging/prometheus/cuzk-rules.yml"
     dashboard = json.loads((source / "packaging/grafana/cuzk.json").read_text())
     exported = metric_names((source / "src/daemon/metrics.cpp").read_text())
+    gpu_counters = gpu_counter_metrics((source / "include/cuzk/engine/gpu_report.hpp").read_text())
+    exported |= gpu_counters
     ok = promtool(promtool_path, rules)
+    if len(gpu_counters) < 7:
+        print(f"error: engine/gpu_report.hpp: {len(gpu_counters)} GPU counters read from CUZK_GPU_COUNTERS, not 7")
+        ok = False
 
     recorded = work / "cuzk-dashboard-rules.yml"
     expressions = list(dashboard_expressions(dashboard))
