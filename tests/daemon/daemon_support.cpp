@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <regex>
 #include <thread>
@@ -209,6 +210,28 @@ std::string cli_prove_error(const fs::path& zkey, const fs::path& wtns) {
 
 std::string key_entry(const std::string& id, const fs::path& path) {
   return "[[keys]]\nid = \"" + id + "\"\npath = \"" + path.string() + "\"\n";
+}
+
+std::vector<int> flood(const sockaddr* address, socklen_t size, int n) {
+  std::vector<int> fds;
+  for (int i = 0; i < n; ++i) {
+    const int fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+      ADD_FAILURE() << "socket: " << std::strerror(errno);
+      break;
+    }
+    fds.push_back(fd);
+    if (::connect(fd, address, size) != 0 && errno != EINPROGRESS && errno != EAGAIN) {
+      ADD_FAILURE() << "connect: " << std::strerror(errno);
+      break;
+    }
+  }
+  return fds;
+}
+
+void close_all(std::vector<int>& fds) {
+  for (int fd : fds) ::close(fd);
+  fds.clear();
 }
 
 }  // namespace cuzk::test

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <grpcpp/grpcpp.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -93,5 +94,16 @@ std::string cli_prove_error(const fs::path& zkey, const fs::path& wtns);
 
 // "key = 'id'\npath = '...'" blocks for [[keys]].
 std::string key_entry(const std::string& id, const fs::path& path);
+
+// A connection flood: n non-blocking connections to `address`, held open
+// until close_all. Each connect succeeds, is under way (EINPROGRESS, TCP) or
+// finds a full backlog (EAGAIN, a Unix socket): a connection left waiting
+// does not hold the test. Anything else fails it.
+std::vector<int> flood(const sockaddr* address, socklen_t size, int n);
+template <class Address>
+std::vector<int> flood(const Address& address, int n) {
+  return flood(reinterpret_cast<const sockaddr*>(&address), sizeof address, n);
+}
+void close_all(std::vector<int>& fds);
 
 }  // namespace cuzk::test

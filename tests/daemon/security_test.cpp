@@ -471,15 +471,7 @@ TEST(Security, AConnectionFloodDoesNotStopCuzkd) {
   TempDir dir;
   Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")), {}, 256);
   const sockaddr_un addr = unix_address(d.socket());
-  std::vector<int> flood;
-  for (int i = 0; i < 400; ++i) {
-    // Non-blocking: a connection left in a full backlog does not hold the test.
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    ASSERT_GE(fd, 0) << std::strerror(errno);
-    flood.push_back(fd);
-    const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
-    ASSERT_TRUE(rc == 0 || errno == EAGAIN) << std::strerror(errno);
-  }
+  std::vector<int> connections = flood(addr, 400);
   EXPECT_TRUE(eventually(
       [&] {
         const std::string log = d.log();
@@ -488,7 +480,7 @@ TEST(Security, AConnectionFloodDoesNotStopCuzkd) {
       },
       10s))
       << d.log();
-  for (int fd : flood) ::close(fd);
+  close_all(connections);
   v1::SubmitRequest req;
   req.set_key_id("mult");
   *req.add_partitions() = wtns_partition("bn128", "multiplier");

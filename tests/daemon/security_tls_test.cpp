@@ -108,16 +108,9 @@ TEST(SecurityTls, ACuzkdWhoseTlsListenerStopsAcceptingExitsForARestart) {
   at.sin_family = AF_INET;
   at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   at.sin_port = htons(uint16_t(std::stoi(address.substr(address.rfind(':') + 1))));
-  std::vector<int> flood;
-  for (int i = 0; i < 400; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    ASSERT_GE(fd, 0) << std::strerror(errno);
-    flood.push_back(fd);
-    const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&at), sizeof at);
-    ASSERT_TRUE(rc == 0 || errno == EINPROGRESS) << std::strerror(errno);
-  }
+  std::vector<int> connections = flood(at, 400);
   const bool stopped = d.wait_for_log("Failed accept4", 10s);
-  for (int fd : flood) ::close(fd);
+  close_all(connections);
   if (!stopped) GTEST_SKIP() << "this gRPC kept accepting after the flood (CVE-2023-4785 fixed)";
   // The Unix socket answers again; the TLS listener does not.
   const auto ctx = context(20s);
