@@ -37,6 +37,11 @@ if(TARGET cuzkd)
     configure_file(\"${PROJECT_SOURCE_DIR}/packaging/cuzkd.service.in\" \"${unit}\" @ONLY)
     file(INSTALL \"${unit}\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/lib/systemd/system\")")
   install(FILES packaging/cuzkd.toml DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  # The dashboard and the alert rules over cuzkd's metrics, for the operator
+  # to import and to list in Prometheus's rule_files: data, not configuration
+  # (installing into /etc/prometheus would edit another package's settings).
+  install(FILES packaging/grafana/cuzk.json DESTINATION ${CMAKE_INSTALL_DATADIR}/cuzk/grafana)
+  install(FILES packaging/prometheus/cuzk-rules.yml DESTINATION ${CMAKE_INSTALL_DATADIR}/cuzk/prometheus)
 endif()
 
 # A package carries every architecture (cmake/cuda_archs.cmake): one built for

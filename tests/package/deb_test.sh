@@ -73,6 +73,10 @@ if [ -x "$root/usr/bin/cuzkd" ]; then
   grep -qxF "ExecStart=/usr/bin/cuzkd --config /etc/cuzk/cuzkd.toml" "$root/usr/lib/systemd/system/cuzkd.service" ||
     { echo "error: the unit does not start /usr/bin/cuzkd" >&2; exit 1; }
   [ -f "$root/usr/share/doc/cuzk/cuzkd.toml" ] || { echo "error: no example cuzkd.toml" >&2; exit 1; }
+  for f in grafana/cuzk.json prometheus/cuzk-rules.yml; do
+    cmp -s "$root/usr/share/cuzk/$f" "$source/packaging/$f" ||
+      { echo "error: the package's /usr/share/cuzk/$f is not packaging/$f" >&2; exit 1; }
+  done
   unit_and_user "$root/usr/lib/systemd/system/cuzkd.service"
 fi
 export PKG_CONFIG_PATH=$root/usr/lib/pkgconfig
