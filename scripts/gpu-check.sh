@@ -236,6 +236,15 @@ $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(b
   }
   run jit-zkey bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT; jit_zkey bn128 && jit_zkey bls12381"
   grep "^jit-zkey" "$OUT/jit-zkey.log"
+  # On 2026-12-06 a later process was as slow as the first (the cache written,
+  # not used): the same run twice with every module loaded at start
+  # (CUDA_MODULE_LOADING=EAGER) and the cache switched on explicitly, beside
+  # the CUDA_ variables the machine sets, to tell lazy loading from the cache.
+  env | grep '^CUDA_' > "$OUT/jit-env.log"
+  run jit-eager bash -c "for i in 1 2; do t0=\$(date +%s%N); CUDA_MODULE_LOADING=EAGER CUDA_CACHE_DISABLE=0 timeout 150 \
+    \"$cuzk\" prove-batch tests/fixtures/bn128/multiplier/circuit.zkey tests/fixtures/bn128/multiplier/witness.wtns \
+    --out \"$OUT/jit-eager-\$i\" --backend cuda --abc gpu > /dev/null; echo \"jit-eager bn128 run \$i: exit \$?, \$(( (\$(date +%s%N) - t0) / 1000000 )) ms\"; done"
+  grep "^jit-eager" "$OUT/jit-eager.log"
   # CUZK_CTEST_ARGS=-V streams each test's output into the log as it runs,
   # so a test cut by the deadline still shows how far it got.
   run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-3}" --output-on-failure --timeout 900 \
