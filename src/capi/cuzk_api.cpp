@@ -19,6 +19,7 @@
 #include "cuzk/cuzk.h"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/service/proof.hpp"
@@ -111,6 +112,7 @@ void give_id(const service::KeyInfo& k, char* id_out) {
 }
 
 service::ServiceOptions service_options(const cuzk_options* o) {
+  service::apply_environment_switches();
   service::ServiceOptions s;
   if (!o) return s;
   // 0.1's struct ended before gpu_memory: its callers get the later fields' defaults.

@@ -21,6 +21,7 @@
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/proof.hpp"
 #include "cuzk/service/service.hpp"
@@ -113,6 +114,7 @@ int create(void** prover_object, char* error_msg, unsigned long long error_msg_m
            const auto& load) {
   return guarded(error_msg, error_msg_maxsize, [&] {
     require(prover_object, "prover object");
+    service::apply_environment_switches();
     auto prover = std::make_unique<Prover>();
     load(prover->svc);
     *prover_object = prover.release();

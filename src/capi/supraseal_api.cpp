@@ -29,6 +29,7 @@
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/util/byte_size.hpp"
@@ -103,6 +104,11 @@ void require(const void* p, const char* what) {
 // GPU (supraseal-c2's ABI has no options to carry it). The caller computed a,
 // b and c, so they always come from the host.
 service::ServiceOptions options_from_environment() {
+  try {
+    service::apply_environment_switches();
+  } catch (const std::invalid_argument& e) {
+    throw Refusal{EINVAL, e.what()};
+  }
   service::ServiceOptions o;
   if (const char* name = std::getenv("CUZK_BACKEND")) {
     const auto backend = service::backend_named(name);

@@ -19,6 +19,7 @@
 #include "cuzk/service/errors.hpp"
 #include "cuzk/service/placement.hpp"
 #include "cuzk/util/byte_size.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/util/env_flag.hpp"
 #include "cuzk/util/progress.hpp"
 #include "cuzk/service/selfcheck.hpp"
@@ -152,7 +153,9 @@ constexpr const char* kEnvironment =
     "Environment:\n"
     "  CUZK_TIMING=1    print each stage's time to stderr (\"cuzk timing: ...\" lines)\n"
     "  CUZK_SPANS=0     record no spans (no trace, no stage summary): what recording costs shows\n"
-    "  CUZK_PROGRESS=0  no progress bars or progress lines on long steps";
+    "  CUZK_PROGRESS=0  no progress bars or progress lines on long steps\n"
+    "  CUZK_IFMA=0      the host arithmetic's scalar path where the CPU has AVX-512 IFMA (to compare)\n"
+    "  CUZK_LOGICAL_GPUS=N  N logical GPUs on the physical ones (tests and benchmarks)";
 
 }  // namespace
 
@@ -431,6 +434,7 @@ int main(int argc, char** argv) {
   // Long steps draw their progress (CUZK_PROGRESS=0: never), unless --quiet.
   if (!prove_opts.quiet && !batch.quiet && cuzk::env_flag("CUZK_PROGRESS", true)) cuzk::show_progress_on_stderr();
   try {
+    cuzk::service::apply_environment_switches();
     return run();
   } catch (...) {
     const std::exception_ptr e = std::current_exception();

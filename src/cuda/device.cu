@@ -21,7 +21,7 @@ void throw_error(cudaError_t err, const char* what, const char* file, int line) 
 
 namespace {
 
-constexpr int kMaxLogicalGpus = 64;
+std::atomic<int> logical_gpu_count{0};  // set_logical_gpus; 0: none
 
 int cuda_device_count() {
   int n = 0;
@@ -32,24 +32,18 @@ int cuda_device_count() {
   return n;
 }
 
-// CUZK_LOGICAL_GPUS, read once: 0 when unset.
-int logical_gpus() {
-  static const int n = [] {
-    const char* v = std::getenv("CUZK_LOGICAL_GPUS");
-    if (!v || !*v) return 0;
-    char* end = nullptr;
-    const long x = std::strtol(v, &end, 10);
-    if (*end || x < 1 || x > kMaxLogicalGpus)
-      throw std::invalid_argument(std::string("CUZK_LOGICAL_GPUS=") + v + ": not a number of GPUs from 1 to " +
-                                  std::to_string(kMaxLogicalGpus));
-    return (int)x;
-  }();
-  return n;
-}
+int logical_gpus() { return logical_gpu_count.load(std::memory_order_relaxed); }
 
 std::atomic<bool> logical_faults[kMaxLogicalGpus];
 
 }  // namespace
+
+void set_logical_gpus(int n) {
+  if (n < 0 || n > kMaxLogicalGpus)
+    throw std::invalid_argument("logical GPUs: " + std::to_string(n) + " is not a number of GPUs from 0 to " +
+                                std::to_string(kMaxLogicalGpus));
+  logical_gpu_count.store(n, std::memory_order_relaxed);
+}
 
 int device_count() {
   const int n = cuda_device_count();

@@ -20,6 +20,7 @@
 
 #include "config.hpp"
 #include "configured_keys.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/service/example_circuits.hpp"
 #include "cuzk/service/selfcheck.hpp"
 #include "cuzk/util/stoppable_sleep.hpp"
@@ -284,6 +285,7 @@ int main(int argc, char** argv) {
     config = flags.load();
     check_config(config);
     check_addresses(config);
+    cuzk::service::apply_environment_switches();
   } catch (const std::exception& e) {
     return fail(e.what());
   }

@@ -11,6 +11,7 @@
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/service/environment.hpp"
 #include "cuzk/service/example_circuits.hpp"
 #include "proving_support.hpp"
 #include "service_test_support.hpp"
@@ -45,7 +46,12 @@ void expect_all_proved(const JobOutcome& done, size_t n) {
   for (const auto& p : done.partitions) EXPECT_TRUE(p.ok()) << p.error;
 }
 
+// ctest sets CUZK_LOGICAL_GPUS=2; the test, like a front end, applies it
+// before any GPU is used.
+const bool kEnvironmentApplied = (apply_environment_switches(), true);
+
 TEST(LogicalGpus, TheProcessSeesTwoOnOneDevice) {
+  ASSERT_TRUE(kEnvironmentApplied);
   ASSERT_EQ(cuda::device_count(), 2) << "ctest sets CUZK_LOGICAL_GPUS=2";
   EXPECT_EQ(cuda::physical_device(0), 0);
   if (cuda::physical_device(1) == 0) {

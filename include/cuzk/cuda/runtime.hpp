@@ -35,16 +35,20 @@ struct Error : std::runtime_error {
 // returns nothing); faults inside the kernel surface at the next synchronisation.
 #define CUZK_CUDA_CHECK_LAUNCH() CUZK_CUDA_CHECK(cudaGetLastError())
 
-// Number of usable devices; 0 when there is no driver or no GPU. Throws
-// std::invalid_argument only for a malformed CUZK_LOGICAL_GPUS.
+// Number of usable devices; 0 when there is no driver or no GPU.
 int device_count();
 
-// cuzk's device numbers are CUDA's, except in a process started with
-// CUZK_LOGICAL_GPUS=N (tests): it then sees N GPUs, logical GPU d on CUDA
-// device d mod (CUDA's count), each with streams, key cache, kernel lock and
-// fault state of its own in the engine, so that what only several GPUs
-// exercise (partitions spread over them, a key resident on each, one failing
-// while the others prove) runs on a machine with one. Every device number
+// Logical GPUs, for tests and benchmarks: with n > 0 the process sees n
+// GPUs, logical GPU d on CUDA device d mod (CUDA's count), each with streams,
+// key cache, kernel lock and fault state of its own in the engine, so that
+// what only several GPUs exercise (partitions spread over them, a key
+// resident on each, one failing while the others prove) runs on a machine
+// with one. 0, the default, is none. Set before any GPU is used (a front end
+// does it for CUZK_LOGICAL_GPUS=n: service/environment.hpp); throws
+// std::invalid_argument beyond kMaxLogicalGpus.
+inline constexpr int kMaxLogicalGpus = 64;
+void set_logical_gpus(int n);
+// cuzk's device numbers are CUDA's but for logical GPUs: every device number
 // cuzk hands to CUDA goes through physical_device.
 int physical_device(int device);
 // How many of cuzk's device numbers share `device`'s CUDA device (1 unless

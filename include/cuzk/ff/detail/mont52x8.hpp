@@ -28,8 +28,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 
 #include "cuzk/ff/fp.hpp"
 #include "cuzk/ff/tower.hpp"
@@ -45,13 +43,10 @@ inline const bool kHaveIfma = [] {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }();
 
-// Whether callers take the IFMA path: where the CPU has it, unless the
-// environment says CUZK_IFMA=0 or a test or benchmark turned it off to compare
-// the two paths in one process.
-inline std::atomic<bool> ifma_enabled = [] {
-  const char* env = std::getenv("CUZK_IFMA");
-  return kHaveIfma && !(env && std::string_view(env) == "0");
-}();
+// Whether callers take the IFMA path: where the CPU has it, unless set_ifma
+// turned it off (a front end for CUZK_IFMA=0, service/environment.hpp; a test
+// or benchmark comparing the two paths in one process).
+inline std::atomic<bool> ifma_enabled = kHaveIfma;
 
 inline bool have_ifma() { return kHaveIfma; }
 inline bool use_ifma() { return ifma_enabled.load(std::memory_order_relaxed); }
