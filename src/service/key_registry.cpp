@@ -103,15 +103,27 @@ KeyRef Service::Impl::find_key(const std::string& id) {
 }
 
 
-std::vector<KeyInfo> Service::Impl::keys_locked() const {
+std::vector<KeyInfo> Service::Impl::key_list() {
   std::vector<KeyInfo> out;
-  for (const auto& [id, key] : keys) {
-    KeyInfo info = key->info;
-    info.jobs = (uint64_t)std::count_if(jobs.begin(), jobs.end(), [&](const auto& j) {
-      return j.second->key == key && !j.second->finished();
-    });
-    out.push_back(std::move(info));
+  std::vector<AnyKey> prepared;  // out's keys, in its order
+  {
+    std::lock_guard lock(mu);
+    for (const auto& [id, key] : keys) {
+      KeyInfo info = key->info;
+      info.jobs = (uint64_t)std::count_if(jobs.begin(), jobs.end(), [&](const auto& j) {
+        return j.second->key == key && !j.second->finished();
+      });
+      out.push_back(std::move(info));
+      prepared.push_back(key->prepared);
+    }
   }
+  // Asked outside mu: a GPU's key cache has a lock of its own.
+  for (size_t i = 0; i < out.size(); ++i)
+    std::visit(
+        [&]<class E>(const groth16::SharedKey<E>& key) {
+          if (auto* e = existing_engine<E>()) out[i].gpus = e->backend().gpus_holding(*key);
+        },
+        prepared[i]);
   return out;
 }
 
@@ -186,10 +198,7 @@ bool Service::evict(const std::string& id) {
   return true;
 }
 
-std::vector<KeyInfo> Service::keys() const {
-  std::lock_guard lock(impl_->mu);
-  return impl_->keys_locked();
-}
+std::vector<KeyInfo> Service::keys() const { return impl_->key_list(); }
 
 nlohmann::ordered_json Service::verifying_key(const std::string& id) const {
   const KeyRef key = impl_->find_key(id);

@@ -168,23 +168,8 @@ Status Service::Impl::status() {
   const auto pc = pool->counters();
   s.host_pool_bytes = pc.bytes_held, s.host_pool_budget = pool->budget();
   s.host_pool_allocations = pc.allocations, s.host_pool_waits = pc.waits;
-  std::vector<AnyKey> prepared;  // s.keys's, in the same order
-  {
-    std::lock_guard lock(mu);
-    status_locked(s);
-    for (const auto& [id, key] : keys) prepared.push_back(key->prepared);
-  }
-  // Asked outside the lock: a GPU's key cache has its own.
-  for (size_t i = 0; i < prepared.size(); ++i)
-    std::visit(
-        [&]<class E>(const groth16::SharedKey<E>& key) {
-          if (auto* e = existing_engine<E>()) s.keys[i].gpus = e->backend().gpus_holding(*key);
-        },
-        prepared[i]);
-  return s;
-}
-
-void Service::Impl::status_locked(Status& s) {
+  s.keys = key_list();
+  std::lock_guard lock(mu);
   for (auto& g : s.gpus)
     if (!g.healthy) g.recovery_error = recovery_errors[g.device];
   s.draining = draining;
@@ -205,8 +190,8 @@ void Service::Impl::status_locked(Status& s) {
     j.age = std::chrono::duration<double>(now - job->submitted).count();
     s.jobs.push_back(std::move(j));
   }
-  s.keys = keys_locked();
   s.key_bytes = key_bytes_locked(), s.max_key_bytes = options.max_key_bytes;
+  return s;
 }
 
 template engine::Engine<Bn254>& Service::Impl::engine_for(const groth16::PreparedKey<Bn254>&);

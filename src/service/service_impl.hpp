@@ -107,7 +107,6 @@ struct Service::Impl {
   }
   void purge_stopped();
   Status status();
-  void status_locked(Status& s);  // the jobs and keys, under mu
 
   // The keys (key_registry.cpp).
   // Where a key came from: a file or bytes have `content`; with
@@ -131,7 +130,8 @@ struct Service::Impl {
   KeyInfo load(const io::Zkey& zkey, std::string id, Origin origin);
   void forget(const Key& key);
   KeyRef find_key(const std::string& id);
-  std::vector<KeyInfo> keys_locked() const;
+  // The loaded keys, with their unfinished jobs and the GPUs that hold them; takes mu.
+  std::vector<KeyInfo> key_list();
 
   // The jobs (jobs.cpp).
   template <class E>

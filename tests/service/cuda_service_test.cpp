@@ -50,6 +50,7 @@ TEST(CudaService, BothCurvesShareTheGpu) {
     EXPECT_EQ(k.gpus[0].device, 0);
     EXPECT_FALSE(k.gpus[0].streamed) << k.id << ": a multiplier's key is resident";
   }
+  for (const KeyInfo& k : svc.keys()) EXPECT_EQ(k.gpus.size(), 1u) << k.id << ": ListKeys says the same";
   const Counters c = svc.counters();
   EXPECT_EQ(c.partitions_proved, 8u);
   EXPECT_GT(c.stages.at(0)[(size_t)Stage::lock_held].seconds, 0);
