@@ -204,6 +204,7 @@ template <class E>
 class CudaBackend final : public Backend<E> {
  public:
   using Fr = typename E::Fr;
+  using Residence = typename DeviceKeyCache<E>::Residence;
 
   explicit CudaBackend(const CudaBackendOptions& o) : options_(o) {
     if (o.gpus.empty() || o.workers_per_gpu == 0)
@@ -277,7 +278,8 @@ class CudaBackend final : public Backend<E> {
   std::vector<KeyOnGpu> gpus_holding(const groth16::PreparedKey<E>& key) const override {
     std::vector<KeyOnGpu> out;
     for (const auto& g : gpus_)
-      if (const auto streamed = g->cache.streamed(key)) out.push_back({g->cache.device(), *streamed});
+      if (const auto r = g->cache.residence(key); r && *r != Residence::absent)
+        out.push_back({g->cache.device(), *r == Residence::streamed});
     return out;
   }
 
@@ -343,7 +345,7 @@ class CudaBackend final : public Backend<E> {
     std::lock_guard lock(prefetch_mu_);
     std::erase_if(prefetches_, [](const Prefetch& p) { return p.done->load(); });
     for (auto& g : gpus_) {
-      if (g->shared.faulted() || g->cache.holds(*key).value_or(true)) continue;  // busy: the worker uploads
+      if (g->shared.faulted() || g->cache.residence(*key) != Residence::absent) continue;  // busy: the worker uploads
       auto done = std::make_shared<std::atomic<bool>>(false);
       prefetches_.push_back({done, std::jthread([&g = *g, key, job, &recorder, done] {
                                upload_ahead(g, key, job, recorder);

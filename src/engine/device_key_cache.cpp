@@ -129,19 +129,12 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
 }
 
 template <class E>
-std::optional<bool> DeviceKeyCache<E>::holds(const groth16::PreparedKey<E>& key) {
-  std::unique_lock lock(budget_->mu, std::try_to_lock);
-  if (!lock) return std::nullopt;
-  return std::ranges::any_of(entries_, [&](const Entry& e) { return &e.key->prepared() == &key; });
-}
-
-template <class E>
-std::optional<bool> DeviceKeyCache<E>::streamed(const groth16::PreparedKey<E>& key) {
+auto DeviceKeyCache<E>::residence(const groth16::PreparedKey<E>& key) -> std::optional<Residence> {
   std::unique_lock lock(budget_->mu, std::try_to_lock);
   if (!lock) return std::nullopt;
   const auto it = std::ranges::find_if(entries_, [&](const Entry& e) { return &e.key->prepared() == &key; });
-  if (it == entries_.end()) return std::nullopt;
-  return it->key->streamed();
+  if (it == entries_.end()) return Residence::absent;
+  return it->key->streamed() ? Residence::streamed : Residence::resident;
 }
 
 template <class E>

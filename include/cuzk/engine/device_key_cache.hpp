@@ -91,12 +91,11 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // keys in use leave no room.
   std::shared_ptr<const DeviceKey> acquire(const groth16::SharedKey<E>& key, bool* uploaded = nullptr);
 
-  // Whether the key is here; nullopt while the cache is busy (an upload holds
-  // its lock), for callers that must not wait.
-  std::optional<bool> holds(const groth16::PreparedKey<E>& key);
-  // Whether the key, if it is here, streams its points from host memory;
-  // nullopt when it is not here, or while the cache is busy.
-  std::optional<bool> streamed(const groth16::PreparedKey<E>& key);
+  // Whether the key is here, and if so whether its points are resident or
+  // streamed from host memory; nullopt while the cache is busy (an upload
+  // holds its lock), for callers that must not wait.
+  enum class Residence { absent, resident, streamed };
+  std::optional<Residence> residence(const groth16::PreparedKey<E>& key);
 
   // Takes the key out of the cache, if it is there: a later acquire uploads
   // it anew, and its device memory goes once no worker holds it.
