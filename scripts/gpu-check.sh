@@ -225,25 +225,27 @@ $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(b
   # from the key's rows on the GPU), each run timed: a second run as slow as
   # the first means the driver's cache did not serve it (cut at 150 s each:
   # on 2026-12-05 that test had not finished its first case in 155 s).
+  # jit_zkey LABEL CURVE ABC...: one prove-batch process a --abc value, each timed.
   jit_zkey() {
-    local fx=tests/fixtures/$1/multiplier i=0
-    for abc in host gpu gpu; do
+    local label=$1 curve=$2 fx=tests/fixtures/$2/multiplier i=0
+    shift 2
+    for abc in "$@"; do
       local t0=$(date +%s%N)
-      timeout 150 "$cuzk" prove-batch "$fx/circuit.zkey" "$fx/witness.wtns" --out "$OUT/jit-$1-$((++i))" \
+      timeout 150 "$cuzk" prove-batch "$fx/circuit.zkey" "$fx/witness.wtns" --out "$OUT/$label-$curve-$((++i))" \
         --backend cuda --abc "$abc"
-      echo "jit-zkey $1 --abc $abc: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+      echo "$label $curve --abc $abc: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
     done
   }
-  run jit-zkey bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT; jit_zkey bn128 && jit_zkey bls12381"
+  run jit-zkey bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT
+    jit_zkey jit-zkey bn128 host gpu gpu && jit_zkey jit-zkey bls12381 host gpu gpu"
   grep "^jit-zkey" "$OUT/jit-zkey.log"
   # On 2026-12-06 a later process was as slow as the first (the cache written,
   # not used): the same run twice with every module loaded at start
   # (CUDA_MODULE_LOADING=EAGER) and the cache switched on explicitly, beside
   # the CUDA_ variables the machine sets, to tell lazy loading from the cache.
   env | grep '^CUDA_' > "$OUT/jit-env.log"
-  run jit-eager bash -c "for i in 1 2; do t0=\$(date +%s%N); CUDA_MODULE_LOADING=EAGER CUDA_CACHE_DISABLE=0 timeout 150 \
-    \"$cuzk\" prove-batch tests/fixtures/bn128/multiplier/circuit.zkey tests/fixtures/bn128/multiplier/witness.wtns \
-    --out \"$OUT/jit-eager-\$i\" --backend cuda --abc gpu > /dev/null; echo \"jit-eager bn128 run \$i: exit \$?, \$(( (\$(date +%s%N) - t0) / 1000000 )) ms\"; done"
+  run jit-eager bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT
+    export CUDA_MODULE_LOADING=EAGER CUDA_CACHE_DISABLE=0; jit_zkey jit-eager bn128 gpu gpu"
   grep "^jit-eager" "$OUT/jit-eager.log"
   # CUZK_CTEST_ARGS=-V streams each test's output into the log as it runs,
   # so a test cut by the deadline still shows how far it got.
