@@ -102,6 +102,11 @@
 #            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
 #            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
 #            (default 60GiB). Memory sampled as in prove
+#     statuspage  build cuzk and cuzkd (carry .deps/ and node_modules/uplot),
+#            then scripts/status-page-shot.sh: cuzkd proving BLS12-381
+#            Partitions of 2^CUZK_STATUS_LOG (default 22) for 4 clients, its
+#            status page and /status.json saved under statuspage/site (the
+#            screenshot is taken elsewhere: this machine has no Chromium)
 #     all    (default) tests, bench and prove
 # CUZK_GPU_ARCHS=all builds every architecture (the default build, in
 # build-all) instead of sm_90 alone; tests then also lists the images each
@@ -160,7 +165,7 @@ grep -E "cuzk: (cuzkd|gRPC|job queue)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
-[[ $mode == throughput || $mode == latency || $mode == queue ]] && targets=(--target cuzk cuzkd)
+[[ $mode == throughput || $mode == latency || $mode == queue || $mode == statuspage ]] && targets=(--target cuzk cuzkd)
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
@@ -415,6 +420,9 @@ if [[ $mode == throughput ]]; then
   # One bench round each with spans and without (ROUNDS=2 and the 12 GB key's
   # setup do not fit one 10-minute device call with cuzkd's run after them).
   run "throughput-$tc-$tk" env CURVE="$tc" ROUNDS="${ROUNDS:-1}" scripts/daemon-throughput.sh "$build" cuda "$tk"
+fi
+if [[ $mode == statuspage ]]; then
+  run statuspage scripts/status-page-shot.sh "$build" "$OUT/statuspage" cuda "${CUZK_STATUS_LOG:-22}"
 fi
 if [[ $mode == queue ]]; then
   run "queue-vs-direct-${CUZK_QUEUE_CURVE:-bn254}-${CUZK_QUEUE_LOG:-22}" env CURVE="${CUZK_QUEUE_CURVE:-bn254}" \
