@@ -1,19 +1,36 @@
-// What supraseal-c2's ABI (libcuzk_supraseal) costs at a partition's size:
-// a bellperson parameter file of the Partition circuit (`cuzk setup --format
-// bellperson --circuit partition`) loaded with create_SRS, then proved
-// through generate_groth16_proofs_c the way bellperson calls it (the
-// circuit's densities as bitmaps, a, b, c with the input constraints, the
-// assignment, r and s), CIRCUITS circuits a call, CALLS calls after one
-// warm-up call (which uploads the key). Prints the load's rate and each
-// call's wall time, and the time per partition.
+// supraseal-c2's ABI at a partition's size, for any library that serves it:
+// this build's libcuzk_supraseal by default, or with --library one of the
+// rulers (../shared/anchors: supranational's supraseal-c2 and Curio's fork,
+// each a libsupraseal_c2.so), so that one caller times all three. A
+// bellperson parameter file of the Partition circuit (`cuzk setup --format
+// bellperson --circuit partition`) is loaded with create_SRS, then proved the
+// way bellperson calls it (the circuit's densities as bitmaps, a, b, c with
+// the input constraints, the assignment, r and s):
+//   batch (default): CALLS calls of generate_groth16_proofs_c with CIRCUITS
+//     circuits each, after one warm-up call (which uploads the key);
+//   --split T: Curio's pattern, T threads sharing one GPU mutex, each proving
+//     one circuit at a time (generate_groth16_proofs_start_c, then
+//     finalize_groth16_proof_c) until CALLS x CIRCUITS circuits are proved,
+//     after a warm-up circuit on each thread.
+// Every proof is verified here, against the parameter file's verifying key,
+// by cuzk's verifier: the library under test does not vouch for itself.
+// Prints the wall time and the process's CPU time (user + system) per
+// circuit, and the host memory held (resident now and at its peak).
 //
-//   supraseal_bench PARAMS CONSTRAINTS CIRCUITS CALLS
+//   supraseal_bench [--library PATH] [--split T] PARAMS CONSTRAINTS CIRCUITS CALLS
+#include <dlfcn.h>
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "cuzk/circuit/examples/partition.hpp"
@@ -21,36 +38,139 @@
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/supraseal.h"
+
+#ifndef CUZK_SUPRASEAL_LIBRARY
+#error "CUZK_SUPRASEAL_LIBRARY: the path of this build's libcuzk_supraseal (bench/CMakeLists.txt)"
+#endif
 
 namespace {
 
 using namespace cuzk;
 using E = ec::Bls12_381;
 using Fr = E::Fr;
+using Clock = std::chrono::steady_clock;
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "supraseal_bench: %s\n", what.c_str());
+  std::exit(1);
 }
 
+// The ABI's functions, looked up in the library under test. Curio's fork
+// takes two more arguments in generate_groth16_proofs_c (a GPU mutex and a
+// GPU index); they are always passed (NULL, -1), which supranational's
+// six-argument function and cuzk's ignore under the x86-64 and AArch64
+// calling conventions. The split phase exists only where start_c does.
+struct Abi {
+  void* library = nullptr;
+  decltype(&create_SRS) create_srs = nullptr;
+  decltype(&drop_SRS) drop_srs = nullptr;
+  supraseal_error (*prove)(const supraseal_assignment*, size_t, const supraseal_fr*, const supraseal_fr*,
+                           supraseal_proof*, const supraseal_srs*, void*, int) = nullptr;
+  decltype(&generate_groth16_proofs_start_c) start = nullptr;
+  decltype(&finalize_groth16_proof_c) finalize = nullptr;
+  decltype(&destroy_pending_proof) destroy_pending = nullptr;
+  decltype(&create_gpu_mutex) create_mutex = nullptr;
+  decltype(&destroy_gpu_mutex) destroy_mutex = nullptr;
+
+  explicit Abi(const std::string& path) {
+    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) fail(std::string("cannot load the library: ") + dlerror());
+    create_srs = must<decltype(create_srs)>("create_SRS");
+    drop_srs = must<decltype(drop_srs)>("drop_SRS");
+    prove = must<decltype(prove)>("generate_groth16_proofs_c");
+    start = may<decltype(start)>("generate_groth16_proofs_start_c");
+    finalize = may<decltype(finalize)>("finalize_groth16_proof_c");
+    destroy_pending = may<decltype(destroy_pending)>("destroy_pending_proof");
+    create_mutex = may<decltype(create_mutex)>("create_gpu_mutex");
+    destroy_mutex = may<decltype(destroy_mutex)>("destroy_gpu_mutex");
+  }
+  bool has_split() const { return start && finalize && destroy_pending; }
+
+ private:
+  template <class F>
+  F may(const char* name) {
+    return reinterpret_cast<F>(dlsym(library, name));
+  }
+  template <class F>
+  F must(const char* name) {
+    if (F f = may<F>(name)) return f;
+    fail(std::string("the library has no ") + name);
+  }
+};
+
+// Takes the error's message (the caller frees it, as the crate does).
 void ok(const supraseal_error& e, const char* what) {
   if (e.code == 0) return;
-  std::fprintf(stderr, "supraseal_bench: %s: error %d: %s\n", what, e.code, e.message ? e.message : "");
-  std::exit(1);
+  std::string message = e.message ? e.message : "";
+  std::free(e.message);
+  fail(std::string(what) + ": error " + std::to_string(e.code) + ": " + message);
+}
+
+double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The process's CPU seconds so far, every thread's (the library's own too).
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const auto s = [](const timeval& t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// Resident host memory now and at its peak, in GiB (/proc/self/status).
+std::pair<double, double> resident_gib() {
+  std::ifstream status("/proc/self/status");
+  double now = 0, peak = 0;
+  for (std::string line; std::getline(status, line);) {
+    const auto kib = [&] { return std::strtod(line.c_str() + line.find(':') + 1, nullptr) / (1 << 20); };
+    if (line.rfind("VmRSS:", 0) == 0) now = kib();
+    if (line.rfind("VmHWM:", 0) == 0) peak = kib();
+  }
+  return {now, peak};
+}
+
+// The figures of one phase's timed circuits.
+void report(const char* phase, size_t circuits, double wall, double cpu, std::vector<double> per_unit,
+            const char* unit) {
+  std::sort(per_unit.begin(), per_unit.end());
+  const auto [now, peak] = resident_gib();
+  std::printf("supraseal_bench: %s: %zu circuits in %.3f s: %.3f s a circuit (median %s %.3f s), CPU %.2f s a "
+              "circuit; host memory %.2f GiB resident, %.2f GiB peak (verified proofs)\n",
+              phase, circuits, wall, wall / (double)circuits, unit, per_unit[per_unit.size() / 2],
+              cpu / (double)circuits, now, peak);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: supraseal_bench PARAMS CONSTRAINTS CIRCUITS CALLS\n");
+  std::string library = CUZK_SUPRASEAL_LIBRARY;
+  size_t split = 0;
+  bool split_given = false;
+  std::vector<const char*> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--library" && i + 1 < argc) library = argv[++i];
+    else if (arg == "--split" && i + 1 < argc) split = std::strtoull(argv[++i], nullptr, 10), split_given = true;
+    else args.push_back(argv[i]);
+  }
+  const size_t circuits = args.size() == 4 ? std::strtoull(args[2], nullptr, 10) : 0;
+  const size_t calls = args.size() == 4 ? std::strtoull(args[3], nullptr, 10) : 0;
+  if (circuits == 0 || calls == 0 || (split_given && split == 0)) {
+    std::fprintf(stderr, "usage: supraseal_bench [--library PATH] [--split THREADS] PARAMS CONSTRAINTS CIRCUITS CALLS\n");
     return 2;
   }
-  const char* params = argv[1];
-  const uint64_t constraints = std::strtoull(argv[2], nullptr, 10);
-  const size_t circuits = std::strtoull(argv[3], nullptr, 10), calls = std::strtoull(argv[4], nullptr, 10);
+  const char* params = args[0];
+  const uint64_t constraints = std::strtoull(args[1], nullptr, 10);
+  const Abi abi(library);
+  if (split && !abi.has_split()) fail(library + ": no split phase (generate_groth16_proofs_start_c)");
+  std::printf("supraseal_bench: library %s, %s\n", library.c_str(),
+              split ? ("split phase, " + std::to_string(split) + " threads, one circuit each").c_str()
+                    : ("batch, " + std::to_string(circuits) + " circuits a call").c_str());
 
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = Clock::now();
   const auto m = circuit::constraint_matrices(circuit::Partition<E>::for_constraints(constraints, 0));
   const groth16::Density a = groth16::column_density(m, 0), b = groth16::column_density(m, 1);
   const size_t n_in = m.n_public + 1, n_aux = m.n_vars - n_in, abc_size = m.n_constraints() + n_in;
@@ -63,7 +183,7 @@ int main(int argc, char** argv) {
   }
   std::printf("supraseal_bench: Partition, %zu constraints (+%zu input constraints), %zu inputs, %zu private; "
               "%zu circuits synthesized in %.1f s (not measured below)\n",
-              m.n_constraints(), n_in, n_in, n_aux, circuits, seconds_since(t0));
+              m.n_constraints(), n_in, n_in, n_aux, circuits, seconds(t0));
 
   size_t b_inputs = 0;
   for (size_t i = 0; i < n_in; ++i) b_inputs += b.has(i);
@@ -81,28 +201,78 @@ int main(int argc, char** argv) {
     std::memcpy(&s_s.emplace_back(), &randomness[k].s, sizeof(supraseal_fr));
   }
 
-  supraseal_srs srs{nullptr};
-  t0 = std::chrono::steady_clock::now();
-  ok(create_SRS(&srs, params, false), "create_SRS");
-  const double load_s = seconds_since(t0);
-  const double gb = (double)std::filesystem::file_size(params) / 1e9;
-  std::printf("create_SRS: %.2f GB in %.2f s, %.2f GB/s (read, validated, decoded)\n", gb, load_s, gb / load_s);
+  static_assert(sizeof(supraseal_proof) == sizeof(groth16::Proof<E>), "blst's affine points are cuzk's");
+  const groth16::VerifyingKey<E> vk = io::verifying_key(io::read_bellperson_vk(params));
+  size_t rejected = 0;
+  const auto verify = [&](const supraseal_proof& made, size_t circuit) {
+    groth16::Proof<E> proof;
+    std::memcpy(&proof, &made, sizeof proof);
+    const auto& w = witnesses[circuit].w;
+    if (!groth16::verify<E>(vk, std::span<const Fr>(w).subspan(1, n_in - 1), proof)) ++rejected;
+  };
 
-  std::vector<supraseal_proof> proofs(circuits);
-  std::vector<double> walls;
-  for (size_t call = 0; call <= calls; ++call) {
-    t0 = std::chrono::steady_clock::now();
-    ok(generate_groth16_proofs_c(provers.data(), circuits, r_s.data(), s_s.data(), proofs.data(), &srs),
-       "generate_groth16_proofs_c");
-    const double s = seconds_since(t0);
-    std::printf("call %zu%s: %zu proofs in %.3f s, %.3f s a partition\n", call, call ? "" : " (warm-up: key upload)",
-                circuits, s, s / (double)circuits);
-    if (call) walls.push_back(s / (double)circuits);
+  supraseal_srs srs{nullptr};
+  t0 = Clock::now();
+  ok(abi.create_srs(&srs, params, false), "create_SRS");
+  const double load_s = seconds(t0);
+  const double gb = (double)std::filesystem::file_size(params) / 1e9;
+  std::printf("create_SRS: %.2f GB in %.2f s, %.2f GB/s\n", gb, load_s, gb / load_s);
+
+  if (!split) {
+    std::vector<supraseal_proof> proofs(circuits);
+    std::vector<double> per_call;
+    double wall = 0, cpu = 0;
+    for (size_t call = 0; call <= calls; ++call) {
+      const double cpu0 = cpu_seconds();
+      t0 = Clock::now();
+      ok(abi.prove(provers.data(), circuits, r_s.data(), s_s.data(), proofs.data(), &srs, nullptr, -1),
+         "generate_groth16_proofs_c");
+      const double s = seconds(t0), c = cpu_seconds() - cpu0;
+      std::printf("call %zu%s: %zu proofs in %.3f s, %.3f s a circuit, CPU %.2f s a circuit\n", call,
+                  call ? "" : " (warm-up: key upload)", circuits, s, s / (double)circuits, c / (double)circuits);
+      for (size_t k = 0; k < circuits; ++k) verify(proofs[k], k);
+      if (call) wall += s, cpu += c, per_call.push_back(s / (double)circuits);
+    }
+    report("batch", calls * circuits, wall, cpu, per_call, "a call's");
+  } else {
+    void* mutex = abi.create_mutex ? abi.create_mutex() : nullptr;
+    // Circuit k (of the witnesses, k % circuits) through the split phase:
+    // start, then finalize; its proof kept for verification after the timing.
+    const size_t total = calls * circuits;
+    std::vector<supraseal_proof> proofs(total + split);
+    const auto prove_one = [&](size_t k) {
+      const auto t = Clock::now();
+      void* pending = nullptr;
+      const size_t c = k % circuits;
+      const supraseal_error e = abi.start(&provers[c], 1, &r_s[c], &s_s[c], &srs, mutex, -1, &pending);
+      if (e.code && pending) abi.destroy_pending(pending);  // Curio's start sets it even on an error
+      ok(e, "generate_groth16_proofs_start_c");
+      ok(abi.finalize(pending, &proofs[k]), "finalize_groth16_proof_c");
+      return seconds(t);
+    };
+    // The warm-up's circuits come after the timed ones in `proofs`.
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < split; ++t) threads.emplace_back([&, t] { prove_one(total + t); });
+    for (auto& t : threads) t.join();
+    threads.clear();
+    std::printf("warm-up: one circuit on each of %zu threads\n", split);
+    std::atomic<size_t> next{0};
+    std::vector<std::vector<double>> latencies(split);
+    const double cpu0 = cpu_seconds();
+    t0 = Clock::now();
+    for (size_t t = 0; t < split; ++t)
+      threads.emplace_back([&, t] {
+        for (size_t k; (k = next.fetch_add(1)) < total;) latencies[t].push_back(prove_one(k));
+      });
+    for (auto& t : threads) t.join();
+    const double wall = seconds(t0), cpu = cpu_seconds() - cpu0;
+    for (size_t k = 0; k < proofs.size(); ++k) verify(proofs[k], k % circuits);
+    std::vector<double> all;
+    for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+    report("split", total, wall, cpu, all, "latency");
+    if (abi.destroy_mutex) abi.destroy_mutex(mutex);
   }
-  std::sort(walls.begin(), walls.end());
-  if (!walls.empty())
-    std::printf("supraseal_bench: median %.3f s a partition over %zu calls of %zu circuits (verified proofs)\n",
-                walls[walls.size() / 2], walls.size(), circuits);
-  drop_SRS(&srs);
+  abi.drop_srs(&srs);
+  if (rejected) fail(std::to_string(rejected) + " proofs did not verify");
   return 0;
 }

@@ -69,28 +69,23 @@
 #     logical  build cuzk; with CUZK_LOGICAL_GPUS (default 2) logical GPUs on
 #            the one: prove-batch of the zkey job of `zkey` over all of them,
 #            and bench pipeline --gpus all (BN254 2^CUZK_ZKEY_LOG, default 22)
-#     supraseal  build cuzk and supraseal_bench; a BLS12-381 Partition key of
-#            2^CUZK_SUPRASEAL_LOG (default 24) constraints written as a
-#            bellperson parameter file (setup --format bellperson, on the
-#            host), supraseal_bench on it (create_SRS's load rate, then
-#            CUZK_SUPRASEAL_CALLS calls, default 3, of CUZK_SUPRASEAL_CIRCUITS
-#            circuits, default 4, through the ABI, CUZK_TIMING's "lock held"
-#            lines summarised: the GPU time of each partition), then (unless
-#            CUZK_SUPRASEAL_COMPARE=0) bench prove of the same circuit in
+#     supraseal  build cuzk and supraseal_bench, and the rulers carried in
+#            .anchors/ (cp -r ../shared/anchors/supraseal-c2{,-curio} .anchors/:
+#            each build.sh makes a libsupraseal_c2.so, beside cuzk's build);
+#            for each size in CUZK_SUPRASEAL_LOGS (default 24), a BLS12-381
+#            Partition key written as a bellperson parameter file (setup
+#            --format bellperson, on the host), then supraseal_bench (one
+#            caller, every proof verified by cuzk's verifier) on each library:
+#            libcuzk_supraseal, supraseal-c2 and Curio's fork, a batch of
+#            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS
+#            times (default 1) after a warm-up call, and the split phase from
+#            2 threads (cuzk and Curio's fork) over as many circuits; Curio's
+#            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
+#            circuit at 2^24). Wall and CPU seconds a circuit and host memory
+#            per run in the summary; CUZK_TIMING's "lock held" lines of cuzk's
+#            batch summarised (its GPU time a partition). Then (unless
+#            CUZK_SUPRASEAL_COMPARE=0) bench prove of the largest size in
 #            bellman's convention on the GPU, to compare
-#     queue  build cuzk and cuzkd with the job queue (carry .deps/: it holds
-#            libpq and a PostgreSQL server), then scripts/queue-vs-direct.sh:
-#            one cuzkd, the same jobs through the queue and sent directly
-#            (CUZK_QUEUE_CURVE, default bn254; CUZK_QUEUE_LOG, default 22;
-#            the script's knobs pass through; ROUNDS default 3). Cut at
-#            CUZK_DEADLINE_S (default 570) from the start
-#     ptx    the code other GPUs run: build with PTX of compute_CUZK_PTX_ARCH
-#            (default 75, the oldest CUDA 13 takes) and no SASS, in build-ptx;
-#            every kernel JIT-compiled by the driver (CUDA_FORCE_PTX_JIT=1, its
-#            cache under /tmp) by one warm-up process, then ctest -L gpu under
-#            the same variable; the tests hold the GPU's MSM results (so its
-#            proofs, for the same r and s) to the CPU's, bit for bit, as in the
-#            sm_90 build. Steps cut at CUZK_DEADLINE_S (default 570)
 #     smallmem  build cuzk and cuzk_gpu_hold; bench prove of a BLS12-381
 #            Partition of 2^CUZK_SMALLMEM_LOG constraints (default 27), its key
 #            made once on the GPU and brought to the host, then a phase for
@@ -170,6 +165,16 @@ targets=()
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
 [[ $mode == smallmem ]] && targets=(--target cuzk cuzk_gpu_hold)
+# The supraseal-c2 rulers carried in .anchors/, built beside cuzk (nvcc
+# alone, ~1 minute each), into $rulers/NAME/libsupraseal_c2.so.
+rulers=$(mktemp -d)
+if [[ $mode == supraseal ]]; then
+  for r in supraseal-c2 supraseal-c2-curio; do
+    [ -f ".anchors/$r/build.sh" ] &&
+      (OUT="$rulers/$r" bash ".anchors/$r/build.sh" > "$OUT/build-$r.log" 2>&1 ||
+        echo "$r: did not build (build-$r.log)" >> "$OUT/build-rulers.log") &
+  done
+fi
 build_all() { timeout "${CUZK_BUILD_S:-0}" cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 build_all
 build_rc=$?
@@ -190,6 +195,8 @@ if ((build_rc != 0)); then
     false
   fi || { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -60; exit 1; }
 fi
+wait  # the rulers' builds
+[ -f "$OUT/build-rulers.log" ] && summary+=("$(cat "$OUT/build-rulers.log")")
 summary+=("build: $(( $(date +%s) - start )) s")
 cuzk="$build/src/cuzk"
 
@@ -397,15 +404,34 @@ if [[ $mode == oneshot || $mode == tests ]]; then
   rm -rf "$odir"
 fi
 if [[ $mode == supraseal ]]; then
-  sk=${CUZK_SUPRASEAL_LOG:-24}; sdir=$(mktemp -d)
   sample_memory
-  run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
-    --constraints $((1 << sk)) "$sdir/k.params" &&
-    run "supraseal-bench-$sk" env CUZK_TIMING=1 "$build/bench/supraseal_bench" "$sdir/k.params" $((1 << sk)) \
-      "${CUZK_SUPRASEAL_CIRCUITS:-4}" "${CUZK_SUPRASEAL_CALLS:-3}" &&
-    summary+=("ABI: GPU held $(grep 'lock held' "$OUT/supraseal-bench-$sk.log" | awk '{ print $(NF - 1) }' | sort -n |
-      awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
-  rm -rf "$sdir"
+  circuits=${CUZK_SUPRASEAL_CIRCUITS:-4}; calls=${CUZK_SUPRASEAL_CALLS:-1}
+  # bench LOG NAME LIBRARY [--split 2]: one run of the one caller (LIBRARY ""
+  # is this build's libcuzk_supraseal), its figures in the summary.
+  bench() {
+    local sk=$1 name=$2 library=$3; shift 3
+    run "supraseal-$name-$sk${1:+-split}" env CUZK_TIMING=1 "$build/bench/supraseal_bench" \
+      ${library:+--library} ${library:+"$library"} "$@" \
+      "$sdir/k.params" $((1 << sk)) "$circuits" "$calls" &&
+      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\)' "$OUT/supraseal-$name-$sk${1:+-split}.log" |
+        sed 's/^supraseal_bench: //')")
+  }
+  for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
+    sdir=$(mktemp -d)
+    run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
+      --constraints $((1 << sk)) "$sdir/k.params" || continue
+    bench "$sk" cuzk "" &&
+      summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
+        sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
+    bench "$sk" cuzk "" --split 2
+    [ -f "$rulers/supraseal-c2/libsupraseal_c2.so" ] &&
+      bench "$sk" supraseal-c2 "$rulers/supraseal-c2/libsupraseal_c2.so"
+    if [ -f "$rulers/supraseal-c2-curio/libsupraseal_c2.so" ]; then
+      bench "$sk" curio "$rulers/supraseal-c2-curio/libsupraseal_c2.so" --split 2
+      ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$rulers/supraseal-c2-curio/libsupraseal_c2.so"
+    fi
+    rm -rf "$sdir"
+  done
   [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&
     run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
       --circuit partition --constraints $((1 << sk)) --setup-on host --repeat 3 --json "$OUT/prove-bellman-$sk.json"
