@@ -97,6 +97,15 @@
 #            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
 #            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
 #            (default 60GiB). Memory sampled as in prove
+#     compare  this tree beside an earlier one carried in .baseline/ (git
+#            archive REV | tar -x -C .baseline; .git/info/exclude ignores it):
+#            both built for sm_90 (cuzk and cuzkd, the baseline in
+#            build-baseline from its own CMakeLists), then CUZK_COMPARE_ROUNDS
+#            rounds (default 2), each baseline first, then this tree: bench
+#            prove (BLS12-381 2^22, 5 proofs), bench pipeline (BLS12-381 2^22,
+#            16 partitions) and, where .deps/ is carried (cuzkd built), each
+#            tree's own daemon-latency.sh (BN254 2^16, 40 requests by 8 clients). Each figure's line in the summary, named
+#            by tree and round, for a before/after table
 #     statuspage  build cuzk and cuzkd (carry .deps/ and node_modules/uplot),
 #            then scripts/status-page-shot.sh: cuzkd proving BLS12-381
 #            Partitions of 2^CUZK_STATUS_LOG (default 22) for 4 clients, its
@@ -161,6 +170,8 @@ start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
 [[ $mode == throughput || $mode == latency || $mode == queue || $mode == statuspage ]] && targets=(--target cuzk cuzkd)
+# compare times cuzkd only where .deps came to build it.
+[[ $mode == compare ]] && targets=(--target cuzk) && ((${#deps_args[@]})) && targets+=(cuzkd)
 [[ $mode == service ]] && targets=(--target cuzk cuzkd daemon_gpu_test)
 [[ $mode == oneshot || $mode == logical ]] && targets=(--target cuzk)
 [[ $mode == supraseal ]] && targets=(--target cuzk supraseal_bench)
@@ -446,6 +457,33 @@ if [[ $mode == throughput ]]; then
   # One bench round each with spans and without (ROUNDS=2 and the 12 GB key's
   # setup do not fit one 10-minute device call with cuzkd's run after them).
   run "throughput-$tc-$tk" env CURVE="$tc" ROUNDS="${ROUNDS:-1}" scripts/daemon-throughput.sh "$build" cuda "$tk"
+fi
+if [[ $mode == compare ]]; then
+  # The baseline is configured as this tree is (the same deps, sm_90 alone).
+  if [ -f .baseline/CMakeLists.txt ]; then
+    run build-baseline bash -c "cmake -S .baseline -B build-baseline -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON ${deps_args[*]} && cmake --build build-baseline -j16 --target ${targets[*]:1}"
+  else
+    summary+=("compare: no .baseline/ (git archive REV | tar -x -C .baseline, and carry it)")
+    status=1
+  fi
+  # figures TREE ROUND SRC BUILD: the three measurements of one tree.
+  figures() {
+    local tree=$1 round=$2 src=$3 b=$4
+    run "compare-prove-$tree-$round" "$b/src/cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
+      --constraints $((1 << 22)) --repeat 5 &&
+      summary+=("$tree round $round bench prove 2^22: $(grep -E '^ *total' "$OUT/compare-prove-$tree-$round.log" | head -1)")
+    run "compare-pipeline-$tree-$round" "$b/src/cuzk" bench pipeline --backend cuda --curve bls12_381 \
+      --circuit partition --constraints $((1 << 22)) --partitions 16 --jobs 2 --synthesis-threads 8 &&
+      summary+=("$tree round $round bench pipeline 2^22: $(grep -E 'partitions/s' "$OUT/compare-pipeline-$tree-$round.log" | head -1)")
+    [ -x "$b/src/daemon/cuzkd" ] || return 0  # no .deps carried: no cuzkd to time
+    run "compare-latency-$tree-$round" env REQUESTS=40 CLIENTS=8 "$src/scripts/daemon-latency.sh" "$b" cuda 16 &&
+      summary+=("$tree round $round latency: $(grep -E 'p50' "$OUT/compare-latency-$tree-$round.log" | head -2 | tr '\n' ' ')")
+  }
+  for round in $(seq "${CUZK_COMPARE_ROUNDS:-2}"); do
+    [ -x build-baseline/src/cuzk ] && figures baseline "$round" .baseline build-baseline
+    figures current "$round" . "$build"
+  done
 fi
 if [[ $mode == statuspage ]]; then
   run statuspage scripts/status-page-shot.sh "$build" "$OUT/statuspage" cuda "${CUZK_STATUS_LOG:-22}"
