@@ -97,15 +97,11 @@
 #            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
 #            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
 #            (default 60GiB). Memory sampled as in prove
-#     compare  this tree beside an earlier one carried in .baseline/ (git
-#            archive REV | tar -x -C .baseline; .git/info/exclude ignores it):
-#            both built for sm_90 (cuzk and cuzkd, the baseline in
-#            build-baseline from its own CMakeLists), then CUZK_COMPARE_ROUNDS
-#            rounds (default 2), each baseline first, then this tree: bench
-#            prove (BLS12-381 2^22, 5 proofs), bench pipeline (BLS12-381 2^22,
-#            16 partitions) and, where .deps/ is carried (cuzkd built), each
-#            tree's own daemon-latency.sh (BN254 2^16, 40 requests by 8 clients). Each figure's line in the summary, named
-#            by tree and round, for a before/after table
+#     compare  this tree beside an earlier one in .baseline/ (git archive REV |
+#            tar -x -C .baseline; carry it), both built for sm_90; then
+#            CUZK_COMPARE_ROUNDS rounds (default 2), baseline first: bench prove
+#            and bench pipeline (BLS12-381 2^22) and, with .deps/, each tree's
+#            daemon-latency.sh (BN254 2^16, 40 requests by 8 clients)
 #     statuspage  build cuzk and cuzkd (carry .deps/ and node_modules/uplot),
 #            then scripts/status-page-shot.sh: cuzkd proving BLS12-381
 #            Partitions of 2^CUZK_STATUS_LOG (default 22) for 4 clients, its
@@ -459,10 +455,11 @@ if [[ $mode == throughput ]]; then
   run "throughput-$tc-$tk" env CURVE="$tc" ROUNDS="${ROUNDS:-1}" scripts/daemon-throughput.sh "$build" cuda "$tk"
 fi
 if [[ $mode == compare ]]; then
-  # The baseline is configured as this tree is (the same deps, sm_90 alone).
-  if [ -f .baseline/CMakeLists.txt ]; then
-    run build-baseline bash -c "cmake -S .baseline -B build-baseline -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON ${deps_args[*]} && cmake --build build-baseline -j16 --target ${targets[*]:1}"
+  if [ -f .baseline/CMakeLists.txt ]; then  # configured as this tree is
+    # shellcheck disable=SC2016 # expanded by the inner bash: $1 the targets, one word each
+    run build-baseline bash -c 'cmake -S .baseline -B build-baseline -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON "${@:2}" && cmake --build build-baseline -j16 --target $1' \
+      _ "${targets[*]:1}" "${deps_args[@]}"
   else
     summary+=("compare: no .baseline/ (git archive REV | tar -x -C .baseline, and carry it)")
     status=1
