@@ -1,11 +1,14 @@
 // cuzk bench prove: a native example circuit, a development key made in
-// memory (so any size works without a ceremony), then timed proofs: one row
-// per stage, the median over --repeat runs. On cuda the key is uploaded once
-// (reported apart, not part of a proof) and w, a, b, c are pinned.
+// memory (so any size works without a ceremony), then timed proofs, one at a
+// time through the backend the service proves with: one row per stage, the
+// median over --repeat runs. On cuda the key is uploaded once (reported
+// apart, not part of a proof) and w, a, b, c are pinned.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,67 +18,125 @@
 #include "commands.hpp"
 #include "dev_key.hpp"
 #include "cuzk/circuit/witness.hpp"
+#include "cuzk/engine/backend.hpp"
+#include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/service/service.hpp"
 #include "cuzk/util/timing.hpp"
-#include "provers.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
-// One phase's proofs: a prover made for it (the key uploaded or locked for
-// streaming, as the memory free now allows), a warm-up where the prover has
-// one, then the timed proofs.
+// bench prove's label of each stage a backend records, in the order its
+// table lists them.
+constexpr std::pair<Stage, const char*> kStageLabels[] = {
+    {Stage::upload, "upload"},       {Stage::ntt, "ntt (h)"},         {Stage::msm_a, "msm A (G1)"},
+    {Stage::msm_b1, "msm B1 (G1)"}, {Stage::msm_b2, "msm B2 (G2)"}, {Stage::msm_c, "msm C (G1)"},
+    {Stage::msm_h, "msm H (G1)"}};
+
+// Seconds per stage of job `job`'s spans.
+StageTimes job_stages(const engine::Recorder& recorder, uint32_t job) {
+  StageTimes t;
+  for (const engine::Span& s : recorder.spans())
+    if (s.job == job) t[s.stage] += s.end - s.start;
+  return t;
+}
+
+// Where the backend holds the key, for the table's last line.
+template <class E>
+std::string key_place(const engine::Backend<E>& backend, const groth16::PreparedKey<E>& key) {
+  const auto gpus = backend.gpus_holding(key);
+  if (gpus.empty()) return "in host memory";
+  return std::string(gpus.front().streamed ? "streamed from host memory" : "resident on the GPU") +
+         " (a key budget of " + std::to_string(backend.gpu_reports().front().counters.key_budget_bytes >> 20) +
+         " MiB)";
+}
+
+// One phase's proofs, each through the backend's one worker as the engine
+// proves a partition (service::make_backend; a, b, c from synthesis), then
+// prove_finish as its finalizer does. The backend is made for the phase, so
+// that the key's place on the GPU is planned with the memory free now. On a
+// GPU the one-off costs are reported apart: the pinned buffer's allocation
+// (about half a second per GiB) and, in a first proof that is not timed, the
+// key's upload; that proof also grows the worker's device scratch.
 template <class C>
 nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<typename C::Curve>& key,
                                    const circuit::Shape& shape, const BenchOptions& o, const Placement& where,
                                    groth16::Convention convention, bool on_gpu, double setup_s) {
   using E = typename C::Curve;
-  return with_prover(key, where, o.run.threads, [&](auto& prover) {
-    // Stage names in the order they first ran, and their times.
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<double>> stages;
-    const auto record = [&](const std::string& stage, double s) {
-      if (!stages.count(stage)) order.push_back(stage);
-      stages[stage].push_back(s);
-    };
-    const bool warm_up = prover.first_proof_is_slower;
-    for (int rep = warm_up ? -1 : 0; rep < o.repeat; ++rep) {
-      const auto start = std::chrono::steady_clock::now();
-      const double synthesis =
-          timed([&] { circuit::synthesize_witness(circuit, prover.w(), prover.a(), prover.b(), prover.c()); });
-      Timings t;
-      prover.prove(t);
-      const double total = seconds_since(start);
-      if (rep < 0) continue;
-      record("synthesis", synthesis);
-      for (const auto& [stage, s] : t) record(stage, s);
-      record("total", total);
-    }
-    const auto w = prover.w();
-    const size_t bits = std::count_if(w.begin(), w.end(), [](const auto& x) { return x.is_zero() || x.is_one(); });
+  const bool cuda = where.backend == BackendKind::cuda;
+  service::ServiceOptions options;
+  options.threads = o.run.threads;
+  options.workers_per_gpu = 1;
+  options.abc = service::AbcPlace::host;
+  const auto backend =
+      service::make_backend<E>(cuda ? Placement{where.backend, {where.gpus.front()}} : where, options);
+  engine::Recorder recorder(false);
+  const size_t bytes = engine::partition_buffer_bytes(*key, false);
+  engine::BufferPool pool(backend->host_memory(), bytes);
+  std::vector<std::pair<std::string, double>> setup;
+  // The buffer every proof reuses.
+  const double alloc = timed([&] { pool.acquire(bytes); });
+  if (cuda) setup.emplace_back("pinned alloc", alloc);
 
-    nlohmann::ordered_json j;
-    j["curve"] = ec::curve_name(E::id);
-    j["circuit"] = o.native.name;
-    j["convention"] = groth16::convention_name(convention);
-    j["constraints"] = shape.n_constraints;
-    j["domain"] = key->key().domain_size();
-    j["signals"] = shape.n_vars;
-    j["witness_0_or_1"] = (double)bits / w.size();
-    j["backend"] = backend_name(where.backend);
-    j["device"] = prover.device();
-    j["threads"] = thread_count(o.run.threads);
-    j["repeat"] = o.repeat;
-    j["warm_up"] = warm_up;
-    j["setup_s"] = setup_s;
-    j["setup_on"] = on_gpu ? (o.setup_on == "gpu-to-host" ? "gpu-to-host" : "gpu") : "host";
-    j["key_place"] = prover.key_place();
-    j["backend_setup_s"] = nlohmann::ordered_json::object();
-    for (const auto& [stage, s] : prover.setup_times()) j["backend_setup_s"][stage] = s;
-    for (const auto& s : order) j["stages_ms"][s] = 1e3 * median(stages[s]);
-    return j;
-  });
+  // Stage names in the order they first ran, and their times.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> stages;
+  const auto record = [&](const std::string& stage, double s) {
+    if (!stages.count(stage)) order.push_back(stage);
+    stages[stage].push_back(s);
+  };
+  double witness_0_or_1 = 0;
+  const bool warm_up = cuda;
+  for (int rep = warm_up ? -1 : 0; rep < o.repeat; ++rep) {
+    const uint32_t job = uint32_t(rep + 1);
+    engine::WorkItem<E> item{key, job, 0, pool.acquire(bytes)};
+    const auto parts = engine::partition_spans(item.buffer, *key, false);
+    const double synthesis =
+        timed([&] { circuit::synthesize_witness(circuit, parts.w, parts.a, parts.b, parts.c); });
+    if (rep == 0)
+      witness_0_or_1 = (double)std::count_if(parts.w.begin(), parts.w.end(),
+                                             [](const auto& x) { return x.is_zero() || x.is_one(); }) /
+                       parts.w.size();
+    const auto start = std::chrono::steady_clock::now();
+    const auto pending = backend->prove(0, item, recorder);
+    const auto finish_start = std::chrono::steady_clock::now();
+    groth16::prove_finish(*key, pending);
+    const double finish = seconds_since(finish_start), proof = seconds_since(start);
+    const StageTimes t = job_stages(recorder, job);
+    if (rep < 0) {
+      setup.emplace_back(stage_name(Stage::key_upload), t[Stage::key_upload]);
+      continue;
+    }
+    record("synthesis", synthesis);
+    for (const auto& [stage, label] : kStageLabels)
+      if (stage != Stage::upload || cuda) record(label, t[stage]);
+    if (cuda) record("gpu total", kernel_seconds(t));
+    record("finish+verify", finish);
+    record("total", synthesis + proof);
+  }
+
+  nlohmann::ordered_json j;
+  j["curve"] = ec::curve_name(E::id);
+  j["circuit"] = o.native.name;
+  j["convention"] = groth16::convention_name(convention);
+  j["constraints"] = shape.n_constraints;
+  j["domain"] = key->key().domain_size();
+  j["signals"] = shape.n_vars;
+  j["witness_0_or_1"] = witness_0_or_1;
+  j["backend"] = backend_name(where.backend);
+  j["device"] = cuda ? gpu_label(where.gpus.front()) : "cpu";
+  j["threads"] = thread_count(o.run.threads);
+  j["repeat"] = o.repeat;
+  j["warm_up"] = warm_up;
+  j["setup_s"] = setup_s;
+  j["setup_on"] = on_gpu ? (o.setup_on == "gpu-to-host" ? "gpu-to-host" : "gpu") : "host";
+  j["key_place"] = key_place(*backend, *key);
+  j["backend_setup_s"] = nlohmann::ordered_json::object();
+  for (const auto& [stage, s] : setup) j["backend_setup_s"][stage] = s;
+  for (const auto& s : order) j["stages_ms"][s] = 1e3 * median(stages[s]);
+  return j;
 }
 
 // What the benchmark is, from the first phase's figures.

@@ -16,6 +16,7 @@
 #include "client_jobs.hpp"
 #include "client_queue.hpp"
 #include "client_status.hpp"
+#include "cuzk/service/example_circuits.hpp"
 #include "cuzk/util/plural.hpp"
 #include "cuzk/v1/phase_times.hpp"
 #include "output.hpp"
@@ -415,7 +416,7 @@ void add_client_commands(CLI::App& app, std::function<int()>& run) {
   submit->add_option("wtns", f.wtns, "witnesses (.wtns) for that key, sent");
   auto* circuit = submit->add_option("--circuit", f.circuit,
                                      "Native example partitions (after any witnesses): partition or hash-chain")
-                      ->check(one_of({"partition", "hash-chain"}));
+                      ->check(one_of(service::example_names()));
   submit->add_option("--constraints", f.constraints, "The native circuit's size: the key's (cuzk setup --constraints)")
       ->needs(circuit);
   submit->add_option("--seed", f.seed, "The first native partition's witness; the next take seed + 1, ...")

@@ -7,8 +7,7 @@
 
 #include "client.hpp"
 #include "client_jobs.hpp"
-#include "cuzk/io/r1cs.hpp"
-#include "cuzk/io/wtns.hpp"
+#include "cuzk/service/circuit_check.hpp"
 #include "cuzk/util/plural.hpp"
 #include "output.hpp"
 #include "timing.hpp"
@@ -35,13 +34,13 @@ std::string daemon_phrase(Daemon& daemon, const ResidentKey& key) {
 
 // --r1cs with a daemon: the witness is checked here against the circuit
 // (check.cpp), before its bytes are sent.
-void check_against(const std::optional<io::R1cs>& circuit, const std::string& wtns) {
-  if (circuit) check_satisfies(*circuit, io::read_wtns(wtns));
+void check_against(const std::optional<service::CircuitCheck>& circuit, const std::string& wtns) {
+  if (circuit) circuit->check_witness(wtns);
 }
 
-std::optional<io::R1cs> open_circuit(const std::string& r1cs) {
+std::optional<service::CircuitCheck> open_circuit(const std::string& r1cs) {
   if (r1cs.empty()) return std::nullopt;
-  return io::R1cs::open(r1cs);
+  return service::CircuitCheck(r1cs);
 }
 
 // A witness's outcome in a batch: its result, or the error that stopped it.
@@ -163,7 +162,7 @@ int prove_on_daemon(const DaemonAddress& address, const std::string& zkey, const
 
 int prove_batch_on_daemon(const DaemonAddress& address, const std::string& zkey, const std::vector<std::string>& wtns,
                           const std::vector<std::filesystem::path>& outputs, const BatchOptions& opts) {
-  const std::optional<io::R1cs> circuit = open_circuit(opts.r1cs);
+  const std::optional<service::CircuitCheck> circuit = open_circuit(opts.r1cs);
   Daemon daemon(address);
   const ResidentKey key = ensure_key(daemon, zkey);
   std::vector<Witness> outcome(wtns.size());

@@ -16,15 +16,6 @@
 #include "cuzk/service/placement.hpp"
 #include "native.hpp"
 
-namespace cuzk::service {
-struct KeyInfo;
-}  // namespace cuzk::service
-
-namespace cuzk::io {
-class R1cs;
-struct Witness;
-}  // namespace cuzk::io
-
 namespace cuzk::cli {
 
 // The service layer decides the backend and GPUs (service/placement.hpp); the
@@ -152,12 +143,6 @@ struct PipelineBenchOptions {
   bool compare = false;
   std::string json;
 };
-
-// check.cpp: the circuit matches the key (curve, signals, publics), else an
-// io::FormatError; the witness satisfies every constraint, else an error that
-// names the first that fails.
-void check_describes(const io::R1cs& circuit, const service::KeyInfo& key);
-void check_satisfies(const io::R1cs& circuit, const io::Witness& witness);
 
 int bench_prove(const BenchOptions& opts);
 int bench_pipeline(const PipelineBenchOptions& opts);

@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   prove->add_option("--circuit", prove_opts.native.name,
                     "With a bellperson parameter file: the native example it was made for (cuzk setup --circuit C "
                     "--curve bls12_381 --constraints N --format bellperson), instead of --r1cs")
-      ->check(one_of({"partition", "hash-chain"}));
+      ->check(one_of(cuzk::service::example_names()));
   prove->add_option("--constraints", prove_opts.native.constraints, "With --circuit: its size, as given to setup")
       ->capture_default_str();
   prove->add_option("--format", prove_opts.format,
@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
   const auto add_native_options = [](CLI::App* cmd, cli::NativeCircuit& n, bool circuit_defaults) {
     auto* circuit =
         cmd->add_option("--circuit", n.name, "Native example: partition (mostly 0/1 witness, like Filecoin) or hash-chain")
-            ->check(one_of({"partition", "hash-chain"}));
+            ->check(one_of(cuzk::service::example_names()));
     if (circuit_defaults) circuit->capture_default_str();
     return std::vector<CLI::Option*>{
         circuit,

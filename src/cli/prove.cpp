@@ -19,9 +19,7 @@
 #if defined(CUZK_HAVE_DAEMON_CLIENT)
 #include "client.hpp"
 #endif
-#include "cuzk/groth16/prover.hpp"
-#include "cuzk/io/r1cs.hpp"
-#include "cuzk/io/wtns.hpp"
+#include "cuzk/service/circuit_check.hpp"
 #include "output.hpp"
 #include "service_setup.hpp"
 #include "timing.hpp"
@@ -35,12 +33,9 @@ namespace {
 // decoded here is the one proved: it is read and decoded once.
 std::shared_ptr<const io::Witness> check_against_circuit(const std::string& r1cs, const service::KeyInfo& key,
                                                          const std::string& wtns_path) {
-  const io::R1cs circuit = io::R1cs::open(r1cs);
-  check_describes(circuit, key);
-  auto witness = std::make_shared<const io::Witness>(io::read_wtns(wtns_path));
-  io::check_witness_shape(*witness, key.source, "key", key.curve, key.n_vars);
-  check_satisfies(circuit, *witness);
-  return witness;
+  const service::CircuitCheck circuit(r1cs);
+  circuit.check_describes(key);
+  return circuit.check_witness(wtns_path, &key);
 }
 
 // What the user reads on stdout after success.

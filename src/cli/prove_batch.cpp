@@ -18,8 +18,7 @@
 #include "client.hpp"
 #endif
 #include "cuzk/io/json.hpp"
-#include "cuzk/io/r1cs.hpp"
-#include "cuzk/io/wtns.hpp"
+#include "cuzk/service/circuit_check.hpp"
 #include "cuzk/util/plural.hpp"
 #include "service_setup.hpp"
 #include "output.hpp"
@@ -33,11 +32,12 @@ namespace {
 // again when proved, unlike prove's one witness: holding every decoded
 // witness of a batch until its turn would take memory in proportion to the
 // batch.
-std::map<size_t, std::string> check_witnesses(const io::R1cs& circuit, const std::vector<std::string>& wtns) {
+std::map<size_t, std::string> check_witnesses(const service::CircuitCheck& circuit,
+                                             const std::vector<std::string>& wtns) {
   std::map<size_t, std::string> failures;
   for (size_t i = 0; i < wtns.size(); ++i) {
     try {
-      check_satisfies(circuit, io::read_wtns(wtns[i]));
+      circuit.check_witness(wtns[i]);
     } catch (const std::exception& e) {
       failures[i] = e.what();
     }
@@ -75,8 +75,8 @@ int prove_batch(const std::string& zkey_path, const std::vector<std::string>& wt
   const service::KeyInfo key = svc.load_key(zkey_path);
   std::map<size_t, std::string> failures;
   if (!o.r1cs.empty()) {
-    const io::R1cs circuit = io::R1cs::open(o.r1cs);
-    check_describes(circuit, key);
+    const service::CircuitCheck circuit(o.r1cs);
+    circuit.check_describes(key);
     failures = check_witnesses(circuit, wtns);
   }
   std::vector<size_t> submitted;  // witness index of each partition

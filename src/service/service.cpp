@@ -76,7 +76,7 @@ std::unique_ptr<engine::HostMemory> Service::Impl::host_memory() const {
 }
 
 template <class E>
-std::unique_ptr<engine::Backend<E>> Service::Impl::make_backend() const {
+std::unique_ptr<engine::Backend<E>> make_backend(const Placement& where, const ServiceOptions& options) {
   [[maybe_unused]] const bool on_gpu = abc_on_gpu(where, options.abc, true);
 #if defined(CUZK_HAVE_CUDA)
   if (where.backend == BackendKind::cuda) {
@@ -93,6 +93,9 @@ std::unique_ptr<engine::Backend<E>> Service::Impl::make_backend() const {
                 "--pageable compares against pinned buffers, which need the cuda backend");
   return engine::cpu_backend<E>(options.cpu_workers, options.threads);
 }
+
+template std::unique_ptr<engine::Backend<Bn254>> make_backend(const Placement&, const ServiceOptions&);
+template std::unique_ptr<engine::Backend<Bls12_381>> make_backend(const Placement&, const ServiceOptions&);
 
 // The engine of E's keys, made with the first of them.
 template <class E>
@@ -114,7 +117,7 @@ Service::Impl::Side<E>& Service::Impl::start_engine() {
     engine::EngineOptions eo;
     eo.synthesis_threads = options.synthesis_threads;
     eo.finalizer_threads = options.finalizer_threads;
-    s.engine = std::make_unique<engine::Engine<E>>(eo, recorder, make_backend<E>(), pool);
+    s.engine = std::make_unique<engine::Engine<E>>(eo, recorder, make_backend<E>(where, options), pool);
   }
   return s;
 }

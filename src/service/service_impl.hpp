@@ -83,8 +83,6 @@ struct Service::Impl {
 #endif
   std::unique_ptr<engine::HostMemory> host_memory() const;
   template <class E>
-  std::unique_ptr<engine::Backend<E>> make_backend() const;
-  template <class E>
   Side<E>& side() {
     if constexpr (std::is_same_v<E, Bn254>) return bn;
     else return bls;

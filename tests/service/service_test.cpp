@@ -2,8 +2,8 @@
 // from files and bytes, witnesses from bytes, files and native circuits,
 // proofs that verify against snarkjs's verification keys, the error taxonomy,
 // admission control, cancel, evict and replace while jobs run, drain, status
-// and counters, a key file replaced under a running service, and one key per
-// content.
+// and counters, a key file replaced under a running service, one key per
+// content, and the backend make_backend gives its engines, proving alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +64,39 @@ std::vector<PartitionInput> hash_chain_job(size_t n, uint64_t first_seed) {
   std::vector<PartitionInput> parts;
   for (size_t i = 0; i < n; ++i) parts.push_back(NativeWitness{"hash-chain", 1 << 12, first_seed + i});
   return parts;
+}
+
+// make_backend is what the engines prove with: the options' workers, a, b, c
+// from the host on the CPU; a partition proved through it, as the engine
+// proves one, is recorded on its worker's track and verifies.
+TEST(Service, MakeBackendProvesAPartitionAsTheEngineDoes) {
+  using E = ec::Bn254;
+  ServiceOptions o = cpu_options();
+  o.cpu_workers = 3;
+  const Placement where = resolve_placement(o.placement);
+  const auto backend = make_backend<E>(where, o);
+  EXPECT_EQ(backend->workers(), 3u);
+  EXPECT_FALSE(backend->abc_on_gpu());
+  EXPECT_EQ(backend->describe(), "CPU, 3 workers");
+
+  const auto circuit = circuit::HashChain<E>::for_constraints(1 << 10, 7);
+  const auto key = test::dev_key<E>(circuit);
+  const size_t bytes = engine::partition_buffer_bytes(*key, false);
+  engine::BufferPool pool(backend->host_memory(), bytes);
+  engine::Recorder recorder(false);
+  engine::WorkItem<E> item{key, 4, 0, pool.acquire(bytes)};
+  const auto parts = engine::partition_spans(item.buffer, *key, false);
+  circuit::synthesize_witness(circuit, parts.w, parts.a, parts.b, parts.c);
+  const auto pending = backend->prove(2, item, recorder);
+  EXPECT_EQ(item.buffer.data(), nullptr);  // given back once read
+  EXPECT_NO_THROW(groth16::prove_finish(*key, pending));  // which verifies the proof
+  const auto spans = recorder.spans();
+  EXPECT_TRUE(std::any_of(spans.begin(), spans.end(), [](const engine::Span& s) {
+    return s.stage == Stage::msm_h && s.job == 4 && s.track.index == 2 && s.end > s.start;
+  }));
+
+  o.pageable = true;
+  EXPECT_EQ(kind_thrown([&] { make_backend<E>(where, o); }), ErrorKind::invalid_argument);
 }
 
 TEST(Service, ProvesBothCurvesFromFilesAndBytes) {

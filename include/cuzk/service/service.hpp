@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/backend.hpp"
 #include "cuzk/engine/gpu_report.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -265,6 +266,14 @@ struct PartitionEvent {
 
 // Called once per finished partition, from an engine thread: keep it short.
 using PartitionObserver = std::function<void(const PartitionEvent&)>;
+
+// The backend a Service's engine of E's keys proves with, for `where` (the
+// resolved options.placement) and the options' workers, threads, a/b/c place
+// and key budget: for a front end that times one proof at a time through
+// what the service proves with (cuzk bench prove). Error(invalid_argument)
+// for pageable buffers without the cuda backend.
+template <class E>
+std::unique_ptr<engine::Backend<E>> make_backend(const Placement& where, const ServiceOptions& options);
 
 class Service {
  public:
