@@ -9,12 +9,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -44,6 +42,7 @@
 #include "cuzk/supraseal.h"
 
 #include "c_boundary.hpp"
+#include "supraseal_memory.hpp"
 
 namespace {
 
@@ -285,41 +284,6 @@ Srs& srs_of(const supraseal_srs* h) {
   return *static_cast<Srs*>(h->ptr);
 }
 
-// The caller's memory lent to the partitions of one call: each partition
-// holds a share (service::Evaluations::hold), which the engine lets go of as
-// soon as it has read the partition's inputs. wait() returns once every share
-// is back, and so does the destructor: no share outlives the object.
-class Lending {
- public:
-  Lending() = default;
-  Lending(const Lending&) = delete;
-  Lending& operator=(const Lending&) = delete;
-  ~Lending() { wait(); }
-
-  std::shared_ptr<const void> share() {
-    {
-      std::lock_guard lock(mu_);
-      ++out_;
-    }
-    // Should the control block's allocation throw, the deleter runs: the
-    // count stays right.
-    return {static_cast<const void*>(this), [this](const void*) { give_back(); }};
-  }
-  void wait() {
-    std::unique_lock lock(mu_);
-    back_.wait(lock, [&] { return out_ == 0; });
-  }
-
- private:
-  void give_back() {
-    std::lock_guard lock(mu_);
-    if (--out_ == 0) back_.notify_all();
-  }
-  std::mutex mu_;
-  std::condition_variable back_;
-  size_t out_ = 0;
-};
-
 // A call's circuits as jobs of the service, circuits of one shape as one job
 // (each shape is a key), submitted in order until one is refused.
 struct Submitted {
@@ -335,7 +299,7 @@ struct Submitted {
 // Checks every circuit against the SRS and submits them, each lending its
 // a, b, c and assignment through a share of `lending`.
 Submitted submit(const supraseal_assignment provers[], size_t n, const supraseal_fr r_s[], const supraseal_fr s_s[],
-                 const supraseal_srs* handle, Lending& lending) {
+                 const supraseal_srs* handle, capi::Lending& lending) {
   Srs& srs = srs_of(handle);
   Submitted out;
   out.circuits = n;
@@ -417,26 +381,18 @@ struct Pending {
   }
 };
 
-// Caller memory from cuzk_supraseal_alloc_pinned: page-locked (mapped and
-// registered with every GPU, and locked again after a GPU's reset) where the
-// service proves on GPUs, else page-aligned mappings; the sizes kept for the
-// free.
-struct CallerMemory {
-  std::mutex mu;
-  std::unique_ptr<engine::HostMemory> memory;
-  std::map<void*, size_t> given;
-};
-
-CallerMemory& caller_memory() {
-  static CallerMemory* m = [] {
-    auto* made = new CallerMemory;  // never destroyed, as the service
+// cuzk_supraseal_alloc_pinned's buffers: page-locked (mapped and registered
+// with every GPU, and registered again after a GPU's reset) where the service
+// proves on GPUs, else page-aligned mappings. Never destroyed, as the service.
+capi::CallerBuffers& caller_buffers() {
+  static capi::CallerBuffers* b = [] {
 #if defined(CUZK_HAVE_CUDA)
-    if (the_service().placement().backend == service::BackendKind::cuda) made->memory = engine::pinned_memory();
+    if (the_service().placement().backend == service::BackendKind::cuda)
+      return new capi::CallerBuffers(engine::pinned_memory());
 #endif
-    if (!made->memory) made->memory = engine::pageable_memory();
-    return made;
+    return new capi::CallerBuffers(engine::pageable_memory());
   }();
-  return *m;
+  return *b;
 }
 
 }  // namespace
@@ -474,7 +430,7 @@ supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], 
                                           supraseal_proof proofs[], const supraseal_srs* srs) {
   return guarded([&] {
     if (num_circuits) require(proofs, "proofs");
-    Lending lending;
+    capi::Lending lending;
     Submitted submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
     const std::vector<supraseal_proof> made = collect(submitted);
     std::copy(made.begin(), made.end(), proofs);
@@ -497,7 +453,7 @@ supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment prove
     {
       // Returns once every circuit's inputs have been read (uploaded, or
       // copied for the CPU prover): the proofs go on without them.
-      Lending lending;
+      capi::Lending lending;
       pending->submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
     }
     if (pending->submitted.refused) (void)collect(pending->submitted);  // throws the refusal
@@ -522,39 +478,20 @@ supraseal_error cuzk_supraseal_alloc_pinned(size_t bytes, void** out) {
     require(out, "out");
     *out = nullptr;
     if (bytes == 0) throw Refusal{EINVAL, "cuzk_supraseal_alloc_pinned of 0 bytes"};
-    CallerMemory& m = caller_memory();
-    void* p = nullptr;
+    capi::CallerBuffers& buffers = caller_buffers();
     try {
-      p = m.memory->allocate(bytes);
+      *out = buffers.allocate(bytes);
     } catch (const std::exception& e) {
-      throw Refusal{ENOMEM, "cannot allocate " + std::to_string(bytes) + " bytes of " + m.memory->name() +
+      throw Refusal{ENOMEM, "cannot allocate " + std::to_string(bytes) + " bytes of " + buffers.kind() +
                                 " memory: " + e.what()};
     }
-    try {
-      std::lock_guard lock(m.mu);
-      m.given.emplace(p, bytes);
-    } catch (...) {
-      m.memory->release(p, bytes);
-      throw;
-    }
-    *out = p;
   });
 }
 
 supraseal_error cuzk_supraseal_free_pinned(void* p) {
   return guarded([&] {
-    if (!p) return;
-    CallerMemory& m = caller_memory();
-    size_t bytes = 0;
-    {
-      std::lock_guard lock(m.mu);
-      const auto it = m.given.find(p);
-      if (it == m.given.end())
-        throw Refusal{EINVAL, "cuzk_supraseal_free_pinned: not a buffer cuzk_supraseal_alloc_pinned gave"};
-      bytes = it->second;
-      m.given.erase(it);
-    }
-    m.memory->release(p, bytes);
+    if (p && !caller_buffers().release(p))
+      throw Refusal{EINVAL, "cuzk_supraseal_free_pinned: not a buffer cuzk_supraseal_alloc_pinned gave"};
   });
 }
 
