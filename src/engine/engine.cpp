@@ -228,9 +228,20 @@ template <class E>
 typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
   const Synthesize<E>& source = t.batch->sources[t.partition];
   const groth16::ProvingKey<E>& key = t.batch->key->key();
-  const double start = recorder_.now();
   Ready ready{t, {}, {}, {}};
-  if (source.lends()) {
+  double start = recorder_.now();
+  // A pool buffer that `fill` writes the inputs into; the wait for it is not
+  // synthesis.
+  const auto into_buffer = [&](bool abc_on_gpu, const auto& fill) {
+    ready.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
+    const auto parts = partition_spans(ready.buffer, *t.batch->key, abc_on_gpu);
+    start = recorder_.now();
+    fill(parts);
+    ready.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+  };
+  if (!source.lends()) {
+    into_buffer(backend_->abc_on_gpu(), [&](const PartitionSpans<E>& p) { source(p.w, p.a, p.b, p.c); });
+  } else {
     Lent<E> lent = source.lend();
     lent.inputs.check_shape(key.n_vars(), key.domain_size());
     if (backend_->reads_lent()) {
@@ -238,20 +249,13 @@ typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
       ready.lent = std::move(lent.hold);
     } else {
       // The CPU prover works on a, b, c in place: its one copy, the values
-      // checked on the way.
+      // checked on the way; the caller's memory goes back right after.
       if (!lent.inputs.has_abc())
         throw std::invalid_argument("a partition lent without a, b and c, to a backend that takes them from the host");
-      ready.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, false), stop_.get_token());
-      const auto parts = partition_spans(ready.buffer, *t.batch->key, false);
-      groth16::copy_checked(lent.inputs, parts.w, parts.a, parts.b, parts.c, 0);
-      ready.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+      into_buffer(false, [&](const PartitionSpans<E>& p) {
+        groth16::copy_checked(lent.inputs, p.w, p.a, p.b, p.c, 0);
+      });
     }
-  } else {
-    const bool abc_on_gpu = backend_->abc_on_gpu();
-    ready.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
-    const auto parts = partition_spans(ready.buffer, *t.batch->key, abc_on_gpu);
-    source(parts.w, parts.a, parts.b, parts.c);
-    ready.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
   }
   t.times.synthesized = recorder_.now();
   recorder_.record(Span{Stage::synthesis, track, t.batch->id, t.partition, start, t.times.synthesized});
