@@ -20,10 +20,10 @@
 // by cuzk's verifier: the library under test does not vouch for itself.
 // Prints the wall time and the process's CPU time (user + system) per
 // circuit, and the host memory held (resident now and at its peak), and
-// what the timed phase's peak added to the resident memory it started with
-// (the caller's inputs, the key and the warm-up's buffers already in it) per
-// circuit in flight, beside the caller's own inputs per circuit: the host
-// memory the library takes per partition beyond the caller's.
+// beside the caller's own inputs per circuit what the timed phase's peak
+// holds beyond them and the parameters, per circuit in flight: the host
+// memory the library takes per partition beyond the caller's (the peak is
+// reset after the warm-up, whose buffers stay counted).
 //
 //   supraseal_bench [--library PATH] [--split T] [--pinned] PARAMS CONSTRAINTS CIRCUITS CALLS
 #include <dlfcn.h>
@@ -153,23 +153,37 @@ double reset_peak() {
   return resident_gib().first;
 }
 
+// What the host memory of a run is measured from, in GiB resident: once the
+// caller's inputs and the parameters are in memory and before any proof
+// (`loaded`), and as the timed phase starts, after the warm-up (`timed`, < 0
+// where the peak cannot be reset).
+struct Resident {
+  double loaded = 0, timed = -1;
+};
+
 // The figures of one phase's timed circuits: `in_flight` of them at a time,
-// `own_gib` of the caller's inputs each, from `base_gib` resident (or < 0).
+// `own_gib` of the caller's inputs each.
 void report(const char* phase, size_t circuits, double wall, double cpu, std::vector<double> per_unit,
-            const char* unit, size_t in_flight, double own_gib, double base_gib) {
+            const char* unit, size_t in_flight, double own_gib, Resident from) {
   std::sort(per_unit.begin(), per_unit.end());
   const auto [now, peak] = resident_gib();
   std::printf("supraseal_bench: %s: %zu circuits in %.3f s: %.3f s a circuit (median %s %.3f s), CPU %.2f s a "
               "circuit; host memory %.2f GiB resident, %.2f GiB peak (verified proofs)\n",
               phase, circuits, wall, wall / (double)circuits, unit, per_unit[per_unit.size() / 2],
               cpu / (double)circuits, now, peak);
-  if (base_gib < 0) {
+  if (from.timed < 0) {
     std::printf("supraseal_bench: host memory per circuit in flight: not measured (no clear_refs)\n");
     return;
   }
-  std::printf("supraseal_bench: host memory per circuit in flight (%zu at a time): the caller's inputs %.3f GiB; the "
-              "timed phase's peak added %.3f GiB to the %.2f GiB resident before it: %.3f GiB a circuit in flight\n",
-              in_flight, own_gib, peak - base_gib, base_gib, (peak - base_gib) / (double)in_flight);
+  // The library's memory beyond the caller's inputs and the parameters: its
+  // buffers, staging rings and the CUDA runtime's own, all of it counted
+  // against the circuits in flight (an upper bound of what each holds).
+  constexpr double kMib = 1024;
+  std::printf("supraseal_bench: host memory per circuit in flight (%zu at a time): the caller's inputs %.0f MiB; "
+              "beyond them and the parameters (%.0f MiB resident before the first proof) the peak holds %.0f MiB: "
+              "%.0f MiB a circuit in flight; the timed phase's own growth %.0f MiB\n",
+              in_flight, own_gib * kMib, from.loaded * kMib, (peak - from.loaded) * kMib,
+              (peak - from.loaded) * kMib / (double)in_flight, (peak - from.timed) * kMib);
 }
 
 }  // namespace
@@ -267,13 +281,15 @@ int main(int argc, char** argv) {
   const double load_s = seconds(t0);
   const double gb = (double)std::filesystem::file_size(params) / 1e9;
   std::printf("create_SRS: %.2f GB in %.2f s, %.2f GB/s\n", gb, load_s, gb / load_s);
+  Resident resident;
+  resident.loaded = resident_gib().first;
 
   if (!split) {
     std::vector<supraseal_proof> proofs(circuits);
     std::vector<double> per_call;
-    double wall = 0, cpu = 0, base = -1;
+    double wall = 0, cpu = 0;
     for (size_t call = 0; call <= calls; ++call) {
-      if (call == 1) base = reset_peak();  // after the warm-up
+      if (call == 1) resident.timed = reset_peak();  // after the warm-up
       const double cpu0 = cpu_seconds();
       t0 = Clock::now();
       ok(abi.prove(provers.data(), circuits, r_s.data(), s_s.data(), proofs.data(), &srs, nullptr, -1),
@@ -284,7 +300,7 @@ int main(int argc, char** argv) {
       for (size_t k = 0; k < circuits; ++k) verify(proofs[k], k);
       if (call) wall += s, cpu += c, per_call.push_back(s / (double)circuits);
     }
-    report("batch", calls * circuits, wall, cpu, per_call, "a call's", circuits, own_gib, base);
+    report("batch", calls * circuits, wall, cpu, per_call, "a call's", circuits, own_gib, resident);
   } else {
     void* mutex = abi.create_mutex ? abi.create_mutex() : nullptr;
     // Circuit k (of the witnesses, k % circuits) through the split phase:
@@ -309,7 +325,7 @@ int main(int argc, char** argv) {
     std::printf("warm-up: one circuit on each of %zu threads\n", split);
     std::atomic<size_t> next{0};
     std::vector<std::vector<double>> latencies(split);
-    const double base = reset_peak();
+    resident.timed = reset_peak();
     const double cpu0 = cpu_seconds();
     t0 = Clock::now();
     for (size_t t = 0; t < split; ++t)
@@ -321,7 +337,7 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < proofs.size(); ++k) verify(proofs[k], k % circuits);
     std::vector<double> all;
     for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-    report("split", total, wall, cpu, all, "latency", split, own_gib, base);
+    report("split", total, wall, cpu, all, "latency", split, own_gib, resident);
     if (abi.destroy_mutex) abi.destroy_mutex(mutex);
   }
   abi.drop_srs(&srs);
