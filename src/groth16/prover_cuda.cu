@@ -96,12 +96,17 @@ void upload_rows(Fr* dst, std::span<const Fr> rows, size_t n, cuda::StagedUpload
 }  // namespace
 
 // The least index i < n with v[i] not below the modulus into *first (which
-// holds all ones, or a lesser index already).
+// holds all ones, or a lesser index already); each such value is zeroed, so
+// that no kernel after this meets one (their carry bounds and the MSMs'
+// digits assume reduced values) while the proof runs on to its failure.
 template <class Fr>
-__global__ void first_not_below_modulus(const Fr* v, size_t n, unsigned long long* first) {
+__global__ void first_not_below_modulus(Fr* v, size_t n, unsigned long long* first) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-    if (!Fr::less_than_modulus(v[i].limb)) atomicMin(first, (unsigned long long)i);
+    if (!Fr::less_than_modulus(v[i].limb)) {
+      atomicMin(first, (unsigned long long)i);
+      v[i] = Fr::zero();
+    }
 }
 
 namespace {
@@ -112,7 +117,7 @@ namespace {
 // bandwidth is the limit, while the device reads them at its own bandwidth
 // in milliseconds. Slot `slot` of the worker's checks, on `stream`.
 template <class Fr>
-void check_values(const Fr* d, size_t n, Worker& worker, size_t slot, cudaStream_t stream) {
+void check_values(Fr* d, size_t n, Worker& worker, size_t slot, cudaStream_t stream) {
   if (n == 0) return;
   first_not_below_modulus<<<grid_for(n, worker.device()), 256, 0, stream>>>(d, n, worker.first_bad() + slot);
   CUZK_CUDA_CHECK_LAUNCH();
@@ -392,7 +397,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   auto st = std::make_unique<typename PendingGpuProof<E>::State>(main);
   auto& in = *inputs.state_;
   Fr* d_scalars = in.scalars.template as<Fr>();
-  const Fr* d_w = d_scalars + layout.gathered;
+  Fr* d_w = d_scalars + layout.gathered;
   st->publics = std::move(in.publics);
   st->worker = &worker;
   st->start.record(main);
