@@ -12,12 +12,20 @@
 //     one circuit at a time (generate_groth16_proofs_start_c, then
 //     finalize_groth16_proof_c) until CALLS x CIRCUITS circuits are proved,
 //     after a warm-up circuit on each thread.
+// --pinned puts each circuit's a, b, c and assignment in memory from the
+// library's cuzk_supraseal_alloc_pinned (page-locked where it proves on GPUs,
+// as Curio's PinnedPool does with cudaHostAlloc); without it they are in
+// pageable vectors.
 // Every proof is verified here, against the parameter file's verifying key,
 // by cuzk's verifier: the library under test does not vouch for itself.
 // Prints the wall time and the process's CPU time (user + system) per
-// circuit, and the host memory held (resident now and at its peak).
+// circuit, and the host memory held (resident now and at its peak), and
+// beside the caller's own inputs per circuit what the timed phase's peak
+// holds beyond them and the parameters, per circuit in flight: the host
+// memory the library takes per partition beyond the caller's (the peak is
+// reset after the warm-up, whose buffers stay counted).
 //
-//   supraseal_bench [--library PATH] [--split T] PARAMS CONSTRAINTS CIRCUITS CALLS
+//   supraseal_bench [--library PATH] [--split T] [--pinned] PARAMS CONSTRAINTS CIRCUITS CALLS
 #include <dlfcn.h>
 #include <sys/resource.h>
 
@@ -75,6 +83,8 @@ struct Abi {
   decltype(&destroy_pending_proof) destroy_pending = nullptr;
   decltype(&create_gpu_mutex) create_mutex = nullptr;
   decltype(&destroy_gpu_mutex) destroy_mutex = nullptr;
+  decltype(&cuzk_supraseal_alloc_pinned) alloc_pinned = nullptr;  // cuzk's only
+  decltype(&cuzk_supraseal_free_pinned) free_pinned = nullptr;
 
   explicit Abi(const std::string& path) {
     library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -87,6 +97,8 @@ struct Abi {
     destroy_pending = may<decltype(destroy_pending)>("destroy_pending_proof");
     create_mutex = may<decltype(create_mutex)>("create_gpu_mutex");
     destroy_mutex = may<decltype(destroy_mutex)>("destroy_gpu_mutex");
+    alloc_pinned = may<decltype(alloc_pinned)>("cuzk_supraseal_alloc_pinned");
+    free_pinned = may<decltype(free_pinned)>("cuzk_supraseal_free_pinned");
   }
   bool has_split() const { return start && finalize && destroy_pending; }
 
@@ -132,15 +144,46 @@ std::pair<double, double> resident_gib() {
   return {now, peak};
 }
 
-// The figures of one phase's timed circuits.
+// Resets the peak of resident memory to what is resident now (Linux's
+// clear_refs 5), so that the timed phase's peak is its own; the resident GiB
+// it starts from, or a negative number where the kernel does not allow it.
+double reset_peak() {
+  std::ofstream clear("/proc/self/clear_refs");
+  if (!(clear << "5" << std::flush)) return -1;
+  return resident_gib().first;
+}
+
+// What the host memory of a run is measured from, in GiB resident: once the
+// caller's inputs and the parameters are in memory and before any proof
+// (`loaded`), and as the timed phase starts, after the warm-up (`timed`, < 0
+// where the peak cannot be reset).
+struct Resident {
+  double loaded = 0, timed = -1;
+};
+
+// The figures of one phase's timed circuits: `in_flight` of them at a time,
+// `own_gib` of the caller's inputs each.
 void report(const char* phase, size_t circuits, double wall, double cpu, std::vector<double> per_unit,
-            const char* unit) {
+            const char* unit, size_t in_flight, double own_gib, Resident from) {
   std::sort(per_unit.begin(), per_unit.end());
   const auto [now, peak] = resident_gib();
   std::printf("supraseal_bench: %s: %zu circuits in %.3f s: %.3f s a circuit (median %s %.3f s), CPU %.2f s a "
               "circuit; host memory %.2f GiB resident, %.2f GiB peak (verified proofs)\n",
               phase, circuits, wall, wall / (double)circuits, unit, per_unit[per_unit.size() / 2],
               cpu / (double)circuits, now, peak);
+  if (from.timed < 0) {
+    std::printf("supraseal_bench: host memory per circuit in flight: not measured (no clear_refs)\n");
+    return;
+  }
+  // The library's memory beyond the caller's inputs and the parameters: its
+  // buffers, staging rings and the CUDA runtime's own, all of it counted
+  // against the circuits in flight (an upper bound of what each holds).
+  constexpr double kMib = 1024;
+  std::printf("supraseal_bench: host memory per circuit in flight (%zu at a time): the caller's inputs %.0f MiB; "
+              "beyond them and the parameters (%.0f MiB resident before the first proof) the peak holds %.0f MiB: "
+              "%.0f MiB a circuit in flight; the timed phase's own growth %.0f MiB\n",
+              in_flight, own_gib * kMib, from.loaded * kMib, (peak - from.loaded) * kMib,
+              (peak - from.loaded) * kMib / (double)in_flight, (peak - from.timed) * kMib);
 }
 
 }  // namespace
@@ -148,27 +191,31 @@ void report(const char* phase, size_t circuits, double wall, double cpu, std::ve
 int main(int argc, char** argv) {
   std::string library = CUZK_SUPRASEAL_LIBRARY;
   size_t split = 0;
-  bool split_given = false;
+  bool split_given = false, pinned = false;
   std::vector<const char*> args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--library" && i + 1 < argc) library = argv[++i];
     else if (arg == "--split" && i + 1 < argc) split = std::strtoull(argv[++i], nullptr, 10), split_given = true;
+    else if (arg == "--pinned") pinned = true;
     else args.push_back(argv[i]);
   }
   const size_t circuits = args.size() == 4 ? std::strtoull(args[2], nullptr, 10) : 0;
   const size_t calls = args.size() == 4 ? std::strtoull(args[3], nullptr, 10) : 0;
   if (circuits == 0 || calls == 0 || (split_given && split == 0)) {
-    std::fprintf(stderr, "usage: supraseal_bench [--library PATH] [--split THREADS] PARAMS CONSTRAINTS CIRCUITS CALLS\n");
+    std::fprintf(stderr, "usage: supraseal_bench [--library PATH] [--split THREADS] [--pinned] PARAMS CONSTRAINTS "
+                         "CIRCUITS CALLS\n");
     return 2;
   }
   const char* params = args[0];
   const uint64_t constraints = std::strtoull(args[1], nullptr, 10);
   const Abi abi(library);
   if (split && !abi.has_split()) fail(library + ": no split phase (generate_groth16_proofs_start_c)");
-  std::printf("supraseal_bench: library %s, %s\n", library.c_str(),
+  if (pinned && !(abi.alloc_pinned && abi.free_pinned)) fail(library + ": no cuzk_supraseal_alloc_pinned for --pinned");
+  std::printf("supraseal_bench: library %s, %s, the caller's inputs in %s memory\n", library.c_str(),
               split ? ("split phase, " + std::to_string(split) + " threads, one circuit each").c_str()
-                    : ("batch, " + std::to_string(circuits) + " circuits a call").c_str());
+                    : ("batch, " + std::to_string(circuits) + " circuits a call").c_str(),
+              pinned ? "cuzk_supraseal_alloc_pinned's" : "pageable");
 
   auto t0 = Clock::now();
   const auto m = circuit::constraint_matrices(circuit::Partition<E>::for_constraints(constraints, 0));
@@ -188,15 +235,32 @@ int main(int argc, char** argv) {
   size_t b_inputs = 0;
   for (size_t i = 0; i < n_in; ++i) b_inputs += b.has(i);
   const size_t a_aux_count = a.count() - n_in, b_aux_count = b.count() - b_inputs;
-  const auto fr = [](const std::vector<Fr>& v, size_t at = 0) {
-    return reinterpret_cast<const supraseal_fr*>(v.data() + at);
-  };
+  // Each circuit's inputs where the caller keeps them: a, b, c (abc_size
+  // each), the inputs and the private values. --pinned: one buffer from the
+  // library a circuit, the vectors' a, b, c freed (their publics kept to verify).
+  const size_t own_values = 3 * abc_size + n_in + n_aux;
+  const double own_gib = (double)(own_values * sizeof(Fr)) / (1 << 30);
+  std::vector<void*> pinned_inputs;
   std::vector<supraseal_assignment> provers;
   std::vector<supraseal_fr> r_s, s_s;
   for (size_t k = 0; k < circuits; ++k) {
-    const auto& w = witnesses[k];
+    auto& w = witnesses[k];
+    const supraseal_fr *va = reinterpret_cast<const supraseal_fr*>(w.a.data()),
+                       *vb = reinterpret_cast<const supraseal_fr*>(w.b.data()),
+                       *vc = reinterpret_cast<const supraseal_fr*>(w.c.data()),
+                       *vw = reinterpret_cast<const supraseal_fr*>(w.w.data());
+    if (pinned) {
+      void* p = nullptr;
+      ok(abi.alloc_pinned(own_values * sizeof(Fr), &p), "cuzk_supraseal_alloc_pinned");
+      auto* at = static_cast<supraseal_fr*>(p);
+      va = at, vb = at + abc_size, vc = at + 2 * abc_size, vw = at + 3 * abc_size;
+      for (const std::vector<Fr>* v : {&w.a, &w.b, &w.c}) std::memcpy(at, v->data(), abc_size * sizeof(Fr)), at += abc_size;
+      std::memcpy(at, w.w.data(), (n_in + n_aux) * sizeof(Fr));
+      pinned_inputs.push_back(p);
+      w.a = {}, w.b = {}, w.c = {}, w.w.resize(n_in), w.w.shrink_to_fit();
+    }
     provers.push_back({a_aux.data(), n_aux, a_aux_count, b_inp.data(), n_in, b_inputs, b_aux.data(), n_aux,
-                       b_aux_count, fr(w.a), fr(w.b), fr(w.c), abc_size, fr(w.w), n_in, fr(w.w, n_in), n_aux});
+                       b_aux_count, va, vb, vc, abc_size, vw, n_in, vw + n_in, n_aux});
     std::memcpy(&r_s.emplace_back(), &randomness[k].r, sizeof(supraseal_fr));
     std::memcpy(&s_s.emplace_back(), &randomness[k].s, sizeof(supraseal_fr));
   }
@@ -217,12 +281,15 @@ int main(int argc, char** argv) {
   const double load_s = seconds(t0);
   const double gb = (double)std::filesystem::file_size(params) / 1e9;
   std::printf("create_SRS: %.2f GB in %.2f s, %.2f GB/s\n", gb, load_s, gb / load_s);
+  Resident resident;
+  resident.loaded = resident_gib().first;
 
   if (!split) {
     std::vector<supraseal_proof> proofs(circuits);
     std::vector<double> per_call;
     double wall = 0, cpu = 0;
     for (size_t call = 0; call <= calls; ++call) {
+      if (call == 1) resident.timed = reset_peak();  // after the warm-up
       const double cpu0 = cpu_seconds();
       t0 = Clock::now();
       ok(abi.prove(provers.data(), circuits, r_s.data(), s_s.data(), proofs.data(), &srs, nullptr, -1),
@@ -233,7 +300,7 @@ int main(int argc, char** argv) {
       for (size_t k = 0; k < circuits; ++k) verify(proofs[k], k);
       if (call) wall += s, cpu += c, per_call.push_back(s / (double)circuits);
     }
-    report("batch", calls * circuits, wall, cpu, per_call, "a call's");
+    report("batch", calls * circuits, wall, cpu, per_call, "a call's", circuits, own_gib, resident);
   } else {
     void* mutex = abi.create_mutex ? abi.create_mutex() : nullptr;
     // Circuit k (of the witnesses, k % circuits) through the split phase:
@@ -258,6 +325,7 @@ int main(int argc, char** argv) {
     std::printf("warm-up: one circuit on each of %zu threads\n", split);
     std::atomic<size_t> next{0};
     std::vector<std::vector<double>> latencies(split);
+    resident.timed = reset_peak();
     const double cpu0 = cpu_seconds();
     t0 = Clock::now();
     for (size_t t = 0; t < split; ++t)
@@ -269,10 +337,11 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < proofs.size(); ++k) verify(proofs[k], k % circuits);
     std::vector<double> all;
     for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-    report("split", total, wall, cpu, all, "latency");
+    report("split", total, wall, cpu, all, "latency", split, own_gib, resident);
     if (abi.destroy_mutex) abi.destroy_mutex(mutex);
   }
   abi.drop_srs(&srs);
+  for (void* p : pinned_inputs) ok(abi.free_pinned(p), "cuzk_supraseal_free_pinned");
   if (rejected) fail(std::to_string(rejected) + " proofs did not verify");
   return 0;
 }

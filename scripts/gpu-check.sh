@@ -79,10 +79,12 @@
 #            libcuzk_supraseal, supraseal-c2 and Curio's fork, a batch of
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS
 #            times (default 1) after a warm-up call, and the split phase from
-#            2 threads (cuzk and Curio's fork) over as many circuits; Curio's
+#            2 threads (cuzk and Curio's fork) over as many circuits, cuzk's
+#            also from page-locked caller memory (--pinned); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
-#            circuit at 2^24). Wall and CPU seconds a circuit and host memory
-#            per run in the summary; CUZK_TIMING's "lock held" lines of cuzk's
+#            circuit at 2^24). Wall and CPU seconds a circuit, host memory
+#            per run and per circuit in flight beyond the caller's own inputs
+#            in the summary; CUZK_TIMING's "lock held" lines of cuzk's
 #            batch summarised (its GPU time a partition). Then (unless
 #            CUZK_SUPRASEAL_COMPARE=0) bench prove of the largest size in
 #            bellman's convention on the GPU, to compare
@@ -420,7 +422,8 @@ if [[ $mode == supraseal ]]; then
     run "supraseal-$name-$sk${1:+-split}" env CUZK_TIMING=1 "$build/bench/supraseal_bench" \
       ${library:+--library} ${library:+"$library"} "$@" \
       "$sdir/k.params" $((1 << sk)) "$circuits" "$calls" &&
-      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\)' "$OUT/supraseal-$name-$sk${1:+-split}.log" |
+      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|host memory per\)' \
+        "$OUT/supraseal-$name-$sk${1:+-split}.log" |
         sed 's/^supraseal_bench: //')")
   }
   for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
@@ -431,6 +434,7 @@ if [[ $mode == supraseal ]]; then
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
         sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
     bench "$sk" cuzk "" --split 2
+    bench "$sk" cuzk-pinned "" --split 2 --pinned
     [ -f "$rulers/supraseal-c2/libsupraseal_c2.so" ] &&
       bench "$sk" supraseal-c2 "$rulers/supraseal-c2/libsupraseal_c2.so"
     if [ -f "$rulers/supraseal-c2-curio/libsupraseal_c2.so" ]; then

@@ -100,14 +100,18 @@ CUZK_SUPRASEAL_API supraseal_error generate_groth16_proofs_c(const supraseal_ass
                                           const supraseal_fr r_s[], const supraseal_fr s_s[],
                                           supraseal_proof proofs[], const supraseal_srs* srs);
 
-/* Curio's split phase. start proves like generate_groth16_proofs_c and keeps
- * the proofs in *pending_out (NULL on an error); when it returns, none of the
- * inputs is read again (Curio's contract asks that only of a, b, c), so the
- * caller may free all of them. gpu_mutex (from create_gpu_mutex, or NULL)
- * and gpu_index (-1: any) are checked and not needed: the engine serialises
- * its GPUs' kernels and overlaps the calls' transfers itself. finalize writes
- * the proofs (as many as start was given) and frees the handle; destroy frees
- * it unread. Each handle is consumed by exactly one of the two. */
+/* Curio's split phase. start checks and submits like generate_groth16_proofs_c
+ * and returns as soon as every circuit's a, b, c and assignment have been read
+ * (uploaded to a GPU, or copied for the CPU prover), the proofs going on in
+ * *pending_out (NULL on an error); from then on none of the inputs is read
+ * again (Curio's contract asks that only of a, b, c), so the caller may reuse
+ * or free all of them. gpu_mutex (from create_gpu_mutex, or NULL) and
+ * gpu_index (-1: any) are checked and not needed: the engine serialises its
+ * GPUs' kernels and overlaps the calls' transfers itself. finalize waits for
+ * the proofs, verifies them and writes them (as many as start was given; an
+ * error, such as a value not below the modulus, comes from here) and frees
+ * the handle; destroy cancels and frees it unread. Each handle is consumed by
+ * exactly one of the two. */
 CUZK_SUPRASEAL_API supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment provers[], size_t num_circuits,
                                                 const supraseal_fr r_s[], const supraseal_fr s_s[],
                                                 const supraseal_srs* srs, void* gpu_mutex, int gpu_index,
@@ -116,6 +120,17 @@ CUZK_SUPRASEAL_API supraseal_error finalize_groth16_proof_c(void* pending, supra
 CUZK_SUPRASEAL_API void destroy_pending_proof(void* pending);
 CUZK_SUPRASEAL_API void* create_gpu_mutex(void);
 CUZK_SUPRASEAL_API void destroy_gpu_mutex(void* gpu_mutex);
+
+/* cuzk's additions: host memory for a, b, c and the assignment that a GPU
+ * reads by DMA, straight from where the caller wrote them (pageable memory is
+ * streamed through a small pinned ring instead, at some cost in host memory
+ * bandwidth). alloc gives *out `bytes` of page-aligned memory, page-locked
+ * with every GPU where the service proves on GPUs (CUZK_BACKEND), plain
+ * otherwise; EINVAL for 0 bytes, ENOMEM when none is left. Page-locking costs
+ * about half a second per GiB: allocate once and reuse. free gives it back
+ * (NULL is ignored; a pointer alloc did not give is EINVAL). */
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_alloc_pinned(size_t bytes, void** out);
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_free_pinned(void* p);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@
 #include <sys/stat.h>
 
 #include "cuzk/ec/curves.hpp"
+#include "cuzk/engine/buffer_pool.hpp"
+#if defined(CUZK_HAVE_CUDA)
+#include "cuzk/engine/cuda_backend.hpp"
+#endif
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
@@ -38,6 +42,7 @@
 #include "cuzk/supraseal.h"
 
 #include "c_boundary.hpp"
+#include "supraseal_memory.hpp"
 
 namespace {
 
@@ -279,22 +284,31 @@ Srs& srs_of(const supraseal_srs* h) {
   return *static_cast<Srs*>(h->ptr);
 }
 
-// Every circuit proved; the proofs in circuit order. Circuits of one shape go
-// as one job (each shape is a key); all jobs are awaited before this returns,
-// whatever fails, because their partitions read the caller's memory.
-std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t n, const supraseal_fr r_s[],
-                                   const supraseal_fr s_s[], const supraseal_srs* handle) {
+// A call's circuits as jobs of the service, circuits of one shape as one job
+// (each shape is a key), submitted in order until one is refused.
+struct Submitted {
+  struct Job {
+    service::JobId id = 0;
+    std::vector<size_t> circuits;  // the job's partitions, in order
+  };
+  std::vector<Job> jobs;
+  size_t circuits = 0;
+  std::exception_ptr refused;  // the submit that failed, after the jobs before it
+};
+
+// Checks every circuit against the SRS and submits them, each lending its
+// a, b, c and assignment through a share of `lending`.
+Submitted submit(const supraseal_assignment provers[], size_t n, const supraseal_fr r_s[], const supraseal_fr s_s[],
+                 const supraseal_srs* handle, capi::Lending& lending) {
   Srs& srs = srs_of(handle);
-  if (n == 0) return {};
+  Submitted out;
+  out.circuits = n;
+  if (n == 0) return out;
   require(provers, "provers"), require(r_s, "r_s"), require(s_s, "s_s");
-  service::Service& svc = the_service();
-  // The circuits of one shape, proved as one job of the service.
   struct ShapeGroup {
     std::string key;
     std::vector<size_t> circuits;
     std::vector<service::PartitionInput> inputs;
-    service::JobId id = 0;
-    bool submitted = false;
   };
   std::vector<ShapeGroup> groups;
   for (size_t i = 0; i < n; ++i) {
@@ -308,25 +322,32 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
         limbs(p.a, p.abc_size, "a"), limbs(p.b, p.abc_size, "b"), limbs(p.c, p.abc_size, "c"),
         limbs(p.inp_assignment_data, p.inp_assignment_size, "inp_assignment_data"),
         limbs(p.aux_assignment_data, p.aux_assignment_size, "aux_assignment_data"), limbs(&r_s[i], 1, "r"),
-        limbs(&s_s[i], 1, "s")});
+        limbs(&s_s[i], 1, "s"), lending.share()});
   }
-  std::exception_ptr failure;
+  service::Service& svc = the_service();
   for (ShapeGroup& g : groups) {
     try {
-      g.id = svc.submit(g.key, std::move(g.inputs), {.label = "supraseal " + srs.path});
-      g.submitted = true;
+      const service::JobId id = svc.submit(g.key, std::move(g.inputs), {.label = "supraseal " + srs.path});
+      out.jobs.push_back({id, std::move(g.circuits)});
     } catch (...) {
-      failure = std::current_exception();
+      out.refused = std::current_exception();
       break;
     }
   }
-  std::vector<supraseal_proof> proofs(n);
-  for (ShapeGroup& g : groups) {
-    if (!g.submitted) continue;
-    const service::JobOutcome outcome = *svc.await(g.id);
+  return out;
+}
+
+// Awaits every job (whatever fails: their partitions may read the caller's
+// memory until then); the proofs in circuit order, or the first failure.
+std::vector<supraseal_proof> collect(Submitted& submitted) {
+  service::Service& svc = the_service();
+  std::exception_ptr failure = submitted.refused;
+  std::vector<supraseal_proof> proofs(submitted.circuits);
+  for (const Submitted::Job& job : submitted.jobs) {
+    const service::JobOutcome outcome = *svc.await(job.id);
     for (size_t k = 0; k < outcome.partitions.size(); ++k) {
       const service::PartitionOutcome& p = outcome.partitions[k];
-      const size_t circuit = g.circuits[k];
+      const size_t circuit = job.circuits[k];
       if (!p.ok()) {
         if (!failure)
           failure = std::make_exception_ptr(
@@ -339,14 +360,40 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
       std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
     }
   }
+  submitted.jobs.clear();
   if (failure) std::rethrow_exception(failure);
   return proofs;
 }
 
-// Curio's pending proof: the proofs start made.
+// Curio's pending proof: the jobs a start submitted, whose inputs are all read.
 struct Pending {
-  std::vector<supraseal_proof> proofs;
+  Submitted submitted;
+  // Destroyed unfinalized: the jobs are cancelled and collected, so that none
+  // is left unawaited in the service.
+  ~Pending() {
+    if (submitted.jobs.empty()) return;
+    for (const Submitted::Job& job : submitted.jobs) the_service().cancel(job.id);
+    try {
+      (void)collect(submitted);
+    } catch (...) {
+      // Cancelled partitions fail; nobody asks for their proofs.
+    }
+  }
 };
+
+// cuzk_supraseal_alloc_pinned's buffers: page-locked (mapped and registered
+// with every GPU, and registered again after a GPU's reset) where the service
+// proves on GPUs, else page-aligned mappings. Never destroyed, as the service.
+capi::CallerBuffers& caller_buffers() {
+  static capi::CallerBuffers* b = [] {
+#if defined(CUZK_HAVE_CUDA)
+    if (the_service().placement().backend == service::BackendKind::cuda)
+      return new capi::CallerBuffers(engine::pinned_memory());
+#endif
+    return new capi::CallerBuffers(engine::pageable_memory());
+  }();
+  return *b;
+}
 
 }  // namespace
 
@@ -383,7 +430,9 @@ supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], 
                                           supraseal_proof proofs[], const supraseal_srs* srs) {
   return guarded([&] {
     if (num_circuits) require(proofs, "proofs");
-    const std::vector<supraseal_proof> made = prove(provers, num_circuits, r_s, s_s, srs);
+    capi::Lending lending;
+    Submitted submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
+    const std::vector<supraseal_proof> made = collect(submitted);
     std::copy(made.begin(), made.end(), proofs);
   });
 }
@@ -401,7 +450,13 @@ supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment prove
       throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
                                 " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
     auto pending = std::make_unique<Pending>();
-    pending->proofs = prove(provers, num_circuits, r_s, s_s, srs);
+    {
+      // Returns once every circuit's inputs have been read (uploaded, or
+      // copied for the CPU prover): the proofs go on without them.
+      capi::Lending lending;
+      pending->submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
+    }
+    if (pending->submitted.refused) (void)collect(pending->submitted);  // throws the refusal
     *pending_out = pending.release();
   });
 }
@@ -410,12 +465,35 @@ supraseal_error finalize_groth16_proof_c(void* handle, supraseal_proof proofs[])
   return guarded([&] {
     require(handle, "pending proof");
     const std::unique_ptr<Pending> pending(static_cast<Pending*>(handle));
-    if (!pending->proofs.empty()) require(proofs, "proofs");
-    std::copy(pending->proofs.begin(), pending->proofs.end(), proofs);
+    if (pending->submitted.circuits) require(proofs, "proofs");
+    const std::vector<supraseal_proof> made = collect(pending->submitted);
+    std::copy(made.begin(), made.end(), proofs);
   });
 }
 
 void destroy_pending_proof(void* handle) { delete static_cast<Pending*>(handle); }
+
+supraseal_error cuzk_supraseal_alloc_pinned(size_t bytes, void** out) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    if (bytes == 0) throw Refusal{EINVAL, "cuzk_supraseal_alloc_pinned of 0 bytes"};
+    capi::CallerBuffers& buffers = caller_buffers();
+    try {
+      *out = buffers.allocate(bytes);
+    } catch (const std::exception& e) {
+      throw Refusal{ENOMEM, "cannot allocate " + std::to_string(bytes) + " bytes of " + buffers.kind() +
+                                " memory: " + e.what()};
+    }
+  });
+}
+
+supraseal_error cuzk_supraseal_free_pinned(void* p) {
+  return guarded([&] {
+    if (p && !caller_buffers().release(p))
+      throw Refusal{EINVAL, "cuzk_supraseal_free_pinned: not a buffer cuzk_supraseal_alloc_pinned gave"};
+  });
+}
 
 void* create_gpu_mutex(void) { return new (std::nothrow) std::mutex; }
 

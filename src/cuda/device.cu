@@ -342,7 +342,24 @@ void release_pinned(void* p) {
   ::munmap(p, bytes);
 }
 
+bool page_locked(const void* p, size_t bytes) {
+  if (bytes == 0) return true;
+  for (const void* at : {p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes - 1)}) {
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, at) != cudaSuccess) {
+      cudaGetLastError();  // drivers before CUDA 11 answer pageable memory with an error
+      return false;
+    }
+    if (a.type != cudaMemoryTypeHost) return false;
+  }
+  return true;
+}
+
 void StagedUpload::copy(void* dst, const void* src, size_t bytes) {
+  if (page_locked(src, bytes)) {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_));
+    return;
+  }
   auto* to = static_cast<uint8_t*>(dst);
   const auto* from = static_cast<const uint8_t*>(src);
   for (size_t done = 0; done < bytes;) {

@@ -1,6 +1,7 @@
 // The engine's CPU backend: each worker runs the CPU prove_start on its
-// partition's buffer, in place (it consumes a, b, c), and lays its stages end
-// to end on the worker's track, since they run one after another.
+// partition's pool buffer, in place (it consumes a, b, c; a lent partition is
+// copied into one first: Backend::reads_lent), and lays its stages end to end
+// on the worker's track, since they run one after another.
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/engine/backend.hpp"
 #include "cuzk/util/plural.hpp"
@@ -28,7 +29,7 @@ class CpuBackend final : public Backend<E> {
     const double start = recorder.now();
     auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,
                                       &times);
-    item.buffer = {};  // a, b, c are consumed
+    item.release();  // a, b, c are consumed
     record_end_to_end(recorder, track, item.job, item.partition, start, groth16::kStartStages, times);
     return proof;
   }

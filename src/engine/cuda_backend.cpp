@@ -203,7 +203,6 @@ class PinnedMemory final : public HostMemory {
 template <class E>
 class CudaBackend final : public Backend<E> {
  public:
-  using Fr = typename E::Fr;
   using Residence = typename DeviceKeyCache<E>::Residence;
 
   explicit CudaBackend(const CudaBackendOptions& o) : options_(o) {
@@ -224,6 +223,7 @@ class CudaBackend final : public Backend<E> {
 
   unsigned workers() const override { return (unsigned)workers_.size(); }
   bool abc_on_gpu() const override { return options_.abc_on_gpu; }
+  bool reads_lent() const override { return true; }
   std::unique_ptr<HostMemory> host_memory() const override { return pinned_memory(); }
   std::string describe() const override {
     std::ostringstream out;
@@ -299,18 +299,16 @@ class CudaBackend final : public Backend<E> {
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
-    const auto parts = partition_spans(item.buffer, *item.key, abc_on_gpu());
     const size_t together = gpu::proof_device_bytes(*key, gpu::AbcSchedule::together);
     const auto memory = g.shared.reserve_proof_memory(
-        together, parts.a.empty() ? together : gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn));
-    auto inputs = gpu::upload_inputs<E>(*key, *s.worker, std::span<const Fr>(parts.w), std::span<const Fr>(parts.a),
-                                        std::span<const Fr>(parts.b), std::span<const Fr>(parts.c), memory.schedule());
+        together, item.inputs.has_abc() ? gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn) : together);
+    auto inputs = gpu::upload_inputs<E>(*key, *s.worker, item.inputs, memory.schedule());
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
     recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, inputs.bytes()});
-    // On the device now, so synthesis may refill it; a, b, c going up in turn
-    // are read until the proof's end.
-    if (!inputs.host_abc_pending()) item.buffer = {};
+    // On the device now, so synthesis may refill the buffer and a caller may
+    // reuse its memory; a, b, c going up in turn are read until the proof's end.
+    if (!inputs.host_abc_pending()) item.release();
 
     std::unique_lock lock(g.lock);
     const double locked = recorder.now();
@@ -320,7 +318,7 @@ class CudaBackend final : public Backend<E> {
     auto proof = pending.wait(&times);
     const double done = recorder.now();
     lock.unlock();
-    item.buffer = {};
+    item.release();
     recorder.record(Span{Stage::lock_held, track, item.job, item.partition, locked, done});
     // The kernels ran back to back on the worker's stream and ended just
     // before wait() returned: lay them out backwards from there.

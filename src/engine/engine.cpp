@@ -38,7 +38,9 @@ struct Engine<E>::Task {
 template <class E>
 struct Engine<E>::Ready {
   Task task;
-  BufferPool::Lease buffer;  // w, then a, b, c when they come from the host
+  groth16::HostInputs<typename E::Fr> inputs;
+  BufferPool::Lease buffer;          // what holds the inputs: a pool buffer (partition_spans)
+  std::shared_ptr<const void> lent;  // or the caller's memory (Lent::hold)
 };
 
 template <class E>
@@ -223,6 +225,45 @@ void Engine<E>::complete_failed(const Task& t, const char* stage, std::exception
 }
 
 template <class E>
+typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
+  const Synthesize<E>& source = t.batch->sources[t.partition];
+  const groth16::ProvingKey<E>& key = t.batch->key->key();
+  Ready ready{t, {}, {}, {}};
+  double start = recorder_.now();
+  // A pool buffer that `fill` writes the inputs into; the wait for it is not
+  // synthesis.
+  const auto into_buffer = [&](bool abc_on_gpu, const auto& fill) {
+    ready.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
+    const auto parts = partition_spans(ready.buffer, *t.batch->key, abc_on_gpu);
+    start = recorder_.now();
+    fill(parts);
+    ready.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+  };
+  if (!source.lends()) {
+    into_buffer(backend_->abc_on_gpu(), [&](const PartitionSpans<E>& p) { source(p.w, p.a, p.b, p.c); });
+  } else {
+    Lent<E> lent = source.lend();
+    lent.inputs.check_shape(key.n_vars(), key.domain_size());
+    if (backend_->reads_lent()) {
+      ready.inputs = std::move(lent.inputs);
+      ready.lent = std::move(lent.hold);
+    } else {
+      // The CPU prover works on a, b, c in place: its one copy, the values
+      // checked on the way; the caller's memory goes back right after.
+      if (!lent.inputs.has_abc())
+        throw std::invalid_argument("a partition lent without a, b and c, to a backend that takes them from the host");
+      into_buffer(false, [&](const PartitionSpans<E>& p) {
+        groth16::copy_checked(lent.inputs, p.w, p.a, p.b, p.c, 0);
+      });
+    }
+  }
+  t.times.synthesized = recorder_.now();
+  recorder_.record(Span{Stage::synthesis, track, t.batch->id, t.partition, start, t.times.synthesized});
+  ready.task = t;
+  return ready;
+}
+
+template <class E>
 void Engine<E>::synthesis_loop(int index) {
   const Track track{Track::Kind::synthesis, -1, index};
   for (;;) {
@@ -246,14 +287,7 @@ void Engine<E>::synthesis_loop(int index) {
     bool shut_down = false;
     t.times.synthesis_start = recorder_.now();
     try {
-      const bool abc_on_gpu = backend_->abc_on_gpu();
-      BufferPool::Lease buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
-      const auto parts = partition_spans(buffer, *t.batch->key, abc_on_gpu);
-      const double start = recorder_.now();
-      t.batch->sources[t.partition](parts.w, parts.a, parts.b, parts.c);
-      t.times.synthesized = recorder_.now();
-      recorder_.record(Span{Stage::synthesis, track, t.batch->id, t.partition, start, t.times.synthesized});
-      ready = Ready{t, std::move(buffer)};
+      ready = synthesize(track, t);
     } catch (const PoolCancelled&) {
       shut_down = true;
     } catch (...) {
@@ -310,7 +344,8 @@ void Engine<E>::worker_loop(unsigned index) {
     std::optional<groth16::PendingProof<E>> proof;
     std::exception_ptr failure;
     try {
-      WorkItem<E> item{t.batch->key, t.batch->id, t.partition, std::move(r->buffer)};
+      WorkItem<E> item{t.batch->key, t.batch->id, t.partition, std::move(r->inputs), std::move(r->buffer),
+                       std::move(r->lent)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
       t.times.proved = recorder_.now();
@@ -359,7 +394,7 @@ void Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
   complete_failed(t, "prove", fault);
   for (Task& u : unproved) complete_failed(u, "prove", fault);
   for (Ready& u : unready) {
-    u.buffer = {};
+    u.buffer = {}, u.lent.reset();
     complete_failed(u.task, "prove", fault);
   }
 }
@@ -431,7 +466,7 @@ void Engine<E>::shutdown() {
   stop_.request_stop();
   for (Task& t : cancelled) complete_stopped(t, Outcome::shut_down);
   for (Ready& r : unproved) {
-    r.buffer = {};  // back to the pool before the job can be reported done
+    r.buffer = {}, r.lent.reset();  // back to the pool, or the caller, before the job can be reported done
     complete_stopped(r.task, Outcome::shut_down);
   }
 }

@@ -6,8 +6,10 @@
 //                        or computed from the rows) NTTs, h ──► MSM H
 // The uploads of a, b and c hide behind the four witness MSMs. The host waits
 // once, for the classification of the witness scalars, which all four share.
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
@@ -32,7 +34,7 @@ struct DeviceInputs<E>::State {
   size_t bytes = 0;
   bool has_abc = false;
   AbcSchedule schedule = AbcSchedule::together;
-  std::span<const typename E::Fr> host_abc[3];  // in_turn: what prove_start uploads
+  HostInputs<typename E::Fr> host;  // the pieces: in_turn, prove_start uploads a, b, c from them
   // Copy stream: start, w done; the copies' end is that of `copies`.
   Event start, w_ready{cudaEventDisableTiming};
   // Last: the copies read the caller's host buffers and write blocks that go
@@ -74,20 +76,66 @@ void upload_async(T* dst, std::span<const T> src, cudaStream_t s) {
   CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, s));
 }
 
+// Blocks for a grid-stride loop over n items on `device`: enough to fill
+// its SMs, no more.
+unsigned grid_for(size_t n, int device) {
+  int sms = 0;
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuda::physical_device(device)));
+  return (unsigned)std::max<size_t>(1, std::min<size_t>((n + 255) / 256, (size_t)sms * 8));
+}
+
+// A vector of `n` rows on the device from a host piece of rows ≤ n (staged
+// when pageable, on the staging's stream), the rows past them zero.
+template <class Fr>
+void upload_rows(Fr* dst, std::span<const Fr> rows, size_t n, cuda::StagedUpload& staging) {
+  staging.copy(dst, rows.data(), rows.size_bytes());
+  if (rows.size() < n)
+    CUZK_CUDA_CHECK(cudaMemsetAsync(dst + rows.size(), 0, (n - rows.size()) * sizeof(Fr), staging.stream()));
+}
+
+}  // namespace
+
+// The least index i < n with v[i] not below the modulus into *first (which
+// holds all ones, or a lesser index already); each such value is zeroed, so
+// that no kernel after this meets one (their carry bounds and the MSMs'
+// digits assume reduced values) while the proof runs on to its failure.
+template <class Fr>
+__global__ void first_not_below_modulus(Fr* v, size_t n, unsigned long long* first) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    if (!Fr::less_than_modulus(v[i].limb)) {
+      atomicMin(first, (unsigned long long)i);
+      v[i] = Fr::zero();
+    }
+}
+
+namespace {
+
+// Checked on the device, where the values are after their upload, rather
+// than on the host: a host pass would read every byte of the caller's
+// vectors once more (13.6 GiB for a 2^27 partition) on hosts whose memory
+// bandwidth is the limit, while the device reads them at its own bandwidth
+// in milliseconds. Slot `slot` of the worker's checks, on `stream`.
+template <class Fr>
+void check_values(Fr* d, size_t n, Worker& worker, size_t slot, cudaStream_t stream) {
+  if (n == 0) return;
+  first_not_below_modulus<<<grid_for(n, worker.device()), 256, 0, stream>>>(d, n, worker.first_bad() + slot);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
+constexpr size_t kAbcSlot = kMaxWitnessPieces;  // a's slot; b's and c's follow
+
 }  // namespace
 
 template <class E>
-DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
-                              std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                              std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule) {
+DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, const HostInputs<typename E::Fr>& in,
+                              std::optional<AbcSchedule> schedule) {
   using Fr = typename E::Fr;
   const ProvingKey<E>& pk = key.prepared().key();
   const size_t n = pk.domain_size();
-  check_length("the witness", w.size(), pk.n_vars());
-  const bool has_abc = !(a.empty() && b.empty() && c.empty());
-  if (has_abc)
-    for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), n);
-  else if (!key.has_matrices())
+  in.check_shape(pk.n_vars(), n);
+  const bool has_abc = in.has_abc();
+  if (!has_abc && !key.has_matrices())
     throw std::invalid_argument(
         "no a/b/c given, and the key on the GPU has no rows to compute them from (not asked for, or no coefficients)");
   if (worker.device() != key.device())
@@ -99,10 +147,16 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   st->key = &key;
   st->worker = &worker;
   st->has_abc = has_abc;
+  st->host = in;
   st->schedule = has_abc ? schedule.value_or(choose_schedule(
                                key, has_abc, cuda::free_device_memory() + worker.arena().free_bytes()))
                          : AbcSchedule::together;
-  st->publics.assign(w.begin() + 1, w.begin() + 1 + pk.n_public());
+  // w[1 .. n_public], from the pieces that hold them.
+  for (size_t at = 0; const auto& piece : in.w) {
+    const size_t from = std::max<size_t>(at, 1), to = std::min(at + piece.values.size(), 1 + pk.n_public());
+    for (size_t i = from; i < to; ++i) st->publics.push_back(piece.values[i - at]);
+    at += piece.values.size();
+  }
   const WitnessLayout& layout = key.resident().witness;
   st->scalars = worker.arena().take(layout.size() * sizeof(Fr));
   if (st->schedule == AbcSchedule::together) st->abc = worker.arena().take(3 * n * sizeof(Fr));
@@ -112,15 +166,17 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span
   main_so_far.record(worker.stream());
   main_so_far.wait_in(copy);
   st->start.record(copy);
-  upload_async(st->scalars.template as<Fr>() + layout.gathered, w, copy);
+  Fr* d_w = st->scalars.template as<Fr>() + layout.gathered;
+  for (const auto& piece : in.w) {
+    worker.staging().copy(d_w, piece.values.data(), piece.values.size_bytes());
+    d_w += piece.values.size();
+  }
   st->w_ready.record(copy);
-  st->bytes = w.size_bytes();
-  if (st->schedule == AbcSchedule::in_turn) {
-    st->host_abc[0] = a, st->host_abc[1] = b, st->host_abc[2] = c;
-  } else if (has_abc) {
+  st->bytes = pk.n_vars() * sizeof(Fr);
+  if (st->schedule == AbcSchedule::together && has_abc) {
     Fr* d = st->abc.template as<Fr>();
-    for (const auto& v : {a, b, c}) upload_async(d, v, copy), d += n;
-    st->bytes += 3 * n * sizeof(Fr);
+    for (const auto* v : {&in.a, &in.b, &in.c}) upload_rows<Fr>(d, v->values, n, worker.staging()), d += n;
+    st->bytes += 3 * in.rows() * sizeof(Fr);
   }
   st->copies.finish();
   return DeviceInputs<E>(std::move(st));
@@ -143,10 +199,7 @@ namespace {
 template <class E>
 void compute_abc(const typename DeviceKey<E>::Resident& resident, int device, const typename E::Fr* w, size_t n,
                  typename E::Fr* a, typename E::Fr* b, typename E::Fr* c, cudaStream_t stream) {
-  int sms = 0;
-  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuda::physical_device(device)));
-  const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, (size_t)sms * 8);
-  abc_kernel<<<blocks, 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
+  abc_kernel<<<grid_for(n, device), 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
                                            resident.rows[1].start.data(), resident.rows[1].entries.data(), w, n, a, b,
                                            c);
   CUZK_CUDA_CHECK_LAUNCH();
@@ -181,27 +234,30 @@ void quotient(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, Fr* a
 // on the worker's copy stream into two vectors x and y: a and b, their
 // product into x, then c into y. Each copy into a vector waits for the
 // kernels queued before it on the main stream (the witness MSMs still read
-// w's block, which x may be), and the kernels wait for the copy. `ab_ready`
-// is recorded on the main stream once a and b are there.
+// w's block, which x may be), and the kernels (the values' checks first) wait
+// for the copy. `ab_ready` is recorded on the main stream once a and b are
+// there.
 template <class Fr>
-void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap,
-                      const std::span<const Fr> (&host)[3], Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
+void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, const HostInputs<Fr>& host,
+                      Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   const size_t n = domain.size();
   Event main_so_far(cudaEventDisableTiming), arrived(cudaEventDisableTiming);
-  const auto upload_after_main = [&](std::initializer_list<std::pair<Fr*, std::span<const Fr>>> copies) {
+  using Upload = std::tuple<Fr*, const typename HostInputs<Fr>::Piece*, size_t>;  // to, from, check slot
+  const auto upload_after_main = [&](std::initializer_list<Upload> copies) {
     main_so_far.record(main);
     main_so_far.wait_in(copy);
-    for (const auto& [to, from] : copies) upload_async(to, from, copy);
+    for (const auto& [to, from, slot] : copies) upload_rows<Fr>(to, from->values, n, worker.staging());
     arrived.record(copy);
     arrived.wait_in(main);
+    for (const auto& [to, from, slot] : copies) check_values<Fr>(to, from->values.size(), worker, slot, main);
   };
-  upload_after_main({{x, host[0]}, {y, host[1]}});
+  upload_after_main({{x, &host.a, kAbcSlot}, {y, &host.b, kAbcSlot + 1}});
   ab_ready.record(main);
   poly::gpu::coset_evaluations(domain, x, main);
   poly::gpu::coset_evaluations(domain, y, main);
   poly::gpu::pointwise_product(x, static_cast<const Fr*>(y), n, main);
-  upload_after_main({{y, host[2]}});
+  upload_after_main({{y, &host.c, kAbcSlot + 2}});
   poly::gpu::coset_evaluations(domain, y, main);
   poly::gpu::pointwise_difference(x, static_cast<const Fr*>(y), n, main, qap.quotient_factor(domain.host()));
   quotient_finish(domain, qap, x, main);
@@ -270,6 +326,8 @@ struct PendingGpuProof<E>::State {
   std::optional<MsmParts<G1>> a, b1, c, h;
   std::optional<MsmParts<G2>> b2;
   Arena::Block quotient[2];  // in_turn: the two vectors (h in the first)
+  const char* checked[Worker::kCheckSlots] = {};  // what each of the worker's check slots holds the check of
+  Worker* worker = nullptr;
   // Main stream, in order: the kernel stages (kGpuKernelStages) lie between
   // them; `work` ends with H.
   Event start, a_done, b1_done, b2_done, c_done, abc_ready, ntt_done;
@@ -301,6 +359,9 @@ PendingProof<E> PendingGpuProof<E>::wait(StageTimes* times) {
   p.h = s.h->wait();
   s.work.wait();
   const double upload = s.inputs->wait_uploaded();
+  for (size_t slot = 0; slot < Worker::kCheckSlots; ++slot)
+    if (const unsigned long long first = s.worker->first_bad_read()[slot]; s.checked[slot] && first != ~0ull)
+      throw std::invalid_argument(not_below_modulus(s.checked[slot], (size_t)first));
   p.publics = std::move(s.publics);
   if (times) {
     const auto sec = [](const Event& to, const Event& from) { return 1e-3 * to.ms_since(from); };
@@ -336,10 +397,18 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   auto st = std::make_unique<typename PendingGpuProof<E>::State>(main);
   auto& in = *inputs.state_;
   Fr* d_scalars = in.scalars.template as<Fr>();
-  const Fr* d_w = d_scalars + layout.gathered;
+  Fr* d_w = d_scalars + layout.gathered;
   st->publics = std::move(in.publics);
+  st->worker = &worker;
   st->start.record(main);
+  CUZK_CUDA_CHECK(cudaMemsetAsync(worker.first_bad(), 0xff, Worker::kCheckSlots * sizeof(unsigned long long), main));
   in.w_ready.wait_in(main);
+  for (size_t i = 0, at = 0; i < in.host.w.size(); at += in.host.w[i++].values.size()) {
+    check_values<Fr>(d_w + at, in.host.w[i].values.size(), worker, i, main);
+    st->checked[i] = in.host.w[i].name;
+  }
+  if (in.has_abc)
+    for (size_t v = 0; const auto* piece : {&in.host.a, &in.host.b, &in.host.c}) st->checked[kAbcSlot + v++] = piece->name;
   cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
 
   Staging* staging = nullptr;
@@ -383,7 +452,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     in.scalars = {};
     for (auto& v : st->quotient) v = worker.arena().take(n * sizeof(Fr));
     d_h = st->quotient[0].template as<Fr>();
-    quotient_in_turn<Fr>(resident.domain, qap, in.host_abc, d_h, st->quotient[1].template as<Fr>(), worker,
+    quotient_in_turn<Fr>(resident.domain, qap, in.host, d_h, st->quotient[1].template as<Fr>(), worker,
                          st->abc_ready);
     st->ntt_done.record(main);
     st->quotient[1] = {};  // free for H's MSM chunks, after the quotient on this stream
@@ -392,10 +461,12 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     Fr* d_b = d_a + n;
     Fr* d_c = d_b + n;
     d_h = d_a;
-    if (in.has_abc)
+    if (in.has_abc) {
       in.copies.end().wait_in(main);
-    else
+      for (size_t v = 0; Fr* d : {d_a, d_b, d_c}) check_values<Fr>(d, in.host.rows(), worker, kAbcSlot + v++, main);
+    } else {
       compute_abc<E>(resident, key.device(), d_w, n, d_a, d_b, d_c, main);
+    }
     st->abc_ready.record(main);
     quotient(resident.domain, qap, d_a, d_b, d_c, main);
     st->ntt_done.record(main);
@@ -405,6 +476,8 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   const auto h = msm::gpu::Classified<Fr>::all(d_h, n);
   const size_t h_terms = qap.h_terms(n);
   st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging));
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(worker.first_bad_read(), worker.first_bad(),
+                                  Worker::kCheckSlots * sizeof(unsigned long long), cudaMemcpyDeviceToHost, main));
   st->work.finish();
   st->inputs.emplace(std::move(inputs));
   return PendingGpuProof<E>(std::move(st));
@@ -413,8 +486,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
 #define CUZK_GROTH16_CUDA_INSTANTIATE(E)                                                                        \
   template class DeviceInputs<E>;                                                                               \
   template class PendingGpuProof<E>;                                                                            \
-  template DeviceInputs<E> upload_inputs(const DeviceKey<E>&, Worker&, std::span<const E::Fr>,                  \
-                                         std::span<const E::Fr>, std::span<const E::Fr>, std::span<const E::Fr>,  \
+  template DeviceInputs<E> upload_inputs(const DeviceKey<E>&, Worker&, const HostInputs<E::Fr>&,              \
                                          std::optional<AbcSchedule>);                                            \
   template PendingGpuProof<E> prove_start(const DeviceKey<E>&, Worker&, DeviceInputs<E>);
 CUZK_GROTH16_CUDA_INSTANTIATE(ec::Bn254)

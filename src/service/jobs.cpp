@@ -94,10 +94,9 @@ JobId Service::Impl::submit(const KeyRef& key, const groth16::SharedKey<E>& prep
         throw Error(ErrorKind::invalid_argument, "either every partition of a job gives its r and s or none does");
       if (source.randomness) randomness.push_back(*source.randomness);
       job->bytes += source.bytes;
-      sources.push_back([job, synthesize = std::move(source.synthesize)](auto w, auto a, auto b, auto c) {
+      sources.push_back(std::move(source.synthesize).starting_with([job] {
         job->started.store(true, std::memory_order_relaxed);
-        synthesize(w, a, b, c);
-      });
+      }));
     }
     inputs.clear();
     admit(0, job->bytes);

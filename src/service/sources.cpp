@@ -12,13 +12,13 @@
 #include <filesystem>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
-#include <tuple>
+#include <utility>
 
 #include "cuzk/circuit/shape.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/io/wtns.hpp"
-#include "cuzk/util/parallel.hpp"
 #include "cuzk/util/secure_zero.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "cuzk/cuda/fault_injection.hpp"
@@ -293,19 +293,6 @@ Source<E> from_native(NativeWitness in, const groth16::SharedKey<E>& key, const 
   return {std::move(synthesize), 0, {}};
 }
 
-// Values given as Montgomery-form limbs, each checked below the modulus.
-template <class Fr>
-void copy_values(std::span<const uint64_t> limbs, std::span<Fr> out, const char* what, unsigned threads) {
-  parallel_blocks(out.size(), 1 << 16, threads, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const uint64_t* v = limbs.data() + Fr::N * i;
-      if (!Fr::less_than_modulus(v))
-        throw std::invalid_argument(std::string(what) + " value " + std::to_string(i) + " is not below the modulus");
-      std::memcpy(&out[i], v, sizeof(Fr));
-    }
-  });
-}
-
 template <class Fr>
 size_t count_values(std::span<const uint64_t> limbs, const char* what) {
   if (limbs.size() % Fr::N)
@@ -315,8 +302,7 @@ size_t count_values(std::span<const uint64_t> limbs, const char* what) {
 }
 
 template <class E>
-Source<E> from_evaluations(const Evaluations& in, const groth16::SharedKey<E>& key, const std::string& key_name,
-                           const ServiceOptions& o) {
+Source<E> from_evaluations(Evaluations in, const groth16::SharedKey<E>& key, const std::string& key_name) {
   using Fr = typename E::Fr;
   const auto& k = key->key();
   const auto fail = [&](const std::string& problem) { throw Error(ErrorKind::invalid_argument, problem); };
@@ -333,28 +319,33 @@ Source<E> from_evaluations(const Evaluations& in, const groth16::SharedKey<E>& k
          key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
   if (const Fr one = Fr::one(); n_inputs && std::memcmp(in.inputs.data(), &one, sizeof(Fr)) != 0)
     fail("the first input is not 1 (in Montgomery form)");
-  Source<E> source;
+  std::optional<groth16::Randomness<Fr>> randomness;
   if (!in.r.empty() || !in.s.empty()) {
     if (in.r.size() != Fr::N || in.s.size() != Fr::N) fail("r and s must be one value each");
     if (!Fr::less_than_modulus(in.r.data()) || !Fr::less_than_modulus(in.s.data()))
       fail("r or s is not below the modulus");
-    source.randomness.emplace();
-    std::memcpy(&source.randomness->r, in.r.data(), sizeof(Fr));
-    std::memcpy(&source.randomness->s, in.s.data(), sizeof(Fr));
+    randomness.emplace();
+    std::memcpy(&randomness->r, in.r.data(), sizeof(Fr));
+    std::memcpy(&randomness->s, in.s.data(), sizeof(Fr));
   }
-  source.synthesize = [in, threads = o.threads](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
-    if (a.empty())
-      throw std::invalid_argument("this service evaluates a, b and c on the GPU (abc gpu); a partition that gives "
-                                  "them needs them taken from the host");
-    const size_t n_inputs = in.inputs.size() / Fr::N, rows = in.a.size() / Fr::N;
-    copy_values(in.inputs, w.first(n_inputs), "input", threads);
-    copy_values(in.aux, w.subspan(n_inputs), "private", threads);
-    for (auto [given, out, what] : {std::tuple{in.a, a, "a"}, std::tuple{in.b, b, "b"}, std::tuple{in.c, c, "c"}}) {
-      copy_values(given, out.first(rows), what, threads);
-      std::fill(out.begin() + (ptrdiff_t)rows, out.end(), Fr::zero());
-    }
-  };
-  return source;
+  // Lent, once: the hold goes with the pieces, and the engine lets go of it
+  // once they are read. A partition synthesized again (its GPU faulted) after
+  // that finds the caller's memory given back.
+  auto lend = engine::Synthesize<E>::lending([in = std::move(in), lent_before = false]() mutable {
+    if (std::exchange(lent_before, true))
+      throw std::runtime_error("the caller's a, b, c and assignment were given back once read: this partition "
+                               "cannot be proved again");
+    const auto values = [](std::span<const uint64_t> limbs) {
+      return std::span<const Fr>(reinterpret_cast<const Fr*>(limbs.data()), limbs.size() / Fr::N);
+    };
+    engine::Lent<E> lent;
+    lent.inputs.w = {{values(in.inputs), "input"}, {values(in.aux), "private"}};
+    lent.inputs.a.values = values(in.a), lent.inputs.b.values = values(in.b), lent.inputs.c.values = values(in.c);
+    lent.hold = std::move(in.hold);
+    in = {};
+    return lent;
+  });
+  return {std::move(lend), 0, randomness};
 }
 
 }  // namespace
@@ -365,7 +356,7 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
   return std::visit(
       [&](auto&& in) -> Source<E> {
         using In = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<In, Evaluations>) return from_evaluations<E>(in, key, key_name, options);
+        if constexpr (std::is_same_v<In, Evaluations>) return from_evaluations<E>(std::move(in), key, key_name);
         else if (!has_circuit(key->key()))
           throw Error(ErrorKind::invalid_argument,
                       key_name + " holds no circuit (a parameter file alone): it proves only partitions that give "

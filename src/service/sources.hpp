@@ -1,7 +1,8 @@
 // A job's partitions as the engine takes them: each PartitionInput checked
 // against the key when the job is submitted (so a malformed or mismatched
 // witness fails the submit, not a partition later) and turned into a
-// Synthesize<E> that writes w, and a, b, c where the engine wants them.
+// Synthesize<E> that writes w, and a, b, c where the engine wants them, or
+// (Evaluations) lends the caller's memory they lie in.
 #pragma once
 
 #include <filesystem>

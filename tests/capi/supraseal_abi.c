@@ -54,6 +54,9 @@ Error generate_groth16_proofs_start_c(const void* provers, size_t num_circuits, 
                                       const SRS* srs, void* gpu_mtx, int32_t gpu_index, void** pending_out);
 Error finalize_groth16_proof_c(void* handle, void* proofs);
 void destroy_pending_proof(void* handle);
+/* cuzk's additions (what a Rust caller declares beside the crate's) */
+Error cuzk_supraseal_alloc_pinned(size_t bytes, void** out);
+Error cuzk_supraseal_free_pinned(void* p);
 
 _Static_assert(sizeof(Assignment) == 136 && sizeof(Proof) == 384 && sizeof(Error) == 16, "the crate's layouts");
 
@@ -168,6 +171,52 @@ typedef struct {
   Error error;
 } SplitCall;
 
+/* Circuit k's a, b, c and assignment in buffers of the caller's own: from
+ * cuzk_supraseal_alloc_pinned (page-locked where the service proves on GPUs)
+ * or from malloc (pageable). */
+typedef struct {
+  Scalar* values;
+  bool pinned;
+} OwnCopy;
+
+static OwnCopy own_copy(size_t k, bool pinned, Assignment* a) {
+  const size_t n = 3 * fx.abc_size + fx.n_in + fx.n_aux, bytes = (n ? n : 1) * sizeof(Scalar);
+  OwnCopy o = {NULL, pinned};
+  if (pinned) ok(cuzk_supraseal_alloc_pinned(bytes, (void**)&o.values), "cuzk_supraseal_alloc_pinned");
+  else o.values = malloc(bytes);
+  check(o.values != NULL, "no memory for a circuit's copy");
+  memcpy(o.values, circuit_values(k), n * sizeof(Scalar));
+  *a = assignment(k);
+  a->a = o.values, a->b = o.values + fx.abc_size, a->c = o.values + 2 * fx.abc_size;
+  a->inp_assignment_data = o.values + 3 * fx.abc_size, a->aux_assignment_data = a->inp_assignment_data + fx.n_in;
+  return o;
+}
+
+/* Scrambled and freed: what a caller may do once start has returned. */
+static void scrap(OwnCopy o) {
+  memset(o.values, 0xff, (3 * fx.abc_size + fx.n_in + fx.n_aux) * sizeof(Scalar));
+  if (o.pinned) ok(cuzk_supraseal_free_pinned(o.values), "cuzk_supraseal_free_pinned");
+  else free(o.values);
+}
+
+/* Curio's split phase from the caller's buffers, pinned for even circuits and
+ * pageable for odd ones, overwritten and freed as soon as start returns: start
+ * has read them all, and the proofs are the one call's. */
+static void split_from_buffers_freed_after_start(const SRS* srs, const Proof* proofs) {
+  for (size_t k = 0; k < fx.circuits; ++k) {
+    Assignment a;
+    const OwnCopy o = own_copy(k, k % 2 == 0, &a);
+    void* pending = NULL;
+    ok(generate_groth16_proofs_start_c(&a, 1, r_of(k), s_of(k), srs, NULL, -1, &pending), "start from own buffers");
+    scrap(o);
+    Proof proof;
+    ok(finalize_groth16_proof_c(pending, &proof), "finalize after the buffers were freed");
+    check(memcmp(&proof, &proofs[k], sizeof proof) == 0,
+          k % 2 ? "a proof from pageable buffers freed after start differs"
+                : "a proof from pinned buffers freed after start differs");
+  }
+}
+
 static void* split_call(void* arg) {
   SplitCall* c = arg;
   const Assignment a = assignment(c->circuit);
@@ -212,6 +261,7 @@ static int prove(void) {
   /* A pending proof abandoned. */
   ok(generate_groth16_proofs_start_c(provers, n, r, s, &srs, NULL, -1, &pending), "start (abandoned)");
   destroy_pending_proof(pending);
+  split_from_buffers_freed_after_start(&srs, proofs);
 
   /* One call per circuit, all at once from threads of their own, on a clone
    * of the handle whose original is dropped first. */
@@ -241,8 +291,9 @@ static int prove(void) {
   check(memcmp(again, proofs, sizeof(Proof)) == 0, "the cached SRS's proof differs");
   drop_SRS(&c1), drop_SRS(&c2);
 
-  printf("supraseal_abi: %zu circuits proved in one call, through the split phase, from %zu threads and through "
-         "clone and cached handles: the same proofs\n", n, n);
+  printf("supraseal_abi: %zu circuits proved in one call, through the split phase (also from pinned and pageable "
+         "buffers freed after start), from %zu threads and through clone and cached handles: the same proofs\n",
+         n, n);
   free(calls), free(threads), free(provers), free(r), free(s), free(proofs), free(again);
   return 0;
 }
@@ -250,11 +301,12 @@ static int prove(void) {
 /* ---- errors ---- */
 static int failures;
 
-/* A call that must fail with a message and leave the proofs as they were. */
-static void expect_error(Error e, const Proof* proofs, size_t n, const char* what) {
+/* A call that must fail with a message (holding `needle`, when given) and
+ * leave the proofs as they were. */
+static void expect_error_saying(Error e, const Proof* proofs, size_t n, const char* what, const char* needle) {
   bool untouched = true;
   for (size_t i = 0; proofs && i < n * sizeof(Proof); ++i) untouched &= ((const unsigned char*)proofs)[i] == 0xab;
-  if (e.code == 0 || !e.str || !*e.str || !untouched) {
+  if (e.code == 0 || !e.str || !*e.str || !untouched || (needle && !strstr(e.str, needle))) {
     fprintf(stderr, "supraseal_abi: %s: code %d, message %s%s\n", what, e.code, e.str ? e.str : "(none)",
             untouched ? "" : ", proofs written");
     ++failures;
@@ -262,6 +314,10 @@ static void expect_error(Error e, const Proof* proofs, size_t n, const char* wha
     printf("  %-44s -> %d: %s\n", what, e.code, e.str);
   }
   free(e.str);
+}
+
+static void expect_error(Error e, const Proof* proofs, size_t n, const char* what) {
+  expect_error_saying(e, proofs, n, what, NULL);
 }
 
 static void write_file(const char* name, const void* p, size_t bytes) {
@@ -302,6 +358,7 @@ static void bad_files(void) {
 static int errors(void) {
   bad_files();
   SRS srs = open_srs(false);
+  ok(generate_groth16_proofs_c(NULL, 0, NULL, NULL, NULL, &srs), "no circuits"); /* exits 77 for cuda without a GPU */
   const size_t n = fx.circuits;
   Assignment* p = malloc(n * sizeof *p);
   Scalar *r = malloc(n * sizeof *r), *s = malloc(n * sizeof *s);
@@ -313,10 +370,15 @@ static int errors(void) {
   check(bits && aux, "out of memory");
 
   /* Each case: the good inputs with one thing wrong, in circuit n - 1. */
-  enum { kAuxSize, kAbcSize, kPopcount, kBitmap, kBitLen, kNullA, kBigR, kUnsatisfied, kNullSrs, kCases };
+  enum { kAuxSize, kAbcSize, kPopcount, kBitmap, kBitLen, kNullA, kBigR, kUnsatisfied, kNullSrs, kBigA, kBigAux, kCases };
   const char* what[kCases] = {"aux_assignment_size one short", "abc_size past the domain", "a_aux_popcount that lies",
                               "a B bitmap with a bit cleared", "b_inp_bit_len one long", "a null a",
-                              "r not below the modulus", "an unsatisfied witness", "a null SRS"};
+                              "r not below the modulus", "an unsatisfied witness", "a null SRS",
+                              "an a value not below the modulus", "an aux value not below the modulus"};
+  const char* saying[kCases] = {[kBigA] = "a value 1 is not below the modulus",
+                                [kBigAux] = "private value 0 is not below the modulus"};
+  Scalar* abc = malloc((fx.abc_size ? 3 * fx.abc_size : 1) * sizeof(Scalar));
+  check(abc != NULL, "out of memory");
   for (int c = 0; c < kCases; ++c) {
     all_assignments(p, r, s);
     Assignment* last = &p[n - 1];
@@ -343,10 +405,29 @@ static int errors(void) {
         last->aux_assignment_data = aux;
         break;
       case kNullSrs: handle = NULL; break;
+      case kBigA:
+        memcpy(abc, last->a, 3 * fx.abc_size * sizeof(Scalar));
+        memset(&abc[1], 0xff, sizeof(Scalar));
+        last->a = abc, last->b = abc + fx.abc_size, last->c = abc + 2 * fx.abc_size;
+        break;
+      case kBigAux:
+        memcpy(aux, last->aux_assignment_data, fx.n_aux * sizeof(Scalar));
+        memset(&aux[0], 0xff, sizeof(Scalar));
+        last->aux_assignment_data = aux;
+        break;
     }
     memset(proofs, 0xab, n * sizeof *proofs);
-    expect_error(generate_groth16_proofs_c(p, n, r, s, proofs, handle), proofs, n, what[c]);
+    expect_error_saying(generate_groth16_proofs_c(p, n, r, s, proofs, handle), proofs, n, what[c], saying[c]);
+    if (c == kBigA || c == kBigAux) {
+      /* Through the split phase: start has read the values, finalize fails. */
+      void* started = NULL;
+      ok(generate_groth16_proofs_start_c(p, n, r, s, &srs, NULL, -1, &started), "start with a bad value");
+      expect_error_saying(finalize_groth16_proof_c(started, proofs), proofs, n, what[c], saying[c]);
+    }
   }
+  void* none = NULL;
+  expect_error(cuzk_supraseal_alloc_pinned(0, &none), NULL, 0, "a pinned buffer of 0 bytes");
+  expect_error(cuzk_supraseal_free_pinned(aux), NULL, 0, "freeing what alloc_pinned did not give");
   all_assignments(p, r, s);
   void* pending = (void*)1;
   memset(proofs, 0xab, n * sizeof *proofs);
@@ -357,9 +438,8 @@ static int errors(void) {
     ++failures;
   }
   expect_error(finalize_groth16_proof_c(NULL, proofs), proofs, n, "finalize of no handle");
-  ok(generate_groth16_proofs_c(p, 0, r, s, NULL, &srs), "no circuits");
   drop_SRS(&srs);
-  free(p), free(r), free(s), free(proofs), free(bits), free(aux);
+  free(p), free(r), free(s), free(proofs), free(bits), free(aux), free(abc);
   if (failures) fprintf(stderr, "supraseal_abi: %d error cases failed\n", failures);
   else printf("supraseal_abi: every bad input refused with a message, no proof written\n");
   return failures ? 1 : 0;

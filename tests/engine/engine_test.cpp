@@ -1,5 +1,6 @@
 // The pipeline with CPU workers: many partitions of several jobs (two keys at
-// once) come back verified and in their places; a bad partition fails alone;
+// once) come back verified and in their places; lent partitions prove as
+// synthesized ones and are handed back; a bad partition fails alone;
 // shutdown drains with every buffer back; the pool stops allocating once warm;
 // the recorder sees every stage on the expected tracks.
 #include <gtest/gtest.h>
@@ -72,6 +73,50 @@ TEST(Engine, AJobHoldsItsKeyUntilItsResultsAreReady) {
   }
   EXPECT_TRUE(alive.expired()) << "the engine still holds the key of a finished job";
   EXPECT_THROW(submit_all(engine, nullptr, {}), std::invalid_argument);
+}
+
+// Partitions lent from their caller's memory (Lent): w in two pieces and a,
+// b, c of the rows that are not zero, copied once for the CPU prover and
+// handed back before the partition is reported, prove what the synthesized
+// partition proves; lent pieces of the wrong shape fail alone, with their
+// line, and are handed back too.
+TEST(Engine, LentPartitionsAreReadInPlaceAndHandedBack) {
+  // Fewer constraints than the domain holds, so that a, b and c end in zeros.
+  constexpr uint64_t kConstraints = (1 << 10) - 100;
+  const auto chain = dev_key<E>(Chain::for_constraints(kConstraints, 0));
+  const auto in = circuit::synthesize_assignment(Chain::for_constraints(kConstraints, 4));
+  size_t rows = in.a.size();
+  while (rows > 0 && in.a[rows - 1].is_zero() && in.b[rows - 1].is_zero() && in.c[rows - 1].is_zero()) --rows;
+  ASSERT_LT(rows, in.a.size());
+  std::atomic<int> handed_back{0};
+  const auto lent = [&](size_t w_values, bool with_abc) {
+    return Synthesize<E>::lending([&, w_values, with_abc] {
+      Lent<E> l;
+      const std::span<const Fr> w = std::span<const Fr>(in.w).first(w_values);
+      l.inputs.w = {{w.first(3), "input"}, {w.subspan(3), "private"}};
+      if (with_abc)
+        l.inputs.a.values = std::span<const Fr>(in.a).first(rows), l.inputs.b.values = std::span<const Fr>(in.b).first(rows),
+        l.inputs.c.values = std::span<const Fr>(in.c).first(rows);
+      l.hold = std::shared_ptr<const void>(&handed_back, [&](const void*) { ++handed_back; });
+      return l;
+    });
+  };
+  Recorder recorder(false);
+  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
+  std::vector<Synthesize<E>> parts;
+  parts.push_back(lent(in.w.size(), true));
+  parts.push_back(lent(in.w.size(), false));
+  parts.push_back(lent(in.w.size() - 1, true));
+  parts.push_back(synthesis_source<E>([] { return Chain::for_constraints(kConstraints, 4); }));
+  const auto rs = groth16::Randomness<Fr>::draw();
+  const auto results = submit_all(engine, chain, std::move(parts), {}, {}, {rs, rs, rs, rs}).get();
+  EXPECT_EQ(handed_back.load(), 3);
+  expect_verified(*chain, results[0]);
+  ASSERT_TRUE(results[3].proof) << results[3].error;
+  EXPECT_TRUE(*results[0].proof == *results[3].proof) << "lent and synthesized, the same r and s";
+  EXPECT_NE(results[1].error.find("lent without a, b and c"), std::string::npos) << results[1].error;
+  EXPECT_NE(results[2].error.find("the witness has"), std::string::npos) << results[2].error;
+  EXPECT_EQ(engine.pool_counters().bytes_leased, 0u);
 }
 
 TEST(Engine, ABadPartitionFailsAlone) {

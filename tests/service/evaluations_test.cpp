@@ -6,7 +6,10 @@
 // other kind of witness.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
+#include <memory>
+#include <tuple>
 #include <variant>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
@@ -56,7 +59,8 @@ struct Given {
     const std::span<const Fr> w(in.w);
     return {limbs(std::span<const Fr>(in.a).first(f.rows)), limbs(std::span<const Fr>(in.b).first(f.rows)),
             limbs(std::span<const Fr>(in.c).first(f.rows)), limbs(w.first(f.n_inputs)), limbs(w.subspan(f.n_inputs)),
-            with_rs ? limbs(rs.r) : std::span<const uint64_t>{}, with_rs ? limbs(rs.s) : std::span<const uint64_t>{}};
+            with_rs ? limbs(rs.r) : std::span<const uint64_t>{}, with_rs ? limbs(rs.s) : std::span<const uint64_t>{},
+            nullptr};
   }
 };
 
@@ -133,18 +137,63 @@ TEST(Evaluations, MalformedRequestsAreRefused) {
   // r and s given for one partition of a job and not the other.
   EXPECT_EQ(submit_kind(svc, {g.evaluations(f), g.evaluations(f, false)}, &message), ErrorKind::invalid_argument);
   EXPECT_NE(message.find("every partition"), std::string::npos) << message;
-  // A value past the modulus fails its partition at synthesis.
-  std::vector<uint64_t> big(g.evaluations(f).b.begin(), g.evaluations(f).b.end());
-  std::memset(big.data() + 4 * 5, 0xff, 32);
-  e = g.evaluations(f);
-  e.b = big;
-  const JobOutcome out = *svc.await(svc.submit("k", {e}));
-  EXPECT_EQ(out.partitions[0].error_kind, ErrorKind::invalid_argument);
-  EXPECT_NE(out.partitions[0].error.find("b value 5 is not below the modulus"), std::string::npos)
-      << out.partitions[0].error;
+  // A value past the modulus, in a, b or the private values, fails its
+  // partition (on the CPU backend, in the copy into its buffer) with a line
+  // that names it, and no proof.
+  for (const auto& [vector, index, line] : {std::tuple{&Evaluations::b, 5, "b value 5 is not below the modulus"},
+                                            std::tuple{&Evaluations::a, 0, "a value 0 is not below the modulus"},
+                                            std::tuple{&Evaluations::aux, 9, "private value 9 is not below the modulus"}}) {
+    e = g.evaluations(f);
+    std::vector<uint64_t> big(((e).*vector).begin(), ((e).*vector).end());
+    std::memset(big.data() + 4 * index, 0xff, 32);
+    e.*vector = big;
+    const JobOutcome out = *svc.await(svc.submit("k", {e}));
+    EXPECT_EQ(out.partitions[0].error_kind, ErrorKind::invalid_argument) << line;
+    EXPECT_FALSE(out.partitions[0].proved) << line;
+    EXPECT_NE(out.partitions[0].error.find(line), std::string::npos) << out.partitions[0].error;
+  }
   // A key without its circuit proves nothing else.
   EXPECT_EQ(submit_kind(svc, {NativeWitness{"hash-chain", kConstraints, 1}}, &message), ErrorKind::invalid_argument);
   EXPECT_NE(message.find("holds no circuit"), std::string::npos) << message;
+}
+
+// The caller's memory is lent, not copied by the service: the hold is let go
+// of once the partition's inputs are read, before the job is awaited, and
+// what the caller writes into its buffers from then on reaches no proof
+// (they are scrambled here the moment they are given back).
+TEST(Evaluations, TheCallersMemoryIsGivenBackOnceRead) {
+  const Fixture f;
+  Service svc(cpu());
+  svc.add_key("k", f.points_only, "chain.params");
+  const Given g(5);
+  Given mine(5);  // the same witness, in the caller's buffers
+  mine.rs = g.rs;
+  std::atomic<int> given_back{0};
+  Evaluations e = mine.evaluations(f);
+  e.hold = std::shared_ptr<const void>(&mine, [&](const void*) {
+    for (std::vector<Fr>* v : {&mine.in.w, &mine.in.a, &mine.in.b, &mine.in.c})
+      std::memset(v->data(), 0xff, v->size() * sizeof(Fr));
+    ++given_back;
+  });
+  std::vector<PartitionInput> parts;
+  parts.push_back(std::move(e));  // the service's copy is the only one
+  const JobId id = svc.submit("k", std::move(parts));
+  const JobOutcome out = *svc.await(id);
+  EXPECT_EQ(given_back.load(), 1) << "the hold was not let go of by the job's end, or twice";
+  ASSERT_TRUE(out.partitions[0].ok()) << out.partitions[0].error;
+  std::vector<Fr> a(g.in.a), b(g.in.b), c(g.in.c);
+  const auto pending = groth16::prove_start<E>(*f.with_circuit, g.in.w, a, b, c);
+  EXPECT_TRUE(std::get<Proved<E>>(*out.partitions[0].proved).proof ==
+              groth16::prove_finish(*f.with_circuit, pending, g.rs));
+  // A refused submit gives its hold back at once.
+  Evaluations refused = g.evaluations(f);
+  refused.c = refused.c.first(4);
+  std::atomic<int> back{0};
+  refused.hold = std::shared_ptr<const void>(&back, [&](const void*) { ++back; });
+  std::vector<PartitionInput> refused_parts;
+  refused_parts.push_back(std::move(refused));
+  EXPECT_THROW((void)svc.submit("k", std::move(refused_parts)), Error);
+  EXPECT_EQ(back.load(), 1);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -407,28 +408,49 @@ class Event {
   cudaEvent_t e_{};
 };
 
-// Copies to the current device from host memory that is not page-locked (a
-// key's points in a file mapping or a vector) at PCIe speed, where a plain
-// cudaMemcpy of it goes at a fraction of that, on one core: through a few small
-// page-locked blocks, each filled on every core while the others are on their
-// way. For one-off uploads of gigabytes (a key onto a GPU).
+// Whether every byte of host [p, p + bytes) is page-locked (cudaHostAlloc'd
+// or registered), so that a copy from it goes by DMA at PCIe speed without a
+// staging copy. Asks the driver for the first and the last byte: a range
+// whose ends are locked and whose middle is not (two separate locks side by
+// side with a hole between) is not a layout any allocator makes.
+bool page_locked(const void* p, size_t bytes);
+
+// Copies to the current device from host memory at PCIe speed whether or not
+// it is page-locked: straight from page-locked memory, else through a few
+// small page-locked blocks, each filled on every core while the others are on
+// their way (a plain cudaMemcpy of pageable memory goes at a fraction of that,
+// on one core). For a key's points (a file mapping or a vector) on a stream
+// of its own, and for a proof's inputs on its worker's copy stream, where a
+// vector of any size turns the ring as often as it needs.
 class StagedUpload {
  public:
-  StagedUpload() = default;
-  // Waits for the copies still on their way.
-  ~StagedUpload() { cudaStreamSynchronize(stream_); }
+  StagedUpload() : own_(std::in_place), stream_(*own_) {}
+  // The copies go on `stream`, in order with the other work on it.
+  explicit StagedUpload(cudaStream_t stream) : stream_(stream) {}
+  // Waits for the copies out of its blocks still on their way.
+  ~StagedUpload() {
+    for (unsigned i = 0; i < kBlocks; ++i)
+      if (in_use_[i]) cudaEventSynchronize(sent_[i]);
+  }
   StagedUpload(const StagedUpload&) = delete;
   StagedUpload& operator=(const StagedUpload&) = delete;
 
-  // Enqueues device dst <- host src; returns once src has been read, with the
-  // last blocks possibly still on their way.
+  // Enqueues device dst <- host src. Returns once src has been read, with the
+  // last blocks possibly still on their way; from page-locked memory, once the
+  // copy is enqueued (src is then read until the stream reaches it).
   void copy(void* dst, const void* src, size_t bytes);
-  // Blocks until every copy has arrived.
-  void finish() const { stream_.sync(); }
+  // Blocks until every copy on the stream so far has arrived.
+  void finish() const { CUZK_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  cudaStream_t stream() const { return stream_; }
+  // Bytes of each block: a copy larger than kBlocks of them turns the ring.
+  // A block's DMA (~150 us at PCIe 5's ~55 GB/s) is some 20 times a copy's
+  // launch cost, and four let the host fill one while three are on their
+  // way; the ring holds 32 MiB whatever the size of what goes through it.
+  static constexpr size_t kBlock = size_t(8) << 20, kBlocks = 4;
 
  private:
-  static constexpr size_t kBlock = size_t(8) << 20, kBlocks = 4;
-  Stream stream_;
+  std::optional<Stream> own_;
+  cudaStream_t stream_;
   PinnedBuffer<uint8_t> block_[kBlocks];
   Event sent_[kBlocks]{Event(cudaEventDisableTiming), Event(cudaEventDisableTiming), Event(cudaEventDisableTiming),
                        Event(cudaEventDisableTiming)};

@@ -16,6 +16,7 @@
 #include "cuzk/engine/buffer_pool.hpp"
 #include "cuzk/engine/gpu_report.hpp"
 #include "cuzk/engine/trace.hpp"
+#include "cuzk/groth16/host_inputs.hpp"
 #include "cuzk/groth16/prover.hpp"
 
 namespace cuzk::engine {
@@ -56,12 +57,24 @@ inline double record_end_to_end(Recorder& recorder, const Track& track, uint32_t
   return start;
 }
 
-// One partition for a worker: its key, and its host buffer (partition_spans).
+// One partition for a worker: its key and its inputs in host memory, held by
+// either a pool buffer they lie in (partition_spans) or `lent`: the caller's
+// memory they lie in, lent to the engine (engine.hpp, Lent), which the
+// caller learns is free again when the last holder lets go.
 template <class E>
 struct WorkItem {
   groth16::SharedKey<E> key;
   uint32_t job = 0, partition = 0;
+  groth16::HostInputs<typename E::Fr> inputs;
   BufferPool::Lease buffer;
+  std::shared_ptr<const void> lent;
+  // No stage reads the inputs from now on: the buffer goes back to the pool,
+  // the lent memory to its caller.
+  void release() {
+    inputs = {};
+    buffer = {};
+    lent.reset();
+  }
 };
 
 // Thrown by Backend::prove when a device failed so that every later call on
@@ -83,6 +96,10 @@ class Backend {
   // Whether the backend computes a, b and c from the key's rows, so that
   // synthesis writes w only (else w, a, b, c into the buffer).
   virtual bool abc_on_gpu() const = 0;
+  // Whether prove() reads a lent partition's pieces where they lie (GPUs:
+  // each uploaded from the caller's memory), or the engine first copies them
+  // into a pool buffer (the CPU prover, which works on a, b, c in place).
+  virtual bool reads_lent() const { return false; }
   // The memory the engine's buffers should come from (pinned for GPUs).
   virtual std::unique_ptr<HostMemory> host_memory() const = 0;
   // "CPU, 2 workers", "GPU 0: 2 workers each; a/b/c on the GPU; 1 key upload,
@@ -90,9 +107,10 @@ class Backend {
   virtual std::string describe() const = 0;
 
   // prove_start of one partition on worker `worker` (called from that
-  // worker's thread only), each stage recorded as a span. Releases
-  // item.buffer as soon as it has been read, so that synthesis can refill it
-  // while the proof runs. Throws on failure.
+  // worker's thread only), each stage recorded as a span. Releases the
+  // item (WorkItem::release) as soon as its inputs have been read, so that
+  // synthesis can refill the buffer, or the caller reuse its memory, while
+  // the proof runs. Throws on failure.
   virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
 
   // Called as a job of `key` is submitted, before its synthesis: a backend

@@ -6,7 +6,9 @@
 // A synthesis thread takes the next partition, leases one host buffer for its
 // witness (and a/b/c, where the backend wants them from the host) from the
 // pool, waiting while the pool's budget is used up: the backpressure that
-// keeps synthesis from running ahead of the provers. A worker hands it to the
+// keeps synthesis from running ahead of the provers. A partition whose inputs
+// lie in its caller's memory already is lent instead (Lent): no buffer, no
+// copy on a GPU, and the memory handed back as soon as it is uploaded. A worker hands it to the
 // backend (backend.hpp: the CPU, or GPUs with two workers each), which gives
 // the buffer back as soon as it has read it; a finalizer draws r and s (or
 // takes the job's), assembles and verifies, so the worker is free for the
@@ -33,6 +35,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/engine/backend.hpp"
@@ -42,12 +45,68 @@
 
 namespace cuzk::engine {
 
-// One partition's witness source: writes w (n_vars values) and a, b, c
-// (domain_size each) into the spans it is given. Where the backend computes
-// a, b, c itself the three spans are empty and only w is written.
+// A partition's inputs lent from its caller's memory instead of synthesized:
+// the pieces (HostInputs: w in pieces, a, b, c of the given rows) and `hold`,
+// which the engine lets go of as soon as no stage reads them (after their
+// upload on a GPU, after their copy into a pool buffer for the CPU prover, or
+// when the partition fails or stops first): the caller's notification that
+// its memory is free again.
 template <class E>
-using Synthesize = std::function<void(std::span<typename E::Fr> w, std::span<typename E::Fr> a,
-                                      std::span<typename E::Fr> b, std::span<typename E::Fr> c)>;
+struct Lent {
+  groth16::HostInputs<typename E::Fr> inputs;
+  std::shared_ptr<const void> hold;
+};
+
+// One partition's source. Made from a function that writes w (n_vars values)
+// and a, b, c (domain_size each) into the pool buffer's spans it is given
+// (where the backend computes a, b, c itself the three spans are empty and
+// only w is written); or, by lending(), from one that lends memory the
+// inputs already lie in. A lent partition's values are checked below the
+// modulus where they are read (on the GPU after the upload, or in the CPU
+// backend's copy), its sizes by check_shape when it is lent.
+template <class E>
+class Synthesize {
+ public:
+  using Fr = typename E::Fr;
+  using Write = std::function<void(std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c)>;
+  using Lend = std::function<Lent<E>()>;
+
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, Synthesize> && std::is_constructible_v<Write, F>)
+  Synthesize(F write) : write_(std::move(write)) {}
+  static Synthesize lending(Lend lend) {
+    Synthesize s;
+    s.lend_ = std::move(lend);
+    return s;
+  }
+
+  bool lends() const { return bool(lend_); }
+  void operator()(std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) const { write_(w, a, b, c); }
+  Lent<E> lend() const { return lend_(); }
+  // The same source, with `first` called as it starts (a service marks its
+  // job running).
+  Synthesize starting_with(std::function<void()> first) && {
+    Synthesize s;
+    if (lend_) {
+      s.lend_ = [first, lend = std::move(lend_)] {
+        first();
+        return lend();
+      };
+    } else {
+      s.write_ = [first, write = std::move(write_)](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b,
+                                                     std::span<Fr> c) {
+        first();
+        write(w, a, b, c);
+      };
+    }
+    return s;
+  }
+
+ private:
+  Synthesize() = default;
+  Write write_;
+  Lend lend_;
+};
 
 // How a partition ended.
 enum class Outcome : uint8_t {
@@ -165,6 +224,9 @@ class Engine {
   struct Pending;
 
   void synthesis_loop(int index);
+  // A partition's inputs: synthesized into a pool buffer, or lent (and for a
+  // backend that does not read lent memory, copied into one).
+  Ready synthesize(const Track& track, Task& t);
   void worker_loop(unsigned index);
   void finalizer_loop(int index);
   void start_threads();

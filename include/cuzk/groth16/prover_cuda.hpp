@@ -24,9 +24,12 @@
 //   prove_finish   waits for them, then does the CPU backend's prove_finish:
 //                  randomness, constant-time assembly, verification.
 //
-// Host buffers should be pinned (cuda::PinnedBuffer): the copies then run at
-// PCIe speed and do not block the caller. Pageable ones work, at a fraction of
-// the speed and with the calling thread held for the copy.
+// Host inputs come in pieces (host_inputs.hpp), each uploaded where it lies:
+// page-locked pieces (cuda::PinnedBuffer, cudaHostAlloc'd or registered) by
+// DMA without blocking the caller; pageable ones through the worker's ring of
+// pinned blocks (cuda::StagedUpload), the calling thread filling each block
+// while the previous ones are on their way. Every uploaded value is checked
+// below the modulus on the device; wait() fails when one is not.
 #pragma once
 
 #include <memory>
@@ -34,6 +37,7 @@
 #include <span>
 
 #include "cuzk/cuda/runtime.hpp"
+#include "cuzk/groth16/host_inputs.hpp"
 #include "cuzk/groth16/prover.hpp"
 
 namespace cuzk::groth16::gpu {
@@ -101,21 +105,39 @@ class DeviceKey {
 };
 
 // The streams and scratch memory one proof at a time runs in, on one device:
-// kernels on stream(), host-to-device copies on copy_stream(). The arena relies
-// on the order of stream() (see cuda::Arena); use one Worker per concurrent
-// proof.
+// kernels on stream(), host-to-device copies on copy_stream(), pageable host
+// inputs through staging() (its pinned blocks allocated on first use and kept),
+// and the slots where the device notes the first value of each uploaded
+// vector that is not below the modulus (all ones: none), read back into
+// pinned memory with the proof's results. The arena and the slots rely on the
+// order of stream() (see cuda::Arena); use one Worker per concurrent proof,
+// from prove_start to wait().
 class Worker {
  public:
-  explicit Worker(int device) : device_(device), stream_(device), copy_stream_(device) {}
+  // One slot per piece of w, then a, b, c.
+  static constexpr size_t kCheckSlots = kMaxWitnessPieces + 3;
+
+  explicit Worker(int device) : device_(device), stream_(device), copy_stream_(device) {
+    cuda::DeviceScope on(device);
+    staging_.emplace(copy_stream_);
+    first_bad_ = cuda::DeviceBuffer<unsigned long long>(kCheckSlots);
+    first_bad_read_ = cuda::PinnedBuffer<unsigned long long>(kCheckSlots);
+  }
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
   cudaStream_t copy_stream() const { return copy_stream_; }
   cuda::Arena& arena() { return arena_; }
+  cuda::StagedUpload& staging() { return *staging_; }
+  unsigned long long* first_bad() { return first_bad_.data(); }
+  unsigned long long* first_bad_read() { return first_bad_read_.data(); }
 
  private:
   int device_;
   cuda::Stream stream_, copy_stream_;
   cuda::Arena arena_;
+  std::optional<cuda::StagedUpload> staging_;  // made on the worker's device, for its copy stream
+  cuda::DeviceBuffer<unsigned long long> first_bad_;
+  cuda::PinnedBuffer<unsigned long long> first_bad_read_;
 };
 
 template <class E>
@@ -186,27 +208,36 @@ class DeviceInputs {
 
  private:
   template <class E2>
-  friend DeviceInputs<E2> upload_inputs(const DeviceKey<E2>&, Worker&, std::span<const typename E2::Fr>,
-                                        std::span<const typename E2::Fr>, std::span<const typename E2::Fr>,
-                                        std::span<const typename E2::Fr>, std::optional<AbcSchedule>);
+  friend DeviceInputs<E2> upload_inputs(const DeviceKey<E2>&, Worker&, const HostInputs<typename E2::Fr>&,
+                                        std::optional<AbcSchedule>);
   template <class E2>
   friend PendingGpuProof<E2> prove_start(const DeviceKey<E2>&, Worker&, DeviceInputs<E2>);
   explicit DeviceInputs(std::unique_ptr<State> s);
   std::unique_ptr<State> state_;
 };
 
-// Enqueues the copies of w (n_vars values) and of a, b, c (domain_size each)
-// on the worker's copy stream; under the in_turn schedule a, b and c are
-// copied later, by prove_start. a, b and c may all be empty when the key has
-// its matrices: prove_start then computes them on the GPU. The host spans
-// must stay valid and unchanged until wait_uploaded(), or the proof's wait()
-// when host_abc_pending(). The schedule, unless given, is choose_schedule's
-// for the device's free memory and the worker's free scratch. Throws
-// std::invalid_argument on wrong lengths or a worker on another GPU.
+// Enqueues the copies of w's pieces (n_vars values together) and of a, b, c
+// (`rows` each, the device rows past them zeroed) on the worker's copy
+// stream; under the in_turn schedule a, b and c are copied later, by
+// prove_start. a, b and c may all be empty when the key has its matrices:
+// prove_start then computes them on the GPU. The host pieces must stay valid
+// and unchanged until wait_uploaded(), or the proof's wait() when
+// host_abc_pending(). The schedule, unless given, is choose_schedule's for the
+// device's free memory and the worker's free scratch. Throws
+// std::invalid_argument on wrong lengths (HostInputs::check_shape) or a worker
+// on another GPU.
+template <class E>
+DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, const HostInputs<typename E::Fr>& in,
+                              std::optional<AbcSchedule> schedule = {});
+// Whole vectors: w (n_vars values), a, b, c (domain_size each, or none).
 template <class E>
 DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, std::span<const typename E::Fr> w,
                               std::span<const typename E::Fr> a, std::span<const typename E::Fr> b,
-                              std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule = {});
+                              std::span<const typename E::Fr> c, std::optional<AbcSchedule> schedule = {}) {
+  if (!(a.empty() && b.empty() && c.empty()))
+    for (const auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key.prepared().key().domain_size());
+  return upload_inputs<E>(key, worker, HostInputs<typename E::Fr>::whole(w, a, b, c), schedule);
+}
 
 // The kernel stages of a GPU proof, in the order they run on the worker's stream.
 inline constexpr Stage kGpuKernelStages[] = {Stage::msm_a, Stage::msm_b1, Stage::msm_b2, Stage::msm_c,
@@ -226,7 +257,9 @@ class PendingGpuProof {
   // (a and b) and ntt (c)), then the kernel stages, which ran one after another
   // on the worker's stream in the order kGpuKernelStages and add up to
   // kernel_seconds(); for a streamed key they include the waits for its
-  // chunks' copies. Its other stages are left as they are.
+  // chunks' copies. Its other stages are left as they are. Throws
+  // std::invalid_argument (not_below_modulus) when an uploaded value is not
+  // below the modulus.
   PendingProof<E> wait(StageTimes* times = nullptr);
 
   struct State;

@@ -154,11 +154,13 @@ struct NativeWitness {
 // A partition whose a, b, c and assignment its caller computed, as
 // bellperson's prover hands them to supraseal-c2 (capi/supraseal_api.cpp):
 // values of the key's Fr in Montgomery form, 4 little-endian 64-bit limbs
-// each, as blst and cuzk lay them out. Borrowed, not copied: they are read
-// when the partition is synthesized, so they must outlive the job (await it
-// before freeing them). The only input a key without its circuit's
-// coefficients (a bellperson parameter file alone) can prove; the service
-// must take a, b, c from the host (ServiceOptions::abc not gpu).
+// each, as blst and cuzk lay them out. Lent, not copied (engine::Lent): a GPU
+// uploads them from where they lie (by DMA when page-locked, through a small
+// pinned ring when not) and checks them below the modulus on the device; the
+// CPU backend copies them once into its buffer, checking them on the way.
+// They must stay valid and unchanged until `hold` is let go of, or the job is
+// awaited. The only input a key without its circuit's coefficients (a
+// bellperson parameter file alone) can prove.
 struct Evaluations {
   // ⟨A_j, w⟩, ⟨B_j, w⟩, ⟨C_j, w⟩ for the constraints j (bellman's input
   // constraints included), at most the key's domain; the rows past them are 0.
@@ -166,8 +168,13 @@ struct Evaluations {
   std::span<const uint64_t> inputs;  // the public inputs, 1 first
   std::span<const uint64_t> aux;     // the private signals
   // r and s (4 limbs each) when the caller chooses them: then every partition
-  // of the job must; empty: drawn fresh.
+  // of the job must; empty: drawn fresh. Copied at submit.
   std::span<const uint64_t> r, s;
+  // Held (may be null) while the service may read the spans above, and let go
+  // of as soon as it no longer does: after their upload, their copy, or the
+  // partition's end, whichever is first. A caller waits for its deleter to
+  // know that its memory is free again before the proof is done.
+  std::shared_ptr<const void> hold;
 };
 using PartitionInput = std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations>;
 
