@@ -157,8 +157,9 @@ size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions
   const size_t staging = staging_bytes(k, options);
   const size_t msm = std::max(msm::gpu::Msm<typename E::G1>::scratch_bytes(std::min(n, size_t(1) << 21)),
                               msm::gpu::Msm<typename E::G2>::scratch_bytes(std::min(n, size_t(1) << 20)));
-  // The arena rounds each of the proof's blocks (about 16) up to its granule.
-  const size_t rounding = 16 * cuda::DeviceAllocator::granule;
+  // The arena rounds each of the proof's blocks (about 16, the values'
+  // checks among them) up to its granule.
+  const size_t rounding = 17 * cuda::DeviceAllocator::granule;
   if (schedule == AbcSchedule::together) return rounding + staging + witness + 3 * vector + msm;
   // w and the witness MSMs; then the two vectors of the quotient; then H's
   // MSM over the first.

@@ -30,6 +30,10 @@ struct DeviceInputs<E>::State {
   // scalars: the witness MSMs' (WitnessLayout), w uploaded at `gathered`;
   // abc: a, b, c of domain_size each.
   Arena::Block scalars, abc;
+  // The first index of each piece whose value is not below the modulus
+  // (Worker::kCheckSlots of them, all ones: none), set by the device's
+  // checks: a block of the proof's own, so that the memory plan counts it.
+  Arena::Block checks;
   std::vector<typename E::Fr> publics;  // w[1 .. n_public], read while w is at hand
   size_t bytes = 0;
   bool has_abc = false;
@@ -115,11 +119,11 @@ namespace {
 // than on the host: a host pass would read every byte of the caller's
 // vectors once more (13.6 GiB for a 2^27 partition) on hosts whose memory
 // bandwidth is the limit, while the device reads them at its own bandwidth
-// in milliseconds. Slot `slot` of the worker's checks, on `stream`.
+// in milliseconds. Into `slot`, one of the proof's checks, on `stream`.
 template <class Fr>
-void check_values(Fr* d, size_t n, Worker& worker, size_t slot, cudaStream_t stream) {
+void check_values(Fr* d, size_t n, unsigned long long* slot, int device, cudaStream_t stream) {
   if (n == 0) return;
-  first_not_below_modulus<<<grid_for(n, worker.device()), 256, 0, stream>>>(d, n, worker.first_bad() + slot);
+  first_not_below_modulus<<<grid_for(n, device), 256, 0, stream>>>(d, n, slot);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -159,6 +163,7 @@ DeviceInputs<E> upload_inputs(const DeviceKey<E>& key, Worker& worker, const Hos
   }
   const WitnessLayout& layout = key.resident().witness;
   st->scalars = worker.arena().take(layout.size() * sizeof(Fr));
+  st->checks = worker.arena().take(Worker::kCheckSlots * sizeof(unsigned long long));
   if (st->schedule == AbcSchedule::together) st->abc = worker.arena().take(3 * n * sizeof(Fr));
   // The blocks may have served the previous proof on this worker, whose
   // kernels on the main stream may still read them: copy after those.
@@ -239,7 +244,7 @@ void quotient(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, Fr* a
 // there.
 template <class Fr>
 void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qap, const HostInputs<Fr>& host,
-                      Fr* x, Fr* y, Worker& worker, Event& ab_ready) {
+                      Fr* x, Fr* y, Worker& worker, unsigned long long* checks, Event& ab_ready) {
   const cudaStream_t main = worker.stream(), copy = worker.copy_stream();
   const size_t n = domain.size();
   Event main_so_far(cudaEventDisableTiming), arrived(cudaEventDisableTiming);
@@ -250,7 +255,7 @@ void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qa
     for (const auto& [to, from, slot] : copies) upload_rows<Fr>(to, from->values, n, worker.staging());
     arrived.record(copy);
     arrived.wait_in(main);
-    for (const auto& [to, from, slot] : copies) check_values<Fr>(to, from->values.size(), worker, slot, main);
+    for (const auto& [to, from, slot] : copies) check_values<Fr>(to, from->values.size(), checks + slot, worker.device(), main);
   };
   upload_after_main({{x, &host.a, kAbcSlot}, {y, &host.b, kAbcSlot + 1}});
   ab_ready.record(main);
@@ -326,7 +331,7 @@ struct PendingGpuProof<E>::State {
   std::optional<MsmParts<G1>> a, b1, c, h;
   std::optional<MsmParts<G2>> b2;
   Arena::Block quotient[2];  // in_turn: the two vectors (h in the first)
-  const char* checked[Worker::kCheckSlots] = {};  // what each of the worker's check slots holds the check of
+  const char* checked[Worker::kCheckSlots] = {};  // what each of the proof's check slots holds the check of
   Worker* worker = nullptr;
   // Main stream, in order: the kernel stages (kGpuKernelStages) lie between
   // them; `work` ends with H.
@@ -401,10 +406,11 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   st->publics = std::move(in.publics);
   st->worker = &worker;
   st->start.record(main);
-  CUZK_CUDA_CHECK(cudaMemsetAsync(worker.first_bad(), 0xff, Worker::kCheckSlots * sizeof(unsigned long long), main));
+  auto* checks = in.checks.template as<unsigned long long>();
+  CUZK_CUDA_CHECK(cudaMemsetAsync(checks, 0xff, Worker::kCheckSlots * sizeof(unsigned long long), main));
   in.w_ready.wait_in(main);
   for (size_t i = 0, at = 0; i < in.host.w.size(); at += in.host.w[i++].values.size()) {
-    check_values<Fr>(d_w + at, in.host.w[i].values.size(), worker, i, main);
+    check_values<Fr>(d_w + at, in.host.w[i].values.size(), checks + i, worker.device(), main);
     st->checked[i] = in.host.w[i].name;
   }
   if (in.has_abc)
@@ -452,7 +458,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     in.scalars = {};
     for (auto& v : st->quotient) v = worker.arena().take(n * sizeof(Fr));
     d_h = st->quotient[0].template as<Fr>();
-    quotient_in_turn<Fr>(resident.domain, qap, in.host, d_h, st->quotient[1].template as<Fr>(), worker,
+    quotient_in_turn<Fr>(resident.domain, qap, in.host, d_h, st->quotient[1].template as<Fr>(), worker, checks,
                          st->abc_ready);
     st->ntt_done.record(main);
     st->quotient[1] = {};  // free for H's MSM chunks, after the quotient on this stream
@@ -463,7 +469,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     d_h = d_a;
     if (in.has_abc) {
       in.copies.end().wait_in(main);
-      for (size_t v = 0; Fr* d : {d_a, d_b, d_c}) check_values<Fr>(d, in.host.rows(), worker, kAbcSlot + v++, main);
+      for (size_t v = 0; Fr* d : {d_a, d_b, d_c}) check_values<Fr>(d, in.host.rows(), checks + kAbcSlot + v++, worker.device(), main);
     } else {
       compute_abc<E>(resident, key.device(), d_w, n, d_a, d_b, d_c, main);
     }
@@ -476,7 +482,7 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
   const auto h = msm::gpu::Classified<Fr>::all(d_h, n);
   const size_t h_terms = qap.h_terms(n);
   st->h.emplace(enqueue_msm<G1>(resident.h, h, 0, h_terms, worker, staging));
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(worker.first_bad_read(), worker.first_bad(),
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(worker.first_bad_read(), checks,
                                   Worker::kCheckSlots * sizeof(unsigned long long), cudaMemcpyDeviceToHost, main));
   st->work.finish();
   st->inputs.emplace(std::move(inputs));

@@ -107,20 +107,20 @@ class DeviceKey {
 // The streams and scratch memory one proof at a time runs in, on one device:
 // kernels on stream(), host-to-device copies on copy_stream(), pageable host
 // inputs through staging() (its pinned blocks allocated on first use and kept),
-// and the slots where the device notes the first value of each uploaded
-// vector that is not below the modulus (all ones: none), read back into
-// pinned memory with the proof's results. The arena and the slots rely on the
+// and the pinned memory that a proof's checks of its values (the first index
+// of each piece not below the modulus, in a block of the proof's scratch) are
+// read back into with its results. The arena and that memory rely on the
 // order of stream() (see cuda::Arena); use one Worker per concurrent proof,
-// from prove_start to wait().
+// from prove_start to wait(). It holds no device memory of its own beyond the
+// arena's, so that the memory plan (proof_device_bytes) counts all of it.
 class Worker {
  public:
-  // One slot per piece of w, then a, b, c.
+  // A proof's checks: one slot per piece of w, then a, b, c.
   static constexpr size_t kCheckSlots = kMaxWitnessPieces + 3;
 
   explicit Worker(int device) : device_(device), stream_(device), copy_stream_(device) {
     cuda::DeviceScope on(device);
     staging_.emplace(copy_stream_);
-    first_bad_ = cuda::DeviceBuffer<unsigned long long>(kCheckSlots);
     first_bad_read_ = cuda::PinnedBuffer<unsigned long long>(kCheckSlots);
   }
   int device() const { return device_; }
@@ -128,7 +128,6 @@ class Worker {
   cudaStream_t copy_stream() const { return copy_stream_; }
   cuda::Arena& arena() { return arena_; }
   cuda::StagedUpload& staging() { return *staging_; }
-  unsigned long long* first_bad() { return first_bad_.data(); }
   unsigned long long* first_bad_read() { return first_bad_read_.data(); }
 
  private:
@@ -136,7 +135,6 @@ class Worker {
   cuda::Stream stream_, copy_stream_;
   cuda::Arena arena_;
   std::optional<cuda::StagedUpload> staging_;  // made on the worker's device, for its copy stream
-  cuda::DeviceBuffer<unsigned long long> first_bad_;
   cuda::PinnedBuffer<unsigned long long> first_bad_read_;
 };
 
