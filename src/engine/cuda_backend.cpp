@@ -327,7 +327,7 @@ class CudaBackend final : public Backend<E> {
     // Without GPU a/b/c, that interval is only the wait for the upload.
     const double kernels = kernel_seconds(times);
     record_end_to_end(recorder, track, item.job, item.partition, std::max(locked, done - kernels),
-                      gpu::kGpuKernelStages, times, options_.abc_on_gpu ? std::nullopt : std::optional(Stage::abc));
+                      gpu::kGpuKernelStages, times, parts.a.empty() ? std::nullopt : std::optional(Stage::abc));
     return proof;
   }
 

@@ -314,6 +314,42 @@ size_t count_values(std::span<const uint64_t> limbs, const char* what) {
   return limbs.size() / Fr::N;
 }
 
+// An assignment's counts and first input checked against the key, and r and s
+// when the caller gives them: what Evaluations and Assignment share.
+template <class E>
+std::optional<groth16::Randomness<typename E::Fr>> checked_assignment(std::span<const uint64_t> inputs,
+                                                                      std::span<const uint64_t> aux,
+                                                                      std::span<const uint64_t> r,
+                                                                      std::span<const uint64_t> s,
+                                                                      const groth16::ProvingKey<E>& k,
+                                                                      const std::string& key_name) {
+  using Fr = typename E::Fr;
+  const auto fail = [&](const std::string& problem) { throw Error(ErrorKind::invalid_argument, problem); };
+  const size_t n_inputs = count_values<Fr>(inputs, "the inputs"), n_aux = count_values<Fr>(aux, "the aux");
+  if (n_inputs != k.n_public() + 1 || n_aux != k.n_vars() - n_inputs)
+    fail("the assignment has " + std::to_string(n_inputs) + " inputs and " + std::to_string(n_aux) + " private values; " +
+         key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
+  if (const Fr one = Fr::one(); n_inputs && std::memcmp(inputs.data(), &one, sizeof(Fr)) != 0)
+    fail("the first input is not 1 (in Montgomery form)");
+  if (r.empty() && s.empty()) return std::nullopt;
+  if (r.size() != Fr::N || s.size() != Fr::N) fail("r and s must be one value each");
+  if (!Fr::less_than_modulus(r.data()) || !Fr::less_than_modulus(s.data())) fail("r or s is not below the modulus");
+  std::optional<groth16::Randomness<Fr>> randomness;
+  randomness.emplace();
+  std::memcpy(&randomness->r, r.data(), sizeof(Fr));
+  std::memcpy(&randomness->s, s.data(), sizeof(Fr));
+  return randomness;
+}
+
+// w = (inputs, aux), each value checked below the modulus.
+template <class Fr>
+void copy_assignment(std::span<const uint64_t> inputs, std::span<const uint64_t> aux, std::span<Fr> w,
+                     unsigned threads) {
+  const size_t n_inputs = inputs.size() / Fr::N;
+  copy_values(inputs, w.first(n_inputs), "input", threads);
+  copy_values(aux, w.subspan(n_inputs), "private", threads);
+}
+
 template <class E>
 Source<E> from_evaluations(const Evaluations& in, const groth16::SharedKey<E>& key, const std::string& key_name,
                            const ServiceOptions& o) {
@@ -327,32 +363,34 @@ Source<E> from_evaluations(const Evaluations& in, const groth16::SharedKey<E>& k
   if (rows > k.domain_size())
     fail("a, b and c have " + std::to_string(rows) + " values; " + key_name + "'s domain holds " +
          std::to_string(k.domain_size()));
-  const size_t n_inputs = count_values<Fr>(in.inputs, "the inputs"), n_aux = count_values<Fr>(in.aux, "the aux");
-  if (n_inputs != k.n_public() + 1 || n_aux != k.n_vars() - n_inputs)
-    fail("the assignment has " + std::to_string(n_inputs) + " inputs and " + std::to_string(n_aux) + " private values; " +
-         key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
-  if (const Fr one = Fr::one(); n_inputs && std::memcmp(in.inputs.data(), &one, sizeof(Fr)) != 0)
-    fail("the first input is not 1 (in Montgomery form)");
   Source<E> source;
-  if (!in.r.empty() || !in.s.empty()) {
-    if (in.r.size() != Fr::N || in.s.size() != Fr::N) fail("r and s must be one value each");
-    if (!Fr::less_than_modulus(in.r.data()) || !Fr::less_than_modulus(in.s.data()))
-      fail("r or s is not below the modulus");
-    source.randomness.emplace();
-    std::memcpy(&source.randomness->r, in.r.data(), sizeof(Fr));
-    std::memcpy(&source.randomness->s, in.s.data(), sizeof(Fr));
-  }
+  source.randomness = checked_assignment<E>(in.inputs, in.aux, in.r, in.s, k, key_name);
   source.synthesize = [in, threads = o.threads](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
     if (a.empty())
       throw std::invalid_argument("this service evaluates a, b and c on the GPU (abc gpu); a partition that gives "
                                   "them needs them taken from the host");
-    const size_t n_inputs = in.inputs.size() / Fr::N, rows = in.a.size() / Fr::N;
-    copy_values(in.inputs, w.first(n_inputs), "input", threads);
-    copy_values(in.aux, w.subspan(n_inputs), "private", threads);
+    const size_t rows = in.a.size() / Fr::N;
+    copy_assignment(in.inputs, in.aux, w, threads);
     for (auto [given, out, what] : {std::tuple{in.a, a, "a"}, std::tuple{in.b, b, "b"}, std::tuple{in.c, c, "c"}}) {
       copy_values(given, out.first(rows), what, threads);
       std::fill(out.begin() + (ptrdiff_t)rows, out.end(), Fr::zero());
     }
+  };
+  return source;
+}
+
+// Only the assignment crosses: a, b, c come from the key's rows (abc_from),
+// on the GPU where the engine computes them there.
+template <class E>
+Source<E> from_assignment(const Assignment& in, const groth16::SharedKey<E>& key, const std::string& key_name,
+                          const ServiceOptions& o) {
+  using Fr = typename E::Fr;
+  Source<E> source;
+  source.randomness = checked_assignment<E>(in.inputs, in.aux, in.r, in.s, key->key(), key_name);
+  source.synthesize = [key, in, threads = o.threads](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b,
+                                                     std::span<Fr> c) {
+    copy_assignment(in.inputs, in.aux, w, threads);
+    abc_from(*key, w, a, b, c, threads);
   };
   return source;
 }
@@ -374,6 +412,7 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
         else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
         else if constexpr (std::is_same_v<In, DecodedWitness>)
           return from_decoded<E>(std::move(in), key, key_name, options);
+        else if constexpr (std::is_same_v<In, Assignment>) return from_assignment<E>(in, key, key_name, options);
         else return from_native<E>(std::move(in), key, key_name, options, shapes);
       },
       std::move(input));

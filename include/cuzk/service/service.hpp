@@ -156,8 +156,9 @@ struct NativeWitness {
 // each, as blst and cuzk lay them out. Borrowed, not copied: they are read
 // when the partition is synthesized, so they must outlive the job (await it
 // before freeing them). The only input a key without its circuit's
-// coefficients (a bellperson parameter file alone) can prove; the service
-// must take a, b, c from the host (ServiceOptions::abc not gpu).
+// coefficients (a bellperson parameter file alone) can prove, whose a, b, c
+// come from the host whatever ServiceOptions::abc says (engine::abc_on_gpu_for);
+// a key with coefficients takes them only where abc is not gpu.
 struct Evaluations {
   // ⟨A_j, w⟩, ⟨B_j, w⟩, ⟨C_j, w⟩ for the constraints j (bellman's input
   // constraints included), at most the key's domain; the rows past them are 0.
@@ -168,7 +169,19 @@ struct Evaluations {
   // of the job must; empty: drawn fresh.
   std::span<const uint64_t> r, s;
 };
-using PartitionInput = std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations>;
+// A partition whose assignment its caller computed, for a key that holds its
+// circuit's rows (a parameter file with the circuit's matrices,
+// io::bellman_key): the service evaluates a, b, c from them, on the GPU where
+// it computes them there (abc gpu), else on the host; witness-only proving
+// (capi/supraseal_circuit.cpp). Borrowed as Evaluations are, in the same
+// representation: they must outlive the job.
+struct Assignment {
+  std::span<const uint64_t> inputs;  // the public inputs, 1 first
+  std::span<const uint64_t> aux;     // the private signals
+  std::span<const uint64_t> r, s;    // as Evaluations' r and s
+};
+using PartitionInput =
+    std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations, Assignment>;
 
 using Clock = std::chrono::steady_clock;
 
