@@ -5,7 +5,8 @@
 // is a job of the service with the caller's a, b, c, assignment, r and s as
 // its partitions (service::Evaluations). This file only converts: C
 // arguments to service calls, outcomes and exceptions to the crate's proofs
-// and errors (c_boundary.hpp).
+// and errors (c_boundary.hpp). cuzk's witness-only extension is
+// supraseal_circuit.cpp.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -37,13 +38,9 @@
 #include "cuzk/service/service.hpp"
 #include "cuzk/supraseal.h"
 
-#include "c_boundary.hpp"
+#include "supraseal_shared.hpp"
 
-namespace {
-
-using namespace cuzk;
-using E = ec::Bls12_381;
-using Fr = E::Fr;
+namespace cuzk::capi::supraseal {
 
 static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) == sizeof(ec::Affine<E::G1>) &&
                   sizeof(supraseal_g2_affine) == sizeof(ec::Affine<E::G2>),
@@ -51,12 +48,12 @@ static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) 
 static_assert(sizeof(supraseal_proof) == 384 && sizeof(supraseal_assignment) == 136 && sizeof(supraseal_error) == 16,
               "the crate's #[repr(C)] layouts");
 
-using Refusal = capi::Refusal<int>;
-
 supraseal_error error_of(int code, std::string_view message) noexcept {
   // NULL when out of memory: the code still tells.
   return {code, code ? strndup(message.data(), message.size()) : nullptr};
 }
+
+namespace {
 
 int code_of(service::ErrorKind kind) {
   switch (kind) {
@@ -73,6 +70,8 @@ int code_of(service::ErrorKind kind) {
   return EIO;
 }
 
+}  // namespace
+
 // A failure's errno: a system call's own where one failed (a file the
 // parameters are read from: supraseal.h promises its errno), else its kind's.
 int code_of_thrown(const std::exception_ptr& e) {
@@ -85,24 +84,19 @@ int code_of_thrown(const std::exception_ptr& e) {
   }
 }
 
-// f(); whatever it throws becomes the crate's error, with its message.
-template <class F>
-supraseal_error guarded(F&& f) noexcept {
-  const auto done = [&] {
-    f();
-    return supraseal_error{0, nullptr};
-  };
-  return capi::guarded(done, code_of_thrown, ENOMEM, error_of);
-}
-
 void require(const void* p, const char* what) {
   if (!p) throw Refusal{EINVAL, std::string("null ") + what};
 }
 
-// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default, and
+namespace {
+
+// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default,
 // CUZK_GPU_MEMORY (e.g. 16GiB) the device memory the engine may use on each
-// GPU (supraseal-c2's ABI has no options to carry it). The caller computed a,
-// b and c, so they always come from the host.
+// GPU, and CUZK_ABC (auto, host or gpu) where the circuits registered for
+// witness-only proofs evaluate a, b and c: auto, on the GPU of the cuda
+// backend (supraseal-c2's ABI has no options to carry them). A circuit known
+// by its bitmaps alone has no rows, so its caller's a, b and c always come
+// from the host (engine::abc_on_gpu_for).
 service::ServiceOptions options_from_environment() {
   try {
     service::apply_environment_switches();
@@ -122,10 +116,16 @@ service::ServiceOptions options_from_environment() {
       throw Refusal{EINVAL, std::string("CUZK_GPU_MEMORY: ") + e.what()};
     }
   }
-  o.abc = service::AbcPlace::host;
+  if (const char* place = std::getenv("CUZK_ABC")) {
+    const auto abc = service::abc_place_named(place);
+    if (!abc) throw Refusal{EINVAL, std::string("CUZK_ABC=") + place + ": not auto, host or gpu"};
+    o.abc = *abc;
+  }
   o.record_timing_lines = env_flag("CUZK_TIMING", false);  // CUZK_TIMING=1: every stage on stderr
   return o;
 }
+
+}  // namespace
 
 // Made on first use and never destroyed: the crate's callers never tear the
 // library down, and engines stopped by a static destructor after the CUDA
@@ -147,23 +147,47 @@ service::Service& the_service() {
   return *svc;
 }
 
-// What an SRS handle points to.
-struct Srs {
-  std::string path;
-  std::atomic<size_t> references{1};
-  std::shared_ptr<const io::BellpersonParams<E>> params;
-  // The service's keys made of these points, one per densities met.
-  struct Shape {
-    groth16::Density a, b;
-    std::string key_id;
-  };
-  std::mutex mu;
-  std::vector<Shape> shapes;
+Srs::~Srs() {
+  for (const Shape& s : shapes) the_service().evict(s.key_id);
+}
 
-  ~Srs() {
-    for (const Shape& s : shapes) the_service().evict(s.key_id);
+std::span<const uint64_t> limbs(const supraseal_fr* p, size_t n, const char* what) {
+  if (n) require(p, what);
+  return {reinterpret_cast<const uint64_t*>(p), n * 4};
+}
+
+Srs& srs_of(const supraseal_srs* h) {
+  require(h, "SRS handle");
+  require(h->ptr, "SRS (the handle holds no parameters)");
+  return *static_cast<Srs*>(h->ptr);
+}
+
+void collect(const service::JobOutcome& outcome, std::span<const size_t> circuits,
+             std::vector<supraseal_proof>& proofs, std::exception_ptr& failure) {
+  for (size_t k = 0; k < outcome.partitions.size(); ++k) {
+    const service::PartitionOutcome& p = outcome.partitions[k];
+    const size_t circuit = circuits[k];
+    if (!p.ok()) {
+      if (!failure)
+        failure = std::make_exception_ptr(
+            Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
+      continue;
+    }
+    const groth16::Proof<E>& proof = std::get<service::Proved<E>>(*p.proved).proof;
+    std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
+    std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
+    std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
   }
-};
+}
+
+void check_gpu_index(int gpu_index) {
+  const size_t gpus = the_service().placement().gpus.size();
+  if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
+    throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
+                              " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
+}
+
+namespace {
 
 Srs* acquire(Srs* s) {
   s->references.fetch_add(1, std::memory_order_relaxed);
@@ -268,17 +292,6 @@ std::string key_for(Srs& srs, groth16::Density a, groth16::Density b) {
   return id;
 }
 
-std::span<const uint64_t> limbs(const supraseal_fr* p, size_t n, const char* what) {
-  if (n) require(p, what);
-  return {reinterpret_cast<const uint64_t*>(p), n * 4};
-}
-
-Srs& srs_of(const supraseal_srs* h) {
-  require(h, "SRS handle");
-  require(h->ptr, "SRS (the handle holds no parameters)");
-  return *static_cast<Srs*>(h->ptr);
-}
-
 // Every circuit proved; the proofs in circuit order. Circuits of one shape go
 // as one job (each shape is a key); all jobs are awaited before this returns,
 // whatever fails, because their partitions read the caller's memory.
@@ -323,32 +336,17 @@ std::vector<supraseal_proof> prove(const supraseal_assignment provers[], size_t 
   std::vector<supraseal_proof> proofs(n);
   for (ShapeGroup& g : groups) {
     if (!g.submitted) continue;
-    const service::JobOutcome outcome = *svc.await(g.id);
-    for (size_t k = 0; k < outcome.partitions.size(); ++k) {
-      const service::PartitionOutcome& p = outcome.partitions[k];
-      const size_t circuit = g.circuits[k];
-      if (!p.ok()) {
-        if (!failure)
-          failure = std::make_exception_ptr(
-              Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
-        continue;
-      }
-      const groth16::Proof<E>& proof = std::get<service::Proved<E>>(*p.proved).proof;
-      std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
-      std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
-      std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
-    }
+    collect(*svc.await(g.id), g.circuits, proofs, failure);
   }
   if (failure) std::rethrow_exception(failure);
   return proofs;
 }
 
-// Curio's pending proof: the proofs start made.
-struct Pending {
-  std::vector<supraseal_proof> proofs;
-};
-
 }  // namespace
+
+}  // namespace cuzk::capi::supraseal
+
+using namespace cuzk::capi::supraseal;
 
 extern "C" {
 
@@ -381,11 +379,7 @@ supraseal_srs clone_SRS(const supraseal_srs* srs) {
 supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], size_t num_circuits,
                                           const supraseal_fr r_s[], const supraseal_fr s_s[],
                                           supraseal_proof proofs[], const supraseal_srs* srs) {
-  return guarded([&] {
-    if (num_circuits) require(proofs, "proofs");
-    const std::vector<supraseal_proof> made = prove(provers, num_circuits, r_s, s_s, srs);
-    std::copy(made.begin(), made.end(), proofs);
-  });
+  return write_proofs(num_circuits, proofs, [&] { return prove(provers, num_circuits, r_s, s_s, srs); });
 }
 
 supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment provers[], size_t num_circuits,
@@ -393,17 +387,7 @@ supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment prove
                                                 const supraseal_srs* srs, void* gpu_mutex, int gpu_index,
                                                 void** pending_out) {
   (void)gpu_mutex;  // any object create_gpu_mutex made, or NULL: see the header
-  return guarded([&] {
-    require(pending_out, "pending_out");
-    *pending_out = nullptr;
-    const size_t gpus = the_service().placement().gpus.size();
-    if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
-      throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
-                                " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
-    auto pending = std::make_unique<Pending>();
-    pending->proofs = prove(provers, num_circuits, r_s, s_s, srs);
-    *pending_out = pending.release();
-  });
+  return start_pending(gpu_index, pending_out, [&] { return prove(provers, num_circuits, r_s, s_s, srs); });
 }
 
 supraseal_error finalize_groth16_proof_c(void* handle, supraseal_proof proofs[]) {
