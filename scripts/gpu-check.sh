@@ -79,7 +79,10 @@
 #            libcuzk_supraseal, supraseal-c2 and Curio's fork, a batch of
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS
 #            times (default 1) after a warm-up call, and the split phase from
-#            2 threads (cuzk and Curio's fork) over as many circuits; Curio's
+#            2 threads (cuzk and Curio's fork) over as many circuits, and
+#            both again with --witness-only (cuzk's extension: the circuit
+#            registered once, proofs from the assignments alone, beside the
+#            a/b/c path's, their wall and host CPU ratio); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
 #            circuit at 2^24). Wall and CPU seconds a circuit and host memory
 #            per run in the summary; CUZK_TIMING's "lock held" lines of cuzk's
@@ -406,14 +409,16 @@ fi
 if [[ $mode == supraseal ]]; then
   sample_memory
   circuits=${CUZK_SUPRASEAL_CIRCUITS:-4}; calls=${CUZK_SUPRASEAL_CALLS:-1}
-  # bench LOG NAME LIBRARY [--split 2]: one run of the one caller (LIBRARY ""
-  # is this build's libcuzk_supraseal), its figures in the summary.
+  # bench LOG NAME LIBRARY [--split 2] [--witness-only]: one run of the one
+  # caller (LIBRARY "" is this build's libcuzk_supraseal), its figures in the
+  # summary (with --witness-only, both paths' and their ratio).
   bench() {
     local sk=$1 name=$2 library=$3; shift 3
-    run "supraseal-$name-$sk${1:+-split}" env CUZK_TIMING=1 "$build/bench/supraseal_bench" \
-      ${library:+--library} ${library:+"$library"} "$@" \
+    local log="supraseal-$name-$sk"
+    [[ " $* " == *" --split "* ]] && log+=-split
+    run "$log" env CUZK_TIMING=1 "$build/bench/supraseal_bench" ${library:+--library} ${library:+"$library"} "$@" \
       "$sdir/k.params" $((1 << sk)) "$circuits" "$calls" &&
-      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\)' "$OUT/supraseal-$name-$sk${1:+-split}.log" |
+      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|witness-only\)' "$OUT/$log.log" |
         sed 's/^supraseal_bench: //')")
   }
   for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
@@ -424,6 +429,9 @@ if [[ $mode == supraseal ]]; then
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
         sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
     bench "$sk" cuzk "" --split 2
+    # cuzk's witness-only extension beside the a/b/c path (issue 37 item 2).
+    bench "$sk" witness-only "" --witness-only
+    bench "$sk" witness-only "" --split 2 --witness-only
     [ -f "$rulers/supraseal-c2/libsupraseal_c2.so" ] &&
       bench "$sk" supraseal-c2 "$rulers/supraseal-c2/libsupraseal_c2.so"
     if [ -f "$rulers/supraseal-c2-curio/libsupraseal_c2.so" ]; then
