@@ -46,13 +46,16 @@ void take_empty(const cuzk_supraseal_circuit* ret) {
   if (ret->ptr) throw Refusal{EINVAL, "ret already holds a circuit"};
 }
 
+// The service first: a backend that cannot run (CUZK_BACKEND=cuda without a
+// GPU) is told before the key's rows are made.
 void* registered(const Srs& srs, const r1cs::ConstraintMatrices<E>& m, std::string source) {
+  service::Service& svc = the_service();
   auto key = groth16::PreparedKey<E>::make(io::bellman_key(srs.params, m, srs.path));
   static std::atomic<uint64_t> serial{0};
   auto c = std::make_unique<Circuit>();
   c->source = std::move(source);
   const std::string id = "supraseal-circuit-" + std::to_string(serial.fetch_add(1));
-  the_service().add_key(id, std::move(key), c->source);
+  svc.add_key(id, std::move(key), c->source);
   c->key_id = id;
   return c.release();
 }
