@@ -69,24 +69,24 @@
 #     logical  build cuzk; with CUZK_LOGICAL_GPUS (default 2) logical GPUs on
 #            the one: prove-batch of the zkey job of `zkey` over all of them,
 #            and bench pipeline --gpus all (BN254 2^CUZK_ZKEY_LOG, default 22)
-#     supraseal  build cuzk and supraseal_bench, and the rulers carried in
-#            .anchors/ (cp -r ../shared/anchors/supraseal-c2{,-curio} .anchors/:
-#            each build.sh makes a libsupraseal_c2.so, beside cuzk's build);
-#            for each size in CUZK_SUPRASEAL_LOGS (default 24), a BLS12-381
-#            Partition key written as a bellperson parameter file (setup
-#            --format bellperson, on the host), then supraseal_bench (one
-#            caller, every proof verified by cuzk's verifier) on each library:
-#            libcuzk_supraseal, supraseal-c2 and Curio's fork, a batch of
+#     supraseal  build cuzk, supraseal_bench and the rulers carried in .anchors/
+#            (cp -r ../shared/anchors/supraseal-c2{,-curio} .anchors/: each
+#            build.sh makes a libsupraseal_c2.so); for each size in
+#            CUZK_SUPRASEAL_LOGS (default 24), a BLS12-381 Partition key as a
+#            bellperson parameter file (setup --format bellperson, on the host),
+#            then supraseal_bench (every proof verified by cuzk's verifier) on
+#            libcuzk_supraseal, supraseal-c2 and Curio's fork: a batch of
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS
-#            times (default 1) after a warm-up call, and the split phase from
-#            2 threads (cuzk and Curio's fork) over as many circuits, cuzk's
-#            also from page-locked caller memory (--pinned); Curio's
+#            times (default 1) after a warm-up call, and the split phase from 2
+#            threads (cuzk, Curio's); cuzk's also from page-locked caller memory
+#            (--pinned, split) and witness-only (--witness-only, batch and split:
+#            the circuit registered once, proofs from the assignments alone
+#            beside the a/b/c path's, their wall and host CPU ratio); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
-#            circuit at 2^24). Wall and CPU seconds a circuit, host memory
-#            per run and per circuit in flight beyond the caller's own inputs
-#            in the summary; CUZK_TIMING's "lock held" lines of cuzk's
-#            batch summarised (its GPU time a partition). Then (unless
-#            CUZK_SUPRASEAL_COMPARE=0) bench prove of the largest size in
+#            circuit at 2^24). Summary: wall and CPU s a circuit, host memory per
+#            run and per circuit in flight beyond the caller's inputs, cuzk's
+#            batch GPU time a partition (CUZK_TIMING's "lock held"). Then,
+#            unless CUZK_SUPRASEAL_COMPARE=0, bench prove of the largest size in
 #            bellman's convention on the GPU, to compare
 #     smallmem  build cuzk and cuzk_gpu_hold; bench prove of a BLS12-381
 #            Partition of 2^CUZK_SMALLMEM_LOG constraints (default 27), its key
@@ -177,13 +177,11 @@ targets=()
 # The supraseal-c2 rulers carried in .anchors/, built beside cuzk (nvcc
 # alone, ~1 minute each), into $rulers/NAME/libsupraseal_c2.so.
 rulers=$(mktemp -d)
-if [[ $mode == supraseal ]]; then
-  for r in supraseal-c2 supraseal-c2-curio; do
-    [ -f ".anchors/$r/build.sh" ] &&
-      (OUT="$rulers/$r" bash ".anchors/$r/build.sh" > "$OUT/build-$r.log" 2>&1 ||
-        echo "$r: did not build (build-$r.log)" >> "$OUT/build-rulers.log") &
-  done
-fi
+[[ $mode == supraseal ]] && for r in supraseal-c2 supraseal-c2-curio; do
+  [ -f ".anchors/$r/build.sh" ] &&
+    (OUT="$rulers/$r" bash ".anchors/$r/build.sh" > "$OUT/build-$r.log" 2>&1 ||
+      echo "$r: did not build (build-$r.log)" >> "$OUT/build-rulers.log") &
+done
 build_all() { timeout "${CUZK_BUILD_S:-0}" cmake --build "$build" -j16 "${targets[@]}" > "$OUT/build.log" 2>&1; }
 build_all
 build_rc=$?
@@ -415,16 +413,15 @@ fi
 if [[ $mode == supraseal ]]; then
   sample_memory
   circuits=${CUZK_SUPRASEAL_CIRCUITS:-4}; calls=${CUZK_SUPRASEAL_CALLS:-1}
-  # bench LOG NAME LIBRARY [--split 2]: one run of the one caller (LIBRARY ""
-  # is this build's libcuzk_supraseal), its figures in the summary.
+  # bench LOG NAME LIBRARY [ARGS]: one run of the one caller (LIBRARY "" is this
+  # build's libcuzk_supraseal), its figures (each path's) in the summary.
   bench() {
-    local sk=$1 name=$2 library=$3; shift 3
-    run "supraseal-$name-$sk${1:+-split}" env CUZK_TIMING=1 "$build/bench/supraseal_bench" \
-      ${library:+--library} ${library:+"$library"} "$@" \
+    local sk=$1 name=$2 library=$3 log="supraseal-$2-$1"; shift 3
+    [[ " $* " == *" --split "* ]] && log+=-split
+    run "$log" env CUZK_TIMING=1 "$build/bench/supraseal_bench" ${library:+--library} ${library:+"$library"} "$@" \
       "$sdir/k.params" $((1 << sk)) "$circuits" "$calls" &&
-      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|host memory per\)' \
-        "$OUT/supraseal-$name-$sk${1:+-split}.log" |
-        sed 's/^supraseal_bench: //')")
+      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|witness-only\|host memory per\)' \
+        "$OUT/$log.log" | sed 's/^supraseal_bench: //')")
   }
   for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
     sdir=$(mktemp -d)
@@ -433,14 +430,13 @@ if [[ $mode == supraseal ]]; then
     bench "$sk" cuzk "" &&
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
         sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
-    bench "$sk" cuzk "" --split 2
+    bench "$sk" cuzk "" --split 2 --witness-only  # the a/b/c path's split, then the witness-only one
     bench "$sk" cuzk-pinned "" --split 2 --pinned
-    [ -f "$rulers/supraseal-c2/libsupraseal_c2.so" ] &&
-      bench "$sk" supraseal-c2 "$rulers/supraseal-c2/libsupraseal_c2.so"
-    if [ -f "$rulers/supraseal-c2-curio/libsupraseal_c2.so" ]; then
-      bench "$sk" curio "$rulers/supraseal-c2-curio/libsupraseal_c2.so" --split 2
-      ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$rulers/supraseal-c2-curio/libsupraseal_c2.so"
-    fi
+    bench "$sk" witness-only "" --witness-only
+    c2=$rulers/supraseal-c2/libsupraseal_c2.so curio=$rulers/supraseal-c2-curio/libsupraseal_c2.so
+    [ -f "$c2" ] && bench "$sk" supraseal-c2 "$c2"
+    [ -f "$curio" ] && bench "$sk" curio "$curio" --split 2
+    [ -f "$curio" ] && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
     rm -rf "$sdir"
   done
   [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&

@@ -132,6 +132,89 @@ CUZK_SUPRASEAL_API void destroy_gpu_mutex(void* gpu_mutex);
 CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_alloc_pinned(size_t bytes, void** out);
 CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_free_pinned(void* p);
 
+/* ---- cuzk's extension: witness-only proving (no supraseal-c2 has it) ----
+ * A circuit's R1CS is registered once beside an SRS; its proofs then take
+ * the input and aux assignments alone. cuzk evaluates a, b and c from the
+ * circuit's A and B rows (c as a*b, which is C*z for a satisfying
+ * assignment), on the GPU of the cuda backend (CUZK_ABC=auto or gpu; host:
+ * on the CPU), and takes the density bitmaps from the matrices. For the same
+ * r and s a proof equals, byte for byte, the one generate_groth16_proofs_c
+ * makes from bellperson's a, b, c and bitmaps of the same circuit. */
+
+/* A registered circuit: the SRS's points and the circuit's rows, as a key of
+ * cuzk's service. */
+typedef struct { void* ptr; } cuzk_supraseal_circuit;
+
+/* One matrix in compressed sparse rows (Curio's cuzk-pce CsrMatrix): row j's
+ * terms are cols[row_ptrs[j] .. row_ptrs[j + 1]) and their coefficients, Fr
+ * in Montgomery form below r. A column names a variable of the unified
+ * space: c < inputs is input c (0 the constant 1), else aux c - inputs. */
+typedef struct {
+  const uint32_t* row_ptrs;  /* num_constraints + 1, from 0, never decreasing */
+  const uint32_t* cols;      /* nnz */
+  const supraseal_fr* vals;  /* nnz */
+  size_t nnz;                /* = row_ptrs[num_constraints] */
+} cuzk_supraseal_csr;
+
+/* One circuit's witness: what supraseal_assignment's last four fields hold. */
+typedef struct {
+  const supraseal_fr* inp_assignment_data; /* the inputs, 1 first */
+  size_t inp_assignment_size;
+  const supraseal_fr* aux_assignment_data; /* the private variables */
+  size_t aux_assignment_size;
+} cuzk_supraseal_witness;
+
+/* Registers the circuit of num_inputs inputs (the constant 1 included),
+ * num_aux private variables and num_constraints constraints A, B and C into
+ * *ret, which must hold {NULL}. The constraints are the circuit's own, as
+ * its synthesize() enforces them: not bellman's input constraints, which
+ * cuzk appends as bellperson's prover does (a Curio PCE, which records them
+ * last, passes num_constraints - num_inputs and nnz = row_ptrs[that]). Every
+ * size, pointer, column and coefficient is checked, and the circuit against
+ * the SRS (IC against the inputs, L against the private variables, H against
+ * the domain, A, B_G1 and B_G2 against the densities); EINVAL with a
+ * one-line message names the first problem. The arrays are not read after
+ * the call returns. The SRS may be dropped while the circuit lives. */
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_register_circuit(cuzk_supraseal_circuit* ret, const supraseal_srs* srs,
+                                                                   size_t num_inputs, size_t num_aux,
+                                                                   size_t num_constraints, const cuzk_supraseal_csr* a,
+                                                                   const cuzk_supraseal_csr* b,
+                                                                   const cuzk_supraseal_csr* c);
+/* The same from a circom .r1cs file over BLS12-381 (wire 0 the constant,
+ * then the public signals, then the private ones: bellperson's order), read
+ * and checked whole (io/r1cs.hpp). ENOENT for a missing file, EINVAL for
+ * its contents (another curve's, truncated, malformed) or another circuit
+ * than the SRS's. */
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_register_circuit_r1cs(cuzk_supraseal_circuit* ret,
+                                                                        const supraseal_srs* srs,
+                                                                        const char* r1cs_path);
+/* Frees the circuit, on the GPUs too once no proof uses it. A handle holding
+ * NULL is ignored; the handle is not written. */
+CUZK_SUPRASEAL_API void cuzk_supraseal_drop_circuit(const cuzk_supraseal_circuit* circuit);
+
+/* generate_groth16_proofs_c for a registered circuit: num_circuits
+ * witnesses, each with its r_s[i] and s_s[i], proofs[i] written when all are
+ * proved and verified. Each witness's sizes are checked against the circuit,
+ * its first input 1 and its values below r (where they are read: a GPU
+ * checks them after their upload). As a, b, c and the assignment are there,
+ * the witnesses are lent, not copied: cuzk_supraseal_alloc_pinned's memory
+ * goes to a GPU by DMA. */
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_prove(const cuzk_supraseal_witness witnesses[], size_t num_circuits,
+                                                        const supraseal_fr r_s[], const supraseal_fr s_s[],
+                                                        supraseal_proof proofs[],
+                                                        const cuzk_supraseal_circuit* circuit);
+/* generate_groth16_proofs_start_c for a registered circuit: it returns as
+ * soon as every witness has been read (uploaded to a GPU, or copied for the
+ * host), the proofs going on in *pending_out (NULL on an error), for
+ * finalize_groth16_proof_c (where a value not below r fails) or
+ * destroy_pending_proof; none of the inputs is read after it returns.
+ * gpu_index as there (-1: any). */
+CUZK_SUPRASEAL_API supraseal_error cuzk_supraseal_prove_start(const cuzk_supraseal_witness witnesses[],
+                                                              size_t num_circuits, const supraseal_fr r_s[],
+                                                              const supraseal_fr s_s[],
+                                                              const cuzk_supraseal_circuit* circuit, int gpu_index,
+                                                              void** pending_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,9 +3,10 @@
 // each set of densities its callers pass (one per circuit shape, in practice
 // one per file) a key of the service that shares the file's points; a call
 // is a job of the service with the caller's a, b, c, assignment, r and s as
-// its partitions (service::Evaluations). This file only converts: C
-// arguments to service calls, outcomes and exceptions to the crate's proofs
-// and errors (c_boundary.hpp).
+// its partitions (service::Evaluations), lent, not copied (Lending). This
+// file only converts: C arguments to service calls, outcomes and exceptions
+// to the crate's proofs and errors (c_boundary.hpp). cuzk's witness-only
+// extension is supraseal_circuit.cpp.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -41,14 +42,10 @@
 #include "cuzk/service/service.hpp"
 #include "cuzk/supraseal.h"
 
-#include "c_boundary.hpp"
 #include "supraseal_memory.hpp"
+#include "supraseal_shared.hpp"
 
-namespace {
-
-using namespace cuzk;
-using E = ec::Bls12_381;
-using Fr = E::Fr;
+namespace cuzk::capi::supraseal {
 
 static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) == sizeof(ec::Affine<E::G1>) &&
                   sizeof(supraseal_g2_affine) == sizeof(ec::Affine<E::G2>),
@@ -56,12 +53,12 @@ static_assert(sizeof(supraseal_fr) == sizeof(Fr) && sizeof(supraseal_g1_affine) 
 static_assert(sizeof(supraseal_proof) == 384 && sizeof(supraseal_assignment) == 136 && sizeof(supraseal_error) == 16,
               "the crate's #[repr(C)] layouts");
 
-using Refusal = capi::Refusal<int>;
-
 supraseal_error error_of(int code, std::string_view message) noexcept {
   // NULL when out of memory: the code still tells.
   return {code, code ? strndup(message.data(), message.size()) : nullptr};
 }
+
+namespace {
 
 int code_of(service::ErrorKind kind) {
   switch (kind) {
@@ -78,6 +75,8 @@ int code_of(service::ErrorKind kind) {
   return EIO;
 }
 
+}  // namespace
+
 // A failure's errno: a system call's own where one failed (a file the
 // parameters are read from: supraseal.h promises its errno), else its kind's.
 int code_of_thrown(const std::exception_ptr& e) {
@@ -90,24 +89,19 @@ int code_of_thrown(const std::exception_ptr& e) {
   }
 }
 
-// f(); whatever it throws becomes the crate's error, with its message.
-template <class F>
-supraseal_error guarded(F&& f) noexcept {
-  const auto done = [&] {
-    f();
-    return supraseal_error{0, nullptr};
-  };
-  return capi::guarded(done, code_of_thrown, ENOMEM, error_of);
-}
-
 void require(const void* p, const char* what) {
   if (!p) throw Refusal{EINVAL, std::string("null ") + what};
 }
 
-// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default, and
+namespace {
+
+// CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default,
 // CUZK_GPU_MEMORY (e.g. 16GiB) the device memory the engine may use on each
-// GPU (supraseal-c2's ABI has no options to carry it). The caller computed a,
-// b and c, so they always come from the host.
+// GPU, and CUZK_ABC (auto, host or gpu) where the circuits registered for
+// witness-only proofs evaluate a, b and c: auto, on the GPU of the cuda
+// backend (supraseal-c2's ABI has no options to carry them). A circuit known
+// by its bitmaps alone has no rows, so its caller's a, b and c always come
+// from the host (engine::abc_on_gpu_for).
 service::ServiceOptions options_from_environment() {
   try {
     service::apply_environment_switches();
@@ -127,10 +121,16 @@ service::ServiceOptions options_from_environment() {
       throw Refusal{EINVAL, std::string("CUZK_GPU_MEMORY: ") + e.what()};
     }
   }
-  o.abc = service::AbcPlace::host;
+  if (const char* place = std::getenv("CUZK_ABC")) {
+    const auto abc = service::abc_place_named(place);
+    if (!abc) throw Refusal{EINVAL, std::string("CUZK_ABC=") + place + ": not auto, host or gpu"};
+    o.abc = *abc;
+  }
   o.record_timing_lines = env_flag("CUZK_TIMING", false);  // CUZK_TIMING=1: every stage on stderr
   return o;
 }
+
+}  // namespace
 
 // Made on first use and never destroyed: the crate's callers never tear the
 // library down, and engines stopped by a static destructor after the CUDA
@@ -152,23 +152,76 @@ service::Service& the_service() {
   return *svc;
 }
 
-// What an SRS handle points to.
-struct Srs {
-  std::string path;
-  std::atomic<size_t> references{1};
-  std::shared_ptr<const io::BellpersonParams<E>> params;
-  // The service's keys made of these points, one per densities met.
-  struct Shape {
-    groth16::Density a, b;
-    std::string key_id;
-  };
-  std::mutex mu;
-  std::vector<Shape> shapes;
+Srs::~Srs() {
+  for (const Shape& s : shapes) the_service().evict(s.key_id);
+}
 
-  ~Srs() {
-    for (const Shape& s : shapes) the_service().evict(s.key_id);
+std::span<const uint64_t> limbs(const supraseal_fr* p, size_t n, const char* what) {
+  if (n) require(p, what);
+  return {reinterpret_cast<const uint64_t*>(p), n * 4};
+}
+
+Srs& srs_of(const supraseal_srs* h) {
+  require(h, "SRS handle");
+  require(h->ptr, "SRS (the handle holds no parameters)");
+  return *static_cast<Srs*>(h->ptr);
+}
+
+void Submitted::submit(const std::string& key, std::vector<size_t> job_circuits,
+                       std::vector<service::PartitionInput> inputs, const std::string& label) {
+  if (refused) return;
+  try {
+    const service::JobId id = the_service().submit(key, std::move(inputs), {.label = label});
+    jobs.push_back({id, std::move(job_circuits)});
+  } catch (...) {
+    refused = std::current_exception();
   }
-};
+}
+
+std::vector<supraseal_proof> collect(Submitted& submitted) {
+  service::Service& svc = the_service();
+  std::exception_ptr failure = submitted.refused;
+  std::vector<supraseal_proof> proofs(submitted.circuits);
+  for (const Submitted::Job& job : submitted.jobs) {
+    const service::JobOutcome outcome = *svc.await(job.id);
+    for (size_t k = 0; k < outcome.partitions.size(); ++k) {
+      const service::PartitionOutcome& p = outcome.partitions[k];
+      const size_t circuit = job.circuits[k];
+      if (!p.ok()) {
+        if (!failure)
+          failure = std::make_exception_ptr(
+              Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
+        continue;
+      }
+      const groth16::Proof<E>& proof = std::get<service::Proved<E>>(*p.proved).proof;
+      std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
+      std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
+      std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
+    }
+  }
+  submitted.jobs.clear();
+  if (failure) std::rethrow_exception(failure);
+  return proofs;
+}
+
+Pending::~Pending() {
+  if (submitted.jobs.empty()) return;
+  for (const Submitted::Job& job : submitted.jobs) the_service().cancel(job.id);
+  try {
+    (void)collect(submitted);
+  } catch (...) {
+    // Cancelled partitions fail; nobody asks for their proofs.
+  }
+}
+
+void check_gpu_index(int gpu_index) {
+  const size_t gpus = the_service().placement().gpus.size();
+  if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
+    throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
+                              " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
+}
+
+namespace {
 
 Srs* acquire(Srs* s) {
   s->references.fetch_add(1, std::memory_order_relaxed);
@@ -273,33 +326,11 @@ std::string key_for(Srs& srs, groth16::Density a, groth16::Density b) {
   return id;
 }
 
-std::span<const uint64_t> limbs(const supraseal_fr* p, size_t n, const char* what) {
-  if (n) require(p, what);
-  return {reinterpret_cast<const uint64_t*>(p), n * 4};
-}
-
-Srs& srs_of(const supraseal_srs* h) {
-  require(h, "SRS handle");
-  require(h->ptr, "SRS (the handle holds no parameters)");
-  return *static_cast<Srs*>(h->ptr);
-}
-
-// A call's circuits as jobs of the service, circuits of one shape as one job
-// (each shape is a key), submitted in order until one is refused.
-struct Submitted {
-  struct Job {
-    service::JobId id = 0;
-    std::vector<size_t> circuits;  // the job's partitions, in order
-  };
-  std::vector<Job> jobs;
-  size_t circuits = 0;
-  std::exception_ptr refused;  // the submit that failed, after the jobs before it
-};
-
-// Checks every circuit against the SRS and submits them, each lending its
-// a, b, c and assignment through a share of `lending`.
+// Checks every circuit against the SRS and submits them, circuits of one
+// shape as one job (each shape is a key), each lending its a, b, c and
+// assignment through a share of `lending`.
 Submitted submit(const supraseal_assignment provers[], size_t n, const supraseal_fr r_s[], const supraseal_fr s_s[],
-                 const supraseal_srs* handle, capi::Lending& lending) {
+                 const supraseal_srs* handle, Lending& lending) {
   Srs& srs = srs_of(handle);
   Submitted out;
   out.circuits = n;
@@ -324,62 +355,10 @@ Submitted submit(const supraseal_assignment provers[], size_t n, const supraseal
         limbs(p.aux_assignment_data, p.aux_assignment_size, "aux_assignment_data"), limbs(&r_s[i], 1, "r"),
         limbs(&s_s[i], 1, "s"), lending.share()});
   }
-  service::Service& svc = the_service();
-  for (ShapeGroup& g : groups) {
-    try {
-      const service::JobId id = svc.submit(g.key, std::move(g.inputs), {.label = "supraseal " + srs.path});
-      out.jobs.push_back({id, std::move(g.circuits)});
-    } catch (...) {
-      out.refused = std::current_exception();
-      break;
-    }
-  }
+  for (ShapeGroup& g : groups)
+    out.submit(g.key, std::move(g.circuits), std::move(g.inputs), "supraseal " + srs.path);
   return out;
 }
-
-// Awaits every job (whatever fails: their partitions may read the caller's
-// memory until then); the proofs in circuit order, or the first failure.
-std::vector<supraseal_proof> collect(Submitted& submitted) {
-  service::Service& svc = the_service();
-  std::exception_ptr failure = submitted.refused;
-  std::vector<supraseal_proof> proofs(submitted.circuits);
-  for (const Submitted::Job& job : submitted.jobs) {
-    const service::JobOutcome outcome = *svc.await(job.id);
-    for (size_t k = 0; k < outcome.partitions.size(); ++k) {
-      const service::PartitionOutcome& p = outcome.partitions[k];
-      const size_t circuit = job.circuits[k];
-      if (!p.ok()) {
-        if (!failure)
-          failure = std::make_exception_ptr(
-              Refusal{code_of(p.error_kind), "circuit " + std::to_string(circuit) + ": " + p.error});
-        continue;
-      }
-      const groth16::Proof<E>& proof = std::get<service::Proved<E>>(*p.proved).proof;
-      std::memcpy(&proofs[circuit].a, &proof.a, sizeof proofs[circuit].a);
-      std::memcpy(&proofs[circuit].b, &proof.b, sizeof proofs[circuit].b);
-      std::memcpy(&proofs[circuit].c, &proof.c, sizeof proofs[circuit].c);
-    }
-  }
-  submitted.jobs.clear();
-  if (failure) std::rethrow_exception(failure);
-  return proofs;
-}
-
-// Curio's pending proof: the jobs a start submitted, whose inputs are all read.
-struct Pending {
-  Submitted submitted;
-  // Destroyed unfinalized: the jobs are cancelled and collected, so that none
-  // is left unawaited in the service.
-  ~Pending() {
-    if (submitted.jobs.empty()) return;
-    for (const Submitted::Job& job : submitted.jobs) the_service().cancel(job.id);
-    try {
-      (void)collect(submitted);
-    } catch (...) {
-      // Cancelled partitions fail; nobody asks for their proofs.
-    }
-  }
-};
 
 // cuzk_supraseal_alloc_pinned's buffers: page-locked (mapped and registered
 // with every GPU, and registered again after a GPU's reset) where the service
@@ -396,6 +375,10 @@ capi::CallerBuffers& caller_buffers() {
 }
 
 }  // namespace
+
+}  // namespace cuzk::capi::supraseal
+
+using namespace cuzk::capi::supraseal;
 
 extern "C" {
 
@@ -428,13 +411,8 @@ supraseal_srs clone_SRS(const supraseal_srs* srs) {
 supraseal_error generate_groth16_proofs_c(const supraseal_assignment provers[], size_t num_circuits,
                                           const supraseal_fr r_s[], const supraseal_fr s_s[],
                                           supraseal_proof proofs[], const supraseal_srs* srs) {
-  return guarded([&] {
-    if (num_circuits) require(proofs, "proofs");
-    capi::Lending lending;
-    Submitted submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
-    const std::vector<supraseal_proof> made = collect(submitted);
-    std::copy(made.begin(), made.end(), proofs);
-  });
+  return prove_now(num_circuits, proofs,
+                   [&](Lending& lending) { return submit(provers, num_circuits, r_s, s_s, srs, lending); });
 }
 
 supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment provers[], size_t num_circuits,
@@ -442,23 +420,8 @@ supraseal_error generate_groth16_proofs_start_c(const supraseal_assignment prove
                                                 const supraseal_srs* srs, void* gpu_mutex, int gpu_index,
                                                 void** pending_out) {
   (void)gpu_mutex;  // any object create_gpu_mutex made, or NULL: see the header
-  return guarded([&] {
-    require(pending_out, "pending_out");
-    *pending_out = nullptr;
-    const size_t gpus = the_service().placement().gpus.size();
-    if (gpu_index < -1 || (gpu_index >= 0 && (size_t)gpu_index >= gpus))
-      throw Refusal{EINVAL, "gpu_index " + std::to_string(gpu_index) + ": this service has " + std::to_string(gpus) +
-                                " GPU" + (gpus == 1 ? "" : "s") + " (-1 for any)"};
-    auto pending = std::make_unique<Pending>();
-    {
-      // Returns once every circuit's inputs have been read (uploaded, or
-      // copied for the CPU prover): the proofs go on without them.
-      capi::Lending lending;
-      pending->submitted = submit(provers, num_circuits, r_s, s_s, srs, lending);
-    }
-    if (pending->submitted.refused) (void)collect(pending->submitted);  // throws the refusal
-    *pending_out = pending.release();
-  });
+  return start_pending(gpu_index, pending_out,
+                       [&](Lending& lending) { return submit(provers, num_circuits, r_s, s_s, srs, lending); });
 }
 
 supraseal_error finalize_groth16_proof_c(void* handle, supraseal_proof proofs[]) {
@@ -478,7 +441,7 @@ supraseal_error cuzk_supraseal_alloc_pinned(size_t bytes, void** out) {
     require(out, "out");
     *out = nullptr;
     if (bytes == 0) throw Refusal{EINVAL, "cuzk_supraseal_alloc_pinned of 0 bytes"};
-    capi::CallerBuffers& buffers = caller_buffers();
+    cuzk::capi::CallerBuffers& buffers = caller_buffers();
     try {
       *out = buffers.allocate(bytes);
     } catch (const std::exception& e) {

@@ -299,9 +299,12 @@ class CudaBackend final : public Backend<E> {
     if (uploaded)
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
 
+    // a, b, c from the host, or computed on the GPU from the key's rows
+    // (abc_on_gpu_for): per partition, as its inputs come.
+    const bool host_abc = item.inputs.has_abc();
     const size_t together = gpu::proof_device_bytes(*key, gpu::AbcSchedule::together);
     const auto memory = g.shared.reserve_proof_memory(
-        together, item.inputs.has_abc() ? gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn) : together);
+        together, host_abc ? gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn) : together);
     auto inputs = gpu::upload_inputs<E>(*key, *s.worker, item.inputs, memory.schedule());
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
@@ -325,7 +328,7 @@ class CudaBackend final : public Backend<E> {
     // Without GPU a/b/c, that interval is only the wait for the upload.
     const double kernels = kernel_seconds(times);
     record_end_to_end(recorder, track, item.job, item.partition, std::max(locked, done - kernels),
-                      gpu::kGpuKernelStages, times, options_.abc_on_gpu ? std::nullopt : std::optional(Stage::abc));
+                      gpu::kGpuKernelStages, times, host_abc ? std::optional(Stage::abc) : std::nullopt);
     return proof;
   }
 

@@ -244,16 +244,19 @@ typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
   } else {
     Lent<E> lent = source.lend();
     lent.inputs.check_shape(key.n_vars(), key.domain_size());
-    if (backend_->reads_lent()) {
+    const bool abc_given = lent.inputs.has_abc();
+    if (backend_->reads_lent() && (abc_given || abc_on_gpu_for(*t.batch->key, backend_->abc_on_gpu()))) {
       ready.inputs = std::move(lent.inputs);
       ready.lent = std::move(lent.hold);
     } else {
-      // The CPU prover works on a, b, c in place: its one copy, the values
+      // The CPU prover works on a, b, c in place, and the host evaluates a,
+      // b, c from the key's rows out of w in a buffer: one copy, the values
       // checked on the way; the caller's memory goes back right after.
-      if (!lent.inputs.has_abc())
-        throw std::invalid_argument("a partition lent without a, b and c, to a backend that takes them from the host");
+      if (!abc_given && key.coefs.empty())
+        throw std::invalid_argument("a partition lent without a, b and c, for a key without its circuit's rows");
       into_buffer(false, [&](const PartitionSpans<E>& p) {
         groth16::copy_checked(lent.inputs, p.w, p.a, p.b, p.c, 0);
+        if (!abc_given) t.batch->key->evaluate_abc(p.w, p.a, p.b, p.c, 0);
       });
     }
   }

@@ -86,11 +86,16 @@ CircuitDensities check_circuit(const BellpersonCounts& counts, const r1cs::Const
 std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(BellpersonParams<E> params,
                                                           const r1cs::ConstraintMatrices<E>& m,
                                                           const std::string& name) {
-  CircuitDensities d = check_circuit(
-      {params.ic.size(), params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()}, m,
-      name);
-  return key_of(std::make_shared<const BellpersonParams<E>>(std::move(params)), std::move(d.a), std::move(d.b),
-                groth16::coefficient_list(m));
+  return bellman_key(std::make_shared<const BellpersonParams<E>>(std::move(params)), m, name);
+}
+
+std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(std::shared_ptr<const BellpersonParams<E>> params,
+                                                          const r1cs::ConstraintMatrices<E>& m,
+                                                          const std::string& name) {
+  const BellpersonParams<E>& p = *params;
+  CircuitDensities d =
+      check_circuit({p.ic.size(), p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()}, m, name);
+  return key_of(std::move(params), std::move(d.a), std::move(d.b), groth16::coefficient_list(m));
 }
 
 std::shared_ptr<const groth16::ProvingKey<E>> bellman_key(std::shared_ptr<const BellpersonParams<E>> params,

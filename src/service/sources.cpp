@@ -301,6 +301,62 @@ size_t count_values(std::span<const uint64_t> limbs, const char* what) {
   return limbs.size() / Fr::N;
 }
 
+// An assignment's counts and first input checked against the key, and r and s
+// when the caller gives them: what Evaluations and Assignment share.
+template <class E>
+std::optional<groth16::Randomness<typename E::Fr>> checked_assignment(std::span<const uint64_t> inputs,
+                                                                      std::span<const uint64_t> aux,
+                                                                      std::span<const uint64_t> r,
+                                                                      std::span<const uint64_t> s,
+                                                                      const groth16::ProvingKey<E>& k,
+                                                                      const std::string& key_name) {
+  using Fr = typename E::Fr;
+  const auto fail = [&](const std::string& problem) { throw Error(ErrorKind::invalid_argument, problem); };
+  const size_t n_inputs = count_values<Fr>(inputs, "the inputs"), n_aux = count_values<Fr>(aux, "the aux");
+  if (n_inputs != k.n_public() + 1 || n_aux != k.n_vars() - n_inputs)
+    fail("the assignment has " + std::to_string(n_inputs) + " inputs and " + std::to_string(n_aux) + " private values; " +
+         key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
+  if (const Fr one = Fr::one(); n_inputs && std::memcmp(inputs.data(), &one, sizeof(Fr)) != 0)
+    fail("the first input is not 1 (in Montgomery form)");
+  if (r.empty() && s.empty()) return std::nullopt;
+  if (r.size() != Fr::N || s.size() != Fr::N) fail("r and s must be one value each");
+  if (!Fr::less_than_modulus(r.data()) || !Fr::less_than_modulus(s.data())) fail("r or s is not below the modulus");
+  std::optional<groth16::Randomness<Fr>> randomness;
+  randomness.emplace();
+  std::memcpy(&randomness->r, r.data(), sizeof(Fr));
+  std::memcpy(&randomness->s, s.data(), sizeof(Fr));
+  return randomness;
+}
+
+// Limbs viewed as the values they hold (their count checked by count_values).
+template <class Fr>
+std::span<const Fr> values_of(std::span<const uint64_t> limbs) {
+  return std::span<const Fr>(reinterpret_cast<const Fr*>(limbs.data()), limbs.size() / Fr::N);
+}
+
+// A source that lends `lent` once: the hold goes with the pieces, and the
+// engine lets go of it once they are read. A partition synthesized again (its
+// GPU faulted) after that finds the caller's memory given back.
+template <class E>
+engine::Synthesize<E> lend_once(engine::Lent<E> lent) {
+  return engine::Synthesize<E>::lending([lent = std::move(lent), lent_before = false]() mutable {
+    if (std::exchange(lent_before, true))
+      throw std::runtime_error("the caller's inputs were given back once read: this partition cannot be proved again");
+    return std::exchange(lent, {});
+  });
+}
+
+// w's pieces: the inputs, then the private values.
+template <class E>
+engine::Lent<E> lent_assignment(std::span<const uint64_t> inputs, std::span<const uint64_t> aux,
+                                std::shared_ptr<const void> hold) {
+  using Fr = typename E::Fr;
+  engine::Lent<E> lent;
+  lent.inputs.w = {{values_of<Fr>(inputs), "input"}, {values_of<Fr>(aux), "private"}};
+  lent.hold = std::move(hold);
+  return lent;
+}
+
 template <class E>
 Source<E> from_evaluations(Evaluations in, const groth16::SharedKey<E>& key, const std::string& key_name) {
   using Fr = typename E::Fr;
@@ -313,39 +369,20 @@ Source<E> from_evaluations(Evaluations in, const groth16::SharedKey<E>& key, con
   if (rows > k.domain_size())
     fail("a, b and c have " + std::to_string(rows) + " values; " + key_name + "'s domain holds " +
          std::to_string(k.domain_size()));
-  const size_t n_inputs = count_values<Fr>(in.inputs, "the inputs"), n_aux = count_values<Fr>(in.aux, "the aux");
-  if (n_inputs != k.n_public() + 1 || n_aux != k.n_vars() - n_inputs)
-    fail("the assignment has " + std::to_string(n_inputs) + " inputs and " + std::to_string(n_aux) + " private values; " +
-         key_name + " needs " + std::to_string(k.n_public() + 1) + " and " + std::to_string(k.n_vars() - k.n_public() - 1));
-  if (const Fr one = Fr::one(); n_inputs && std::memcmp(in.inputs.data(), &one, sizeof(Fr)) != 0)
-    fail("the first input is not 1 (in Montgomery form)");
-  std::optional<groth16::Randomness<Fr>> randomness;
-  if (!in.r.empty() || !in.s.empty()) {
-    if (in.r.size() != Fr::N || in.s.size() != Fr::N) fail("r and s must be one value each");
-    if (!Fr::less_than_modulus(in.r.data()) || !Fr::less_than_modulus(in.s.data()))
-      fail("r or s is not below the modulus");
-    randomness.emplace();
-    std::memcpy(&randomness->r, in.r.data(), sizeof(Fr));
-    std::memcpy(&randomness->s, in.s.data(), sizeof(Fr));
-  }
-  // Lent, once: the hold goes with the pieces, and the engine lets go of it
-  // once they are read. A partition synthesized again (its GPU faulted) after
-  // that finds the caller's memory given back.
-  auto lend = engine::Synthesize<E>::lending([in = std::move(in), lent_before = false]() mutable {
-    if (std::exchange(lent_before, true))
-      throw std::runtime_error("the caller's a, b, c and assignment were given back once read: this partition "
-                               "cannot be proved again");
-    const auto values = [](std::span<const uint64_t> limbs) {
-      return std::span<const Fr>(reinterpret_cast<const Fr*>(limbs.data()), limbs.size() / Fr::N);
-    };
-    engine::Lent<E> lent;
-    lent.inputs.w = {{values(in.inputs), "input"}, {values(in.aux), "private"}};
-    lent.inputs.a.values = values(in.a), lent.inputs.b.values = values(in.b), lent.inputs.c.values = values(in.c);
-    lent.hold = std::move(in.hold);
-    in = {};
-    return lent;
-  });
-  return {std::move(lend), 0, randomness};
+  const auto randomness = checked_assignment<E>(in.inputs, in.aux, in.r, in.s, k, key_name);
+  engine::Lent<E> lent = lent_assignment<E>(in.inputs, in.aux, std::move(in.hold));
+  lent.inputs.a.values = values_of<Fr>(in.a), lent.inputs.b.values = values_of<Fr>(in.b),
+  lent.inputs.c.values = values_of<Fr>(in.c);
+  return {lend_once(std::move(lent)), 0, randomness};
+}
+
+// Only the assignment crosses, lent as w's pieces: the engine evaluates a, b,
+// c from the key's rows, on the GPU where it computes them there (the pieces
+// uploaded where they lie), else on the host from its one checked copy.
+template <class E>
+Source<E> from_assignment(Assignment in, const groth16::SharedKey<E>& key, const std::string& key_name) {
+  const auto randomness = checked_assignment<E>(in.inputs, in.aux, in.r, in.s, key->key(), key_name);
+  return {lend_once(lent_assignment<E>(in.inputs, in.aux, std::move(in.hold))), 0, randomness};
 }
 
 }  // namespace
@@ -365,6 +402,7 @@ Source<E> make_source(PartitionInput input, const groth16::SharedKey<E>& key, co
         else if constexpr (std::is_same_v<In, WitnessFile>) return from_file<E>(std::move(in), key, key_name, options);
         else if constexpr (std::is_same_v<In, DecodedWitness>)
           return from_decoded<E>(std::move(in), key, key_name, options);
+        else if constexpr (std::is_same_v<In, Assignment>) return from_assignment<E>(std::move(in), key, key_name);
         else return from_native<E>(std::move(in), key, key_name, options, shapes);
       },
       std::move(input));

@@ -15,7 +15,6 @@
  *        handles: an error code and message each, and no proof written
  *
  * Exit status 77 (ctest's skip) when CUZK_BACKEND=cuda finds no GPU. */
-#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "supraseal_inputs.h"
 
 /* ---- the crate's declarations ---- */
 typedef struct { uint64_t l[4]; } Scalar;               /* blstrs::Scalar */
@@ -60,64 +61,8 @@ Error cuzk_supraseal_free_pinned(void* p);
 
 _Static_assert(sizeof(Assignment) == 136 && sizeof(Proof) == 384 && sizeof(Error) == 16, "the crate's layouts");
 
-/* ---- the fixture ---- */
-typedef struct {
-  uint64_t n_in, n_aux, abc_size, circuits;
-  size_t *a_aux, *b_inp, *b_aux; /* bitmaps, usize words as bitvec keeps them */
-  Scalar* values;                /* per circuit: a, b, c, inputs, aux, r, s */
-} Fixture;
-
-static char dir[4096];
-static Fixture fx;
-static bool cuda;
+/* ---- the fixture (supraseal_inputs.h) ---- */
 static bool compare; /* "same": the proofs must equal those an earlier run wrote */
-
-static void die(const char* what) {
-  fprintf(stderr, "supraseal_abi: %s\n", what);
-  exit(1);
-}
-
-static void check(bool ok, const char* what) {
-  if (!ok) die(what);
-}
-
-/* DIR/NAME; a path that does not fit is refused, not cut. */
-static const char* path_in(const char* name) {
-  static char p[2][sizeof dir + 64];
-  static int which;
-  which ^= 1;
-  const int n = snprintf(p[which], sizeof p[which], "%s/%s", dir, name);
-  check(n >= 0 && (size_t)n < sizeof p[which], "a path in DIR is too long for this test's buffer");
-  return p[which];
-}
-
-static size_t stride(void) { return 3 * fx.abc_size + fx.n_in + fx.n_aux + 2; }
-static const Scalar* circuit_values(size_t k) { return fx.values + k * stride(); }
-static const Scalar* r_of(size_t k) { return circuit_values(k) + 3 * fx.abc_size + fx.n_in + fx.n_aux; }
-static const Scalar* s_of(size_t k) { return r_of(k) + 1; }
-
-static void read_exactly(FILE* f, void* p, size_t bytes) { check(fread(p, 1, bytes, f) == bytes, "inputs.bin is short"); }
-
-static size_t* read_bitmap(FILE* f, uint64_t bits) {
-  const size_t words = (bits + 63) / 64;
-  size_t* w = calloc(words ? words : 1, sizeof(size_t));
-  check(w != NULL, "out of memory");
-  read_exactly(f, w, words * sizeof(size_t));
-  return w;
-}
-
-static void load_fixture(void) {
-  FILE* f = fopen(path_in("inputs.bin"), "rb");
-  check(f != NULL, "cannot open inputs.bin");
-  uint64_t header[4];
-  read_exactly(f, header, sizeof header);
-  fx.n_in = header[0], fx.n_aux = header[1], fx.abc_size = header[2], fx.circuits = header[3];
-  fx.a_aux = read_bitmap(f, fx.n_aux), fx.b_inp = read_bitmap(f, fx.n_in), fx.b_aux = read_bitmap(f, fx.n_aux);
-  fx.values = malloc(fx.circuits * stride() * sizeof(Scalar));
-  check(fx.values != NULL, "out of memory");
-  read_exactly(f, fx.values, fx.circuits * stride() * sizeof(Scalar));
-  fclose(f);
-}
 
 /* DensityTracker::get_total_density */
 static size_t popcount(const size_t* words, size_t bits) {
@@ -128,7 +73,7 @@ static size_t popcount(const size_t* words, size_t bits) {
 
 /* lib.rs generate_groth16_proof: circuit k's pointers, circuit 0's bitmaps. */
 static Assignment assignment(size_t k) {
-  const Scalar* v = circuit_values(k);
+  const Scalar* v = (const Scalar*)circuit_values(k);
   Assignment a = {
       fx.a_aux, fx.n_aux, popcount(fx.a_aux, fx.n_aux),
       fx.b_inp, fx.n_in,  popcount(fx.b_inp, fx.n_in),
@@ -141,19 +86,11 @@ static Assignment assignment(size_t k) {
 }
 
 static void all_assignments(Assignment* out, Scalar* r, Scalar* s) {
-  for (size_t k = 0; k < fx.circuits; ++k) out[k] = assignment(k), r[k] = *r_of(k), s[k] = *s_of(k);
+  for (size_t k = 0; k < fx.circuits; ++k)
+    out[k] = assignment(k), r[k] = *(const Scalar*)r_of(k), s[k] = *(const Scalar*)s_of(k);
 }
 
-/* Succeeded, or (cuda without a GPU) skip; anything else fails the test. */
-static void ok(Error e, const char* what) {
-  if (e.code == 0) {
-    check(e.str == NULL, "success with a message");
-    return;
-  }
-  fprintf(stderr, "supraseal_abi: %s: error %d: %s\n", what, e.code, e.str ? e.str : "(no message)");
-  if (cuda && e.code == ENODEV) exit(77);
-  exit(1);
-}
+static void ok(Error e, const char* what) { succeeded(e.code, e.str, what); }
 
 static SRS open_srs(bool cache) {
   SRS srs = {NULL};
@@ -299,30 +236,14 @@ static int prove(void) {
 }
 
 /* ---- errors ---- */
-static int failures;
-
 /* A call that must fail with a message (holding `needle`, when given) and
  * leave the proofs as they were. */
 static void expect_error_saying(Error e, const Proof* proofs, size_t n, const char* what, const char* needle) {
-  bool untouched = true;
-  for (size_t i = 0; proofs && i < n * sizeof(Proof); ++i) untouched &= ((const unsigned char*)proofs)[i] == 0xab;
-  if (e.code == 0 || !e.str || !*e.str || !untouched || (needle && !strstr(e.str, needle))) {
-    fprintf(stderr, "supraseal_abi: %s: code %d, message %s%s\n", what, e.code, e.str ? e.str : "(none)",
-            untouched ? "" : ", proofs written");
-    ++failures;
-  } else {
-    printf("  %-44s -> %d: %s\n", what, e.code, e.str);
-  }
-  free(e.str);
+  expect_refusal(e.code, e.str, proofs, n * sizeof(Proof), what, needle);
 }
 
 static void expect_error(Error e, const Proof* proofs, size_t n, const char* what) {
   expect_error_saying(e, proofs, n, what, NULL);
-}
-
-static void write_file(const char* name, const void* p, size_t bytes) {
-  FILE* f = fopen(path_in(name), "wb");
-  check(f && fwrite(p, 1, bytes, f) == bytes && fclose(f) == 0, "cannot write a test file");
 }
 
 static void bad_files(void) {
@@ -451,10 +372,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   compare = strcmp(argv[1], "same") == 0;
-  if (strlen(argv[2]) >= sizeof dir) die("DIR is longer than this test's buffer for it");
-  snprintf(dir, sizeof dir, "%s", argv[2]);
-  const char* backend = getenv("CUZK_BACKEND");
-  cuda = backend && strcmp(backend, "cuda") == 0;
-  load_fixture();
+  load_fixture("supraseal_abi", argv[2]);
   return strcmp(argv[1], "errors") == 0 ? errors() : prove();
 }

@@ -12,11 +12,18 @@
 //   u64 n_inputs, n_aux, abc_size, circuits
 //   u64 words of the A aux, B input and B aux bitmaps (ceil(n / 64) each)
 //   per circuit: a, b, c (abc_size values each), inputs, aux, r, s
-// every value 4 little-endian u64 limbs in Montgomery form.
+// every value 4 little-endian u64 limbs in Montgomery form; and the circuit
+// for witness-only proofs (supraseal_witness.c), its own constraints without
+// bellman's input constraints, as DIR/circuit.r1cs (circom's format) and
+// DIR/csr.bin:
+//   u64 constraints
+//   for A, B and C: u64 nnz, u32 row pointers (constraints + 1), u32 columns
+//   (nnz), coefficients (nnz values)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <span>
 #include <string>
 #include <tuple>
@@ -83,6 +90,50 @@ struct Scatter {
 };
 
 void write(std::ofstream& out, const void* p, size_t bytes) { out.write(static_cast<const char*>(p), (std::streamsize)bytes); }
+template <class T>
+void put(std::ofstream& out, T v) { write(out, &v, sizeof v); }
+
+// m as a circom .r1cs (io/r1cs.hpp): the header, then the constraints with
+// coefficients in canonical form. All signals past the inputs are private.
+void write_r1cs(const std::filesystem::path& path, const r1cs::ConstraintMatrices<E>& m) {
+  std::ofstream out(path, std::ios::binary);
+  out.write("r1cs", 4);
+  put<uint32_t>(out, 1), put<uint32_t>(out, 2);
+  put<uint32_t>(out, 1), put<uint64_t>(out, 4 + 32 + 4 * 4 + 8 + 4);
+  put<uint32_t>(out, 32);
+  for (size_t i = 0; i < Fr::N; ++i) put<uint64_t>(out, Fr::params::modulus(i));
+  for (uint32_t v : {m.n_vars, uint32_t{0}, m.n_public, uint32_t{0}}) put(out, v);
+  put<uint64_t>(out, m.n_vars), put<uint32_t>(out, (uint32_t)m.n_constraints());
+  put<uint32_t>(out, 2), put<uint64_t>(out, 12 * m.n_constraints() + m.terms.size() * (4 + sizeof(Fr)));
+  for (size_t c = 0; c < m.n_constraints(); ++c)
+    for (int k = 0; k < 3; ++k) {
+      put<uint32_t>(out, (uint32_t)m.lc(c, k).size());
+      for (const auto& t : m.lc(c, k)) {
+        uint64_t v[Fr::N];
+        t.coef.to_canonical(v);
+        put(out, t.wire), write(out, v, sizeof v);
+      }
+    }
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+}
+
+// m's A, B and C as compressed sparse rows.
+void write_csr(const std::filesystem::path& path, const r1cs::ConstraintMatrices<E>& m) {
+  std::ofstream out(path, std::ios::binary);
+  put<uint64_t>(out, m.n_constraints());
+  for (int k = 0; k < 3; ++k) {
+    std::vector<uint32_t> rows{0}, cols;
+    std::vector<Fr> vals;
+    for (size_t c = 0; c < m.n_constraints(); ++c) {
+      for (const auto& t : m.lc(c, k)) cols.push_back(t.wire), vals.push_back(t.coef);
+      rows.push_back((uint32_t)cols.size());
+    }
+    put<uint64_t>(out, cols.size());
+    write(out, rows.data(), 4 * rows.size()), write(out, cols.data(), 4 * cols.size());
+    write(out, vals.data(), sizeof(Fr) * vals.size());
+  }
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+}
 
 int run(const std::filesystem::path& dir, uint64_t constraints, uint64_t publics, uint64_t circuits, uint64_t seed) {
   std::filesystem::create_directories(dir);
@@ -92,6 +143,8 @@ int run(const std::filesystem::path& dir, uint64_t constraints, uint64_t publics
   const io::BellpersonParams<E> params = io::to_bellperson(*key);
   io::write_bellperson_params(dir / "circuit.params", params);
   io::write_json_file(dir / "vk.json", io::vk_to_json<E>(io::verifying_key(params)));
+  write_r1cs(dir / "circuit.r1cs", m);
+  write_csr(dir / "csr.bin", m);
 
   const uint64_t n_in = m.n_public + 1, n_aux = m.n_vars - n_in, abc_size = m.n_constraints() + n_in;
   std::ofstream out(dir / "inputs.bin", std::ios::binary);

@@ -3,7 +3,9 @@
 // parameter file's points and the circuit's densities alone: proofs that
 // verify, equal to the prover's own for the same r and s; the checks a
 // malformed request meets; and a key without coefficients refusing every
-// other kind of witness.
+// other kind of witness. Partitions that give the assignment alone
+// (service::Assignment, the supraseal ABI's witness-only extension), on a key
+// of the same points with the circuit's matrices: the same proofs.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -33,8 +35,9 @@ std::span<const uint64_t> limbs(std::span<const Fr> v) { return {reinterpret_cas
 std::span<const uint64_t> limbs(const Fr& v) { return {reinterpret_cast<const uint64_t*>(&v), 4}; }
 
 struct Fixture {
-  // The key with its circuit, and the same points known by densities only.
-  groth16::SharedKey<E> with_circuit, points_only;
+  // The key with its circuit, the same points known by densities only, and
+  // shared with the circuit's matrices (what the witness-only ABI registers).
+  groth16::SharedKey<E> with_circuit, points_only, registered;
   size_t rows = 0, n_inputs = 0;
 
   Fixture() {
@@ -44,6 +47,7 @@ struct Fixture {
     with_circuit = groth16::PreparedKey<E>::make(key);
     auto params = std::make_shared<const io::BellpersonParams<E>>(io::to_bellperson(*key));
     points_only = groth16::PreparedKey<E>::make(io::bellman_key(params, key->a_density, key->b_density, "chain"));
+    registered = groth16::PreparedKey<E>::make(io::bellman_key(params, m, "chain"));
     n_inputs = m.n_public + 1;
     rows = m.n_constraints() + n_inputs;
   }
@@ -61,6 +65,10 @@ struct Given {
             limbs(std::span<const Fr>(in.c).first(f.rows)), limbs(w.first(f.n_inputs)), limbs(w.subspan(f.n_inputs)),
             with_rs ? limbs(rs.r) : std::span<const uint64_t>{}, with_rs ? limbs(rs.s) : std::span<const uint64_t>{},
             nullptr};
+  }
+  Assignment assignment(const Fixture& f) const {
+    const std::span<const Fr> w(in.w);
+    return {limbs(w.first(f.n_inputs)), limbs(w.subspan(f.n_inputs)), limbs(rs.r), limbs(rs.s), nullptr};
   }
 };
 
@@ -194,6 +202,59 @@ TEST(Evaluations, TheCallersMemoryIsGivenBackOnceRead) {
   refused_parts.push_back(std::move(refused));
   EXPECT_THROW((void)svc.submit("k", std::move(refused_parts)), Error);
   EXPECT_EQ(back.load(), 1);
+}
+
+TEST(Assignment, ProvesFromTheCircuitsRowsWhatEvaluationsProve) {
+  const Fixture f;
+  ServiceOptions o = cpu();
+  o.abc = AbcPlace::automatic;
+  Service svc(o);
+  svc.add_key("k", f.points_only, "chain.params");
+  svc.add_key("circuit", f.registered, "chain.params with its matrices");
+  const Given g1(4), g2(5);
+  const JobOutcome given = *svc.await(svc.submit("k", {g1.evaluations(f), g2.evaluations(f)}));
+  const JobOutcome only = *svc.await(svc.submit("circuit", {g1.assignment(f), g2.assignment(f)}));
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_TRUE(given.partitions[i].ok()) << given.partitions[i].error;
+    ASSERT_TRUE(only.partitions[i].ok()) << only.partitions[i].error;
+    EXPECT_TRUE(std::get<Proved<E>>(*only.partitions[i].proved).proof ==
+                std::get<Proved<E>>(*given.partitions[i].proved).proof);
+  }
+  std::string message;
+  // A key known by its densities alone has no rows to evaluate a, b, c from.
+  EXPECT_EQ(submit_kind(svc, {g1.assignment(f)}, &message), ErrorKind::invalid_argument);
+  EXPECT_NE(message.find("holds no circuit"), std::string::npos) << message;
+  Assignment a = g1.assignment(f);
+  a.aux = a.aux.first(a.aux.size() - 4);
+  EXPECT_THROW((void)svc.submit("circuit", {a}), Error);
+  a = g1.assignment(f);
+  a.inputs = a.aux.first(4 * f.n_inputs);  // input 0 is not 1
+  EXPECT_THROW((void)svc.submit("circuit", {a}), Error);
+
+  // Lent as Evaluations are: the hold is let go of once the assignment is
+  // read (copied for the host's a, b, c here), buffers scrambled from then on
+  // reach no proof, and a value not below the modulus fails with its line.
+  Given mine(4);
+  mine.rs = g1.rs;
+  std::atomic<int> given_back{0};
+  Assignment lent = mine.assignment(f);
+  lent.hold = std::shared_ptr<const void>(&mine, [&](const void*) {
+    std::memset(mine.in.w.data(), 0xff, mine.in.w.size() * sizeof(Fr));
+    ++given_back;
+  });
+  Given bad(5);
+  std::memset(&bad.in.w[f.n_inputs], 0xff, sizeof(Fr));
+  std::vector<PartitionInput> parts;
+  parts.push_back(std::move(lent));  // the service's copy is the only one
+  parts.push_back(bad.assignment(f));
+  const JobOutcome out = *svc.await(svc.submit("circuit", std::move(parts)));
+  EXPECT_EQ(given_back.load(), 1) << "the hold was not let go of by the job's end, or twice";
+  ASSERT_TRUE(out.partitions[0].ok()) << out.partitions[0].error;
+  EXPECT_TRUE(std::get<Proved<E>>(*out.partitions[0].proved).proof ==
+              std::get<Proved<E>>(*given.partitions[0].proved).proof);
+  ASSERT_FALSE(out.partitions[1].ok());
+  EXPECT_NE(out.partitions[1].error.find("private value 0 is not below the modulus"), std::string::npos)
+      << out.partitions[1].error;
 }
 
 }  // namespace

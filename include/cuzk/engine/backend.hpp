@@ -21,11 +21,22 @@
 
 namespace cuzk::engine {
 
+// Whether the partitions of `key` have a, b, c computed on the device: where
+// the backend computes them (Backend::abc_on_gpu) and the key has the rows to
+// compute them from. A key of a bellperson parameter file alone has none: its
+// partitions give a, b, c from the host (service::Evaluations), beside keys
+// with circuits whose a, b, c the GPU computes, on one engine.
+template <class E>
+bool abc_on_gpu_for(const groth16::PreparedKey<E>& key, bool backend_abc_on_gpu) {
+  return backend_abc_on_gpu && !key.key().coefs.empty();
+}
+
 // One partition's host buffer: w (n_vars values), then a, b, c (domain_size
 // each) when they come from the host.
 template <class E>
-size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool abc_on_gpu) {
-  return (key.key().n_vars() + (abc_on_gpu ? 0 : 3 * key.key().domain_size())) * sizeof(typename E::Fr);
+size_t partition_buffer_bytes(const groth16::PreparedKey<E>& key, bool backend_abc_on_gpu) {
+  const bool on_gpu = abc_on_gpu_for(key, backend_abc_on_gpu);
+  return (key.key().n_vars() + (on_gpu ? 0 : 3 * key.key().domain_size())) * sizeof(typename E::Fr);
 }
 
 // That buffer's parts; a, b, c are empty when they do not come from the host.
@@ -36,9 +47,9 @@ struct PartitionSpans {
 
 template <class E>
 PartitionSpans<E> partition_spans(const BufferPool::Lease& buffer, const groth16::PreparedKey<E>& key,
-                                  bool abc_on_gpu) {
+                                  bool backend_abc_on_gpu) {
   using Fr = typename E::Fr;
-  const size_t n = key.key().n_vars(), rows = abc_on_gpu ? 0 : key.key().domain_size();
+  const size_t n = key.key().n_vars(), rows = abc_on_gpu_for(key, backend_abc_on_gpu) ? 0 : key.key().domain_size();
   Fr* base = buffer.as<Fr>();
   return {{base, n}, {base + n, rows}, {base + n + rows, rows}, {base + n + 2 * rows, rows}};
 }
@@ -93,8 +104,9 @@ class Backend {
 
   // Worker threads the engine runs, numbered 0 .. workers() - 1.
   virtual unsigned workers() const = 0;
-  // Whether the backend computes a, b and c from the key's rows, so that
-  // synthesis writes w only (else w, a, b, c into the buffer).
+  // Whether the backend computes a, b and c from the rows of keys that have
+  // them (abc_on_gpu_for), so that synthesis writes w only (else w, a, b, c
+  // into the buffer).
   virtual bool abc_on_gpu() const = 0;
   // Whether prove() reads a lent partition's pieces where they lie (GPUs:
   // each uploaded from the caller's memory), or the engine first copies them

@@ -12,7 +12,7 @@
 // memory. With abc_on_gpu, synthesis writes only w and the GPU computes a, b, c
 // from the key's rows (zkey jobs: a quarter of the PCIe bytes and no CPU
 // evaluate_abc); native circuits, whose synthesis writes a, b, c anyway, keep
-// them on the host.
+// them on the host, as do keys without rows (abc_on_gpu_for).
 #pragma once
 
 #include <functional>

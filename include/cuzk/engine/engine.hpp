@@ -46,11 +46,13 @@
 namespace cuzk::engine {
 
 // A partition's inputs lent from its caller's memory instead of synthesized:
-// the pieces (HostInputs: w in pieces, a, b, c of the given rows) and `hold`,
-// which the engine lets go of as soon as no stage reads them (after their
-// upload on a GPU, after their copy into a pool buffer for the CPU prover, or
-// when the partition fails or stops first): the caller's notification that
-// its memory is free again.
+// the pieces (HostInputs: w in pieces, a, b, c of the given rows, or none for
+// a key with its circuit's rows, which then evaluate them: on the GPU where
+// abc_on_gpu_for, else on the host from w's copy into a pool buffer) and
+// `hold`, which the engine lets go of as soon as no stage reads them (after
+// their upload on a GPU, after their copy into a pool buffer, or when the
+// partition fails or stops first): the caller's notification that its memory
+// is free again.
 template <class E>
 struct Lent {
   groth16::HostInputs<typename E::Fr> inputs;

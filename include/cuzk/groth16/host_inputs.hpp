@@ -86,8 +86,9 @@ void copy_checked(const typename HostInputs<Fr>::Piece& piece, std::span<Fr> out
 }
 
 // The CPU prover's buffers from the pieces: w (n_vars) and a, b, c (domain
-// each, the rows past the given ones zero), every value checked. in must have
-// passed check_shape.
+// each, the rows past the given ones zero; left as they are where in gives
+// none, for the caller to evaluate), every value checked. in must have passed
+// check_shape.
 template <class Fr>
 void copy_checked(const HostInputs<Fr>& in, std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                   unsigned threads) {
@@ -96,6 +97,7 @@ void copy_checked(const HostInputs<Fr>& in, std::span<Fr> w, std::span<Fr> a, st
     copy_checked<Fr>(piece, w.subspan(at, piece.values.size()), threads);
     at += piece.values.size();
   }
+  if (!in.has_abc()) return;
   const size_t rows = in.rows();
   for (auto [piece, out] : {std::pair{&in.a, a}, std::pair{&in.b, b}, std::pair{&in.c, c}}) {
     copy_checked<Fr>(*piece, out.first(rows), threads);

@@ -35,6 +35,11 @@ CircuitDensities check_circuit(const BellpersonCounts& counts, const r1cs::Const
 std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(BellpersonParams<Bls12_381> params,
                                                                   const r1cs::ConstraintMatrices<Bls12_381>& m,
                                                                   const std::string& name);
+// The same, the points shared with `params`, which may serve other keys
+// (supraseal-c2's SRS with a circuit registered beside its callers' bitmaps).
+std::shared_ptr<const groth16::ProvingKey<Bls12_381>> bellman_key(
+    std::shared_ptr<const BellpersonParams<Bls12_381>> params, const r1cs::ConstraintMatrices<Bls12_381>& m,
+    const std::string& name);
 
 // The key of `params` for a circuit known by its densities alone (what
 // supraseal-c2's callers pass as bitmaps): the points shared with `params`

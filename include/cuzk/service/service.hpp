@@ -160,7 +160,9 @@ struct NativeWitness {
 // CPU backend copies them once into its buffer, checking them on the way.
 // They must stay valid and unchanged until `hold` is let go of, or the job is
 // awaited. The only input a key without its circuit's coefficients (a
-// bellperson parameter file alone) can prove.
+// bellperson parameter file alone) can prove: its a, b, c come from the host
+// whatever ServiceOptions::abc says (engine::abc_on_gpu_for), as do a key's
+// with coefficients when a partition gives them.
 struct Evaluations {
   // ⟨A_j, w⟩, ⟨B_j, w⟩, ⟨C_j, w⟩ for the constraints j (bellman's input
   // constraints included), at most the key's domain; the rows past them are 0.
@@ -176,7 +178,23 @@ struct Evaluations {
   // know that its memory is free again before the proof is done.
   std::shared_ptr<const void> hold;
 };
-using PartitionInput = std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations>;
+// A partition whose assignment its caller computed, for a key that holds its
+// circuit's rows (a parameter file with the circuit's matrices,
+// io::bellman_key): the service evaluates a, b, c from them, on the GPU where
+// it computes them there (abc gpu), else on the host; witness-only proving
+// (capi/supraseal_circuit.cpp). Lent as Evaluations are, in the same
+// representation, as w's two pieces: where the GPU evaluates a, b, c they go
+// up from where they lie; where the host does, they are copied (and checked)
+// once into a pool buffer beside them. They must stay valid and unchanged
+// until `hold` is let go of, or the job is awaited.
+struct Assignment {
+  std::span<const uint64_t> inputs;  // the public inputs, 1 first
+  std::span<const uint64_t> aux;     // the private signals
+  std::span<const uint64_t> r, s;    // as Evaluations' r and s
+  std::shared_ptr<const void> hold;  // as Evaluations' hold
+};
+using PartitionInput =
+    std::variant<WitnessBytes, WitnessFile, DecodedWitness, NativeWitness, Evaluations, Assignment>;
 
 using Clock = std::chrono::steady_clock;
 
