@@ -2,7 +2,7 @@
 // witnesses get proofs that verify (in cuzk and in snarkjs), bad ones fail
 // alone with an error line naming them, the trace file is a Chrome trace, and
 // usage errors write nothing. cuzk bench pipeline: every partition proved, the
-// figures and the trace written.
+// figures and the trace written, and replaced by a rerun (bench prove's too).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -99,6 +99,20 @@ TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
   std::ifstream tf(trace);
   const auto events = nlohmann::json::parse(tf).at("traceEvents");
   EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const auto& e) { return e["ph"] == "X"; }), 6 * 9);
+  EXPECT_EQ(figures.at("bench"), "pipeline");
+  // A rerun replaces its own report and trace, and no other JSON.
+  const std::vector<std::string> rerun{"bench", "pipeline", "--curve", "bn254", "--circuit", "hash-chain",
+                                       "--constraints", "1024", "--partitions", "1", "--jobs", "1", "--backend", "cpu",
+                                       "--trace", trace.string(), "--json", json.string()};
+  const ProcessResult again = cuzk(rerun);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  const fs::path other = out / "other.json";
+  std::ofstream(other) << R"({"not": "a report"})";
+  auto onto_other = rerun;
+  onto_other.back() = other.string();
+  const ProcessResult refused = cuzk(onto_other);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("is not replaced by a benchmark report"), std::string::npos) << refused.err;
 
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"bench", "pipeline", "--jobs", "0", "--backend", "cpu"},
@@ -110,6 +124,18 @@ TEST(BenchPipeline, ProvesEveryPartitionAndReports) {
     EXPECT_EQ(e.exit_code, 2) << e.err;
     EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
   }
+}
+
+TEST(BenchProve, ARerunReplacesItsOwnReport) {
+  TempDir out;
+  const fs::path json = out / "prove.json";
+  for (int run = 0; run < 2; ++run) {
+    const ProcessResult r = cuzk({"bench", "prove", "--curve", "bn254", "--circuit", "partition", "--constraints",
+                                  "1024", "--repeat", "1", "--backend", "cpu", "--json", json.string()});
+    ASSERT_EQ(r.exit_code, 0) << "run " << run << ": " << r.err;
+  }
+  std::ifstream jf(json);
+  EXPECT_EQ(nlohmann::json::parse(jf).at("bench"), "prove");
 }
 
 }  // namespace
