@@ -93,6 +93,13 @@ void require(const void* p, const char* what) {
   if (!p) throw Refusal{EINVAL, std::string("null ") + what};
 }
 
+void require_openable(const char* path) {
+  if (struct stat st; ::stat(path, &st) != 0) {
+    const int error = errno;
+    throw Refusal{error, std::string(path) + ": cannot open: " + std::strerror(error)};
+  }
+}
+
 namespace {
 
 // CUZK_BACKEND (auto, cpu or cuda) picks the backend, auto by default,
@@ -233,11 +240,7 @@ void release(Srs* s) {
 }
 
 Srs* load(const char* path) {
-  // supraseal-c2 answers a file it cannot open with open()'s errno.
-  if (struct stat st; ::stat(path, &st) != 0) {
-    const int error = errno;
-    throw Refusal{error, std::string(path) + ": cannot open: " + std::strerror(error)};
-  }
+  require_openable(path);
   auto s = std::make_unique<Srs>();
   s->path = path;
   s->params = std::make_shared<const io::BellpersonParams<E>>(io::read_bellperson_params(path));

@@ -9,14 +9,11 @@
 // only converts, as supraseal_api.cpp does.
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <memory>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <sys/stat.h>
 
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/bellperson_key.hpp"
@@ -125,11 +122,7 @@ supraseal_error cuzk_supraseal_register_circuit_r1cs(cuzk_supraseal_circuit* ret
     take_empty(ret);
     const Srs& params = srs_of(srs);
     require(r1cs_path, "r1cs_path");
-    // A file it cannot open is answered with stat's errno, as create_SRS does.
-    if (struct stat st; ::stat(r1cs_path, &st) != 0) {
-      const int error = errno;
-      throw Refusal{error, std::string(r1cs_path) + ": cannot open: " + std::strerror(error)};
-    }
+    require_openable(r1cs_path);
     const io::R1cs file = io::R1cs::open(r1cs_path);
     ret->ptr = registered(params, file.as<E>(), r1cs_path);
   });

@@ -50,6 +50,9 @@ supraseal_error guarded(F&& f) noexcept {
 }
 
 void require(const void* p, const char* what);
+// A file the library is asked to read that cannot be opened is answered with
+// open()'s errno, as supraseal-c2 answers it (supraseal.h promises it).
+void require_openable(const char* path);
 
 // Made on first use and never destroyed (supraseal_api.cpp says why).
 service::Service& the_service();

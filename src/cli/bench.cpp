@@ -91,11 +91,11 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
   const bool warm_up = cuda;
   for (int rep = warm_up ? -1 : 0; rep < o.repeat; ++rep) {
     const uint32_t job = uint32_t(rep + 1);
-    engine::WorkItem<E> item{key, job, 0, {}, pool.acquire(bytes), {}};
-    const auto parts = engine::partition_spans(item.buffer, *key, false);
+    engine::WorkItem<E> item{key, job, 0, {{}, pool.acquire(bytes), {}}};
+    const auto parts = engine::partition_spans(item.host.buffer, *key, false);
     const double synthesis =
         timed([&] { circuit::synthesize_witness(circuit, parts.w, parts.a, parts.b, parts.c); });
-    item.inputs = groth16::HostInputs<typename E::Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+    item.host.inputs = groth16::HostInputs<typename E::Fr>::whole(parts.w, parts.a, parts.b, parts.c);
     if (rep == 0)
       witness_0_or_1 = (double)std::count_if(parts.w.begin(), parts.w.end(),
                                              [](const auto& x) { return x.is_zero() || x.is_one(); }) /

@@ -24,12 +24,12 @@ class CpuBackend final : public Backend<E> {
 
   groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) override {
     const Track track{Track::Kind::worker, -1, (int)worker};
-    const auto parts = partition_spans(item.buffer, *item.key, false);
+    const auto parts = partition_spans(item.host.buffer, *item.key, false);
     StageTimes times;
     const double start = recorder.now();
     auto proof = groth16::prove_start(*item.key, std::span<const Fr>(parts.w), parts.a, parts.b, parts.c, threads_,
                                       &times);
-    item.release();  // a, b, c are consumed
+    item.host.release();  // a, b, c are consumed
     record_end_to_end(recorder, track, item.job, item.partition, start, groth16::kStartStages, times);
     return proof;
   }

@@ -301,17 +301,17 @@ class CudaBackend final : public Backend<E> {
 
     // a, b, c from the host, or computed on the GPU from the key's rows
     // (abc_on_gpu_for): per partition, as its inputs come.
-    const bool host_abc = item.inputs.has_abc();
+    const bool host_abc = item.host.inputs.has_abc();
     const size_t together = gpu::proof_device_bytes(*key, gpu::AbcSchedule::together);
     const auto memory = g.shared.reserve_proof_memory(
         together, host_abc ? gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn) : together);
-    auto inputs = gpu::upload_inputs<E>(*key, *s.worker, item.inputs, memory.schedule());
+    auto inputs = gpu::upload_inputs<E>(*key, *s.worker, item.host.inputs, memory.schedule());
     const double upload = inputs.wait_uploaded();
     t = recorder.now();
     recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, inputs.bytes()});
     // On the device now, so synthesis may refill the buffer and a caller may
     // reuse its memory; a, b, c going up in turn are read until the proof's end.
-    if (!inputs.host_abc_pending()) item.release();
+    if (!inputs.host_abc_pending()) item.host.release();
 
     std::unique_lock lock(g.lock);
     const double locked = recorder.now();
@@ -321,7 +321,7 @@ class CudaBackend final : public Backend<E> {
     auto proof = pending.wait(&times);
     const double done = recorder.now();
     lock.unlock();
-    item.release();
+    item.host.release();
     recorder.record(Span{Stage::lock_held, track, item.job, item.partition, locked, done});
     // The kernels ran back to back on the worker's stream and ended just
     // before wait() returned: lay them out backwards from there.

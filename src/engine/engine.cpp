@@ -38,9 +38,7 @@ struct Engine<E>::Task {
 template <class E>
 struct Engine<E>::Ready {
   Task task;
-  groth16::HostInputs<typename E::Fr> inputs;
-  BufferPool::Lease buffer;          // what holds the inputs: a pool buffer (partition_spans)
-  std::shared_ptr<const void> lent;  // or the caller's memory (Lent::hold)
+  HeldInputs<E> host;
 };
 
 template <class E>
@@ -228,16 +226,16 @@ template <class E>
 typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
   const Synthesize<E>& source = t.batch->sources[t.partition];
   const groth16::ProvingKey<E>& key = t.batch->key->key();
-  Ready ready{t, {}, {}, {}};
+  Ready ready{t, {}};
   double start = recorder_.now();
   // A pool buffer that `fill` writes the inputs into; the wait for it is not
   // synthesis.
   const auto into_buffer = [&](bool abc_on_gpu, const auto& fill) {
-    ready.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
-    const auto parts = partition_spans(ready.buffer, *t.batch->key, abc_on_gpu);
+    ready.host.buffer = pool_->acquire(partition_buffer_bytes(*t.batch->key, abc_on_gpu), stop_.get_token());
+    const auto parts = partition_spans(ready.host.buffer, *t.batch->key, abc_on_gpu);
     start = recorder_.now();
     fill(parts);
-    ready.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+    ready.host.inputs = groth16::HostInputs<Fr>::whole(parts.w, parts.a, parts.b, parts.c);
   };
   if (!source.lends()) {
     into_buffer(backend_->abc_on_gpu(), [&](const PartitionSpans<E>& p) { source(p.w, p.a, p.b, p.c); });
@@ -246,8 +244,8 @@ typename Engine<E>::Ready Engine<E>::synthesize(const Track& track, Task& t) {
     lent.inputs.check_shape(key.n_vars(), key.domain_size());
     const bool abc_given = lent.inputs.has_abc();
     if (backend_->reads_lent() && (abc_given || abc_on_gpu_for(*t.batch->key, backend_->abc_on_gpu()))) {
-      ready.inputs = std::move(lent.inputs);
-      ready.lent = std::move(lent.hold);
+      ready.host.inputs = std::move(lent.inputs);
+      ready.host.lent = std::move(lent.hold);
     } else {
       // The CPU prover works on a, b, c in place, and the host evaluates a,
       // b, c from the key's rows out of w in a buffer: one copy, the values
@@ -347,8 +345,7 @@ void Engine<E>::worker_loop(unsigned index) {
     std::optional<groth16::PendingProof<E>> proof;
     std::exception_ptr failure;
     try {
-      WorkItem<E> item{t.batch->key, t.batch->id, t.partition, std::move(r->inputs), std::move(r->buffer),
-                       std::move(r->lent)};
+      WorkItem<E> item{t.batch->key, t.batch->id, t.partition, std::move(r->host)};
       r.reset();
       proof = backend_->prove(index, item, recorder_);
       t.times.proved = recorder_.now();
@@ -397,7 +394,7 @@ void Engine<E>::after_fault(unsigned worker, Task t, std::exception_ptr fault) {
   complete_failed(t, "prove", fault);
   for (Task& u : unproved) complete_failed(u, "prove", fault);
   for (Ready& u : unready) {
-    u.buffer = {}, u.lent.reset();
+    u.host.release();
     complete_failed(u.task, "prove", fault);
   }
 }
@@ -469,7 +466,7 @@ void Engine<E>::shutdown() {
   stop_.request_stop();
   for (Task& t : cancelled) complete_stopped(t, Outcome::shut_down);
   for (Ready& r : unproved) {
-    r.buffer = {}, r.lent.reset();  // back to the pool, or the caller, before the job can be reported done
+    r.host.release();  // back to the pool, or the caller, before the job can be reported done
     complete_stopped(r.task, Outcome::shut_down);
   }
 }

@@ -84,12 +84,12 @@ TEST(Service, MakeBackendProvesAPartitionAsTheEngineDoes) {
   const size_t bytes = engine::partition_buffer_bytes(*key, false);
   engine::BufferPool pool(backend->host_memory(), bytes);
   engine::Recorder recorder(false);
-  engine::WorkItem<E> item{key, 4, 0, {}, pool.acquire(bytes), {}};
-  const auto parts = engine::partition_spans(item.buffer, *key, false);
+  engine::WorkItem<E> item{key, 4, 0, {{}, pool.acquire(bytes), {}}};
+  const auto parts = engine::partition_spans(item.host.buffer, *key, false);
   circuit::synthesize_witness(circuit, parts.w, parts.a, parts.b, parts.c);
-  item.inputs = groth16::HostInputs<typename E::Fr>::whole(parts.w, parts.a, parts.b, parts.c);
+  item.host.inputs = groth16::HostInputs<typename E::Fr>::whole(parts.w, parts.a, parts.b, parts.c);
   const auto pending = backend->prove(2, item, recorder);
-  EXPECT_EQ(item.buffer.data(), nullptr);  // given back once read
+  EXPECT_EQ(item.host.buffer.data(), nullptr);  // given back once read
   EXPECT_NO_THROW(groth16::prove_finish(*key, pending));  // which verifies the proof
   const auto spans = recorder.spans();
   EXPECT_TRUE(std::any_of(spans.begin(), spans.end(), [](const engine::Span& s) {

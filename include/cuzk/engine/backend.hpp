@@ -68,14 +68,12 @@ inline double record_end_to_end(Recorder& recorder, const Track& track, uint32_t
   return start;
 }
 
-// One partition for a worker: its key and its inputs in host memory, held by
-// either a pool buffer they lie in (partition_spans) or `lent`: the caller's
-// memory they lie in, lent to the engine (engine.hpp, Lent), which the
-// caller learns is free again when the last holder lets go.
+// A partition's inputs in host memory and what holds them: either a pool
+// buffer they lie in (partition_spans) or `lent`, the caller's memory they
+// lie in, lent to the engine (engine.hpp, Lent), which the caller learns is
+// free again when the last holder lets go.
 template <class E>
-struct WorkItem {
-  groth16::SharedKey<E> key;
-  uint32_t job = 0, partition = 0;
+struct HeldInputs {
   groth16::HostInputs<typename E::Fr> inputs;
   BufferPool::Lease buffer;
   std::shared_ptr<const void> lent;
@@ -86,6 +84,14 @@ struct WorkItem {
     buffer = {};
     lent.reset();
   }
+};
+
+// One partition for a worker: its key and its inputs.
+template <class E>
+struct WorkItem {
+  groth16::SharedKey<E> key;
+  uint32_t job = 0, partition = 0;
+  HeldInputs<E> host;
 };
 
 // Thrown by Backend::prove when a device failed so that every later call on
@@ -120,7 +126,7 @@ class Backend {
 
   // prove_start of one partition on worker `worker` (called from that
   // worker's thread only), each stage recorded as a span. Releases the
-  // item (WorkItem::release) as soon as its inputs have been read, so that
+  // item's inputs (HeldInputs::release) as soon as they have been read, so that
   // synthesis can refill the buffer, or the caller reuse its memory, while
   // the proof runs. Throws on failure.
   virtual groth16::PendingProof<E> prove(unsigned worker, WorkItem<E>& item, Recorder& recorder) = 0;
