@@ -36,6 +36,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -56,6 +57,7 @@
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
+#include "cuzk/io/csr.hpp"
 #include "cuzk/supraseal.h"
 
 #ifndef CUZK_SUPRASEAL_LIBRARY
@@ -226,21 +228,14 @@ struct Path {
 // The circuit's A, B and C as compressed sparse rows, as a Curio PCE holds
 // them; the arrays live as long as this.
 struct Csr {
-  std::vector<uint32_t> rows[3], cols[3];
-  std::vector<Fr> vals[3];
+  std::array<io::CsrArrays, 3> arrays;
   cuzk_supraseal_csr matrix[3];
 
   Csr(const Csr&) = delete;
-  explicit Csr(const r1cs::ConstraintMatrices<E>& m) {
-    for (int k = 0; k < 3; ++k) {
-      rows[k].push_back(0);
-      for (size_t c = 0; c < m.n_constraints(); ++c) {
-        for (const auto& t : m.lc(c, k)) cols[k].push_back(t.wire), vals[k].push_back(t.coef);
-        rows[k].push_back((uint32_t)cols[k].size());
-      }
-      matrix[k] = {rows[k].data(), cols[k].data(), reinterpret_cast<const supraseal_fr*>(vals[k].data()),
-                   cols[k].size()};
-    }
+  explicit Csr(const r1cs::ConstraintMatrices<E>& m) : arrays(io::csr_of(m)) {
+    for (int k = 0; k < 3; ++k)
+      matrix[k] = {arrays[k].row_ptrs.data(), arrays[k].cols.data(),
+                   reinterpret_cast<const supraseal_fr*>(arrays[k].vals.data()), arrays[k].cols.size()};
   }
 };
 
@@ -425,7 +420,7 @@ int main(int argc, char** argv) {
                             &csr.matrix[2]),
        "cuzk_supraseal_register_circuit");
     std::printf("cuzk_supraseal_register_circuit: %zu terms in %.2f s, CPU %.2f s (once per circuit)\n",
-                csr.cols[0].size() + csr.cols[1].size() + csr.cols[2].size(), seconds(t0), cpu_seconds() - cpu0);
+                csr.matrix[0].nnz + csr.matrix[1].nnz + csr.matrix[2].nnz, seconds(t0), cpu_seconds() - cpu0);
     // The circuit's rows count with the parameters, as what proofs start from.
     Resident with_rows;
     with_rows.loaded = resident.loaded + (resident_gib().first - before);

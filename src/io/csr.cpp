@@ -76,4 +76,17 @@ r1cs::ConstraintMatrices<E> matrices_from_csr(size_t n_inputs, size_t n_aux, siz
   return out;
 }
 
+std::array<CsrArrays, 3> csr_of(const r1cs::ConstraintMatrices<E>& m) {
+  std::array<CsrArrays, 3> out;
+  for (int k = 0; k < 3; ++k) {
+    CsrArrays& x = out[k];
+    x.row_ptrs.push_back(0);
+    for (size_t c = 0; c < m.n_constraints(); ++c) {
+      for (const auto& t : m.lc(c, k)) x.cols.push_back(t.wire), x.vals.push_back(t.coef);
+      x.row_ptrs.push_back((uint32_t)x.cols.size());
+    }
+  }
+  return out;
+}
+
 }  // namespace cuzk::io

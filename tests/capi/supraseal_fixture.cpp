@@ -38,6 +38,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/bellperson_key.hpp"
+#include "cuzk/io/csr.hpp"
 #include "cuzk/io/json.hpp"
 
 namespace {
@@ -121,16 +122,10 @@ void write_r1cs(const std::filesystem::path& path, const r1cs::ConstraintMatrice
 void write_csr(const std::filesystem::path& path, const r1cs::ConstraintMatrices<E>& m) {
   std::ofstream out(path, std::ios::binary);
   put<uint64_t>(out, m.n_constraints());
-  for (int k = 0; k < 3; ++k) {
-    std::vector<uint32_t> rows{0}, cols;
-    std::vector<Fr> vals;
-    for (size_t c = 0; c < m.n_constraints(); ++c) {
-      for (const auto& t : m.lc(c, k)) cols.push_back(t.wire), vals.push_back(t.coef);
-      rows.push_back((uint32_t)cols.size());
-    }
-    put<uint64_t>(out, cols.size());
-    write(out, rows.data(), 4 * rows.size()), write(out, cols.data(), 4 * cols.size());
-    write(out, vals.data(), sizeof(Fr) * vals.size());
+  for (const io::CsrArrays& x : io::csr_of(m)) {
+    put<uint64_t>(out, x.cols.size());
+    write(out, x.row_ptrs.data(), 4 * x.row_ptrs.size()), write(out, x.cols.data(), 4 * x.cols.size());
+    write(out, x.vals.data(), sizeof(Fr) * x.vals.size());
   }
   if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
 }

@@ -7,10 +7,12 @@
 // Montgomery form, 4 little-endian 64-bit limbs, as blst lays it out.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/r1cs/constraints.hpp"
@@ -33,5 +35,16 @@ struct CsrMatrix {
 // and the first problem found.
 r1cs::ConstraintMatrices<ec::Bls12_381> matrices_from_csr(size_t n_inputs, size_t n_aux, size_t rows,
                                                           const CsrMatrix (&abc)[3], const std::string& name);
+
+// One matrix's compressed sparse rows in storage of their own.
+struct CsrArrays {
+  std::vector<uint32_t> row_ptrs, cols;
+  std::vector<ec::Bls12_381::Fr> vals;
+};
+
+// m's A, B and C as compressed sparse rows, matrices_from_csr's inverse: the
+// circuit as a caller of the witness-only ABI hands it over (benchmarks and
+// test fixtures).
+std::array<CsrArrays, 3> csr_of(const r1cs::ConstraintMatrices<ec::Bls12_381>& m);
 
 }  // namespace cuzk::io
