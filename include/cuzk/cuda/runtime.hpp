@@ -463,10 +463,15 @@ class StagedUpload {
 // waits for that work, so that the owner's members are let go of only after
 // it: declare it after them. Until finish() has marked the work's end (when
 // enqueuing failed half-way) it waits for the whole stream.
+// Its waits sleep (cudaEventBlockingSync): the work is an MSM or a whole proof,
+// milliseconds to seconds, and a thread spinning on it (what the driver does by
+// default with fewer contexts than cores) burns a host core for as long as the
+// GPU works, per waiting worker: the host's cores are what synthesis and the
+// caller need. Waking costs tens of microseconds.
 class InFlight {
  public:
   explicit InFlight(cudaStream_t stream, unsigned end_flags = cudaEventDisableTiming)
-      : stream_(stream), end_(end_flags) {}
+      : stream_(stream), end_(end_flags | cudaEventBlockingSync) {}
   ~InFlight() {
     if (waited_) return;
     if (finished_) cudaEventSynchronize(end_);

@@ -26,9 +26,9 @@ function when(unix) {
   return new Date(unix * 1000).toLocaleTimeString();
 }
 
-// The GPUs that hold a key: "0, 1 (streamed)", or "-".
+// The GPUs that hold a key: "GPU 0, GPU 1 (streamed)", or "-" (a bare "0" read as none).
 function onGpus(gpus) {
-  return gpus.length ? gpus.map((g) => g.device + (g.streamed ? ' (streamed)' : '')).join(', ') : '-';
+  return gpus.length ? gpus.map((g) => 'GPU ' + g.device + (g.streamed ? ' (streamed)' : '')).join(', ') : '-';
 }
 
 function setText(id, text) {
