@@ -73,7 +73,7 @@
 #            (cp -r ../shared/anchors/supraseal-c2{,-curio} .anchors/: each
 #            build.sh makes a libsupraseal_c2.so); for each size in
 #            CUZK_SUPRASEAL_LOGS (default 24), a BLS12-381 Partition key as a
-#            bellperson parameter file (setup --format bellperson, on the host),
+#            bellperson parameter file (setup --format bellperson, on the GPU),
 #            then supraseal_bench (every proof verified by cuzk's verifier) on
 #            libcuzk_supraseal, supraseal-c2 and Curio's fork: a batch of
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS

@@ -174,7 +174,7 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   const auto t0 = std::chrono::steady_clock::now();
   const groth16::Convention convention =
       parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
-  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size(), convention);
+  const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size());
   const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention,
                                 o.setup_on == "gpu-to-host");
   const double setup_s = seconds_since(t0);

@@ -29,13 +29,11 @@ namespace cuzk::cli {
 // Whether the key is made on the GPU: --setup-on gpu (cuda only), or auto
 // with the cuda backend on `gpus_for_auto` GPUs or fewer (bench prove uses the
 // first GPU and passes any count; bench pipeline spreads over its GPUs and
-// passes 1). The GPU setup makes keys in snarkjs's convention: auto makes
-// bellman's on the host.
-inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto,
-                         groth16::Convention convention = groth16::Convention::snarkjs) {
+// passes 1).
+inline bool setup_on_gpu(const std::string& setup_on, const Placement& where, size_t gpus_for_auto) {
   const bool cuda = where.backend == BackendKind::cuda, named_gpu = setup_on == "gpu" || setup_on == "gpu-to-host";
   if (named_gpu && !cuda) throw std::invalid_argument("--setup-on " + setup_on + " needs the cuda backend");
-  if (setup_on == "host" || !cuda || (setup_on == "auto" && convention != groth16::Convention::snarkjs)) return false;
+  if (setup_on == "host" || !cuda) return false;
   return named_gpu || where.gpus.size() <= gpus_for_auto;
 }
 
@@ -79,16 +77,13 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
                                                    groth16::Convention convention = groth16::Convention::snarkjs,
                                                    [[maybe_unused]] bool to_host = false) {
   using E = typename C::Curve;
-  if (on_gpu && convention != groth16::Convention::snarkjs)
-    throw std::invalid_argument("the GPU setup makes keys in snarkjs's convention only: make one in bellman's with "
-                                "--setup-on host");
   const auto toxic = groth16::ToxicWaste<E>::draw();
   // The matrices live only as long as the setup: at 2^27 they are tens of GB.
   auto dev = [&] {
     const auto m = circuit::constraint_matrices(circuit);
 #if defined(CUZK_HAVE_CUDA)
     if (on_gpu) {
-      auto d = groth16::gpu::dev_setup(m, toxic, gpu, threads);
+      auto d = groth16::gpu::dev_setup(m, toxic, gpu, threads, convention);
       if (to_host) groth16::gpu::bring_to_host(d);
       return d;
     }

@@ -10,15 +10,19 @@ namespace cuzk::groth16::gpu {
 using cuda::DeviceScope;
 
 template <class E>
-DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads) {
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads,
+                    Convention convention) {
   using Fr = typename E::Fr;
   using G1 = ec::Affine<typename E::G1>;
   using G2 = ec::Affine<typename E::G2>;
-  const auto plan = groth16::detail::plan_setup(m, t, threads);
-  const size_t nv = plan.u.size(), np = m.n_public, n = plan.h.size();
+  const auto plan = groth16::detail::plan_setup(m, t, threads, convention);
+  // A and B have points for every signal (snarkjs) or for their densities'
+  // (bellman); C for every private signal; H for the convention's H terms.
+  const size_t nv = plan.w.size(), np = m.n_public;
+  const size_t na = plan.u.size(), nb = plan.v.size(), nc = nv - np - 1, nh = plan.h.size();
 
   DeviceScope on(device);
-  const size_t need = (3 * nv - np - 1 + n) * sizeof(G1) + nv * sizeof(G2);
+  const size_t need = (na + nb + nc + nh) * sizeof(G1) + nb * sizeof(G2);
   const size_t free = cuda::free_device_memory();
   if (need > free)
     throw cuda::Error("the development key's points need " + std::to_string(need >> 20) + " MiB on GPU " +
@@ -30,8 +34,8 @@ DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t
     delete p;
   });
   using cuda::DeviceBuffer;
-  points->a = DeviceBuffer<G1>(nv), points->b1 = DeviceBuffer<G1>(nv), points->c = DeviceBuffer<G1>(nv - np - 1);
-  points->h = DeviceBuffer<G1>(n), points->b2 = DeviceBuffer<G2>(nv);
+  points->a = DeviceBuffer<G1>(na), points->b1 = DeviceBuffer<G1>(nb), points->c = DeviceBuffer<G1>(nc);
+  points->h = DeviceBuffer<G1>(nh), points->b2 = DeviceBuffer<G2>(nb);
 
   Progress progress("setup", groth16::detail::setup_points(plan, np), "points");
   const auto g1 = plan.g1.table();
@@ -45,7 +49,7 @@ DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t
 
   DevKey<E> d;
   groth16::detail::finish_setup(d, plan, m, t, threads);
-  d.key.on_gpu = typename ProvingKey<E>::OnGpu{device, nv, n, std::move(points)};
+  d.key.on_gpu = typename ProvingKey<E>::OnGpu{device, nv, reduction(convention).domain_size(nh), std::move(points)};
   return d;
 }
 
@@ -66,9 +70,9 @@ void bring_to_host(DevKey<E>& d) {
 }
 
 template DevKey<ec::Bn254> dev_setup(const r1cs::ConstraintMatrices<ec::Bn254>&, const ToxicWaste<ec::Bn254>&, int,
-                                     unsigned);
+                                     unsigned, Convention);
 template DevKey<ec::Bls12_381> dev_setup(const r1cs::ConstraintMatrices<ec::Bls12_381>&, const ToxicWaste<ec::Bls12_381>&,
-                                         int, unsigned);
+                                         int, unsigned, Convention);
 template void bring_to_host(DevKey<ec::Bn254>&);
 template void bring_to_host(DevKey<ec::Bls12_381>&);
 

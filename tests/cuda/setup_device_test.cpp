@@ -24,6 +24,8 @@
 #include "cuzk/groth16/prover_cuda.hpp"
 #include "cuzk/groth16/setup_cuda.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/bellperson_key.hpp"
 #include "cuzk/io/zkey_writer.hpp"
 #include "device_test_util.hpp"
 #include "proving_support.hpp"
@@ -91,6 +93,8 @@ void expect_same_key(const groth16::DevKey<E>& host, const groth16::DevKey<E>& d
   EXPECT_EQ(d.n_vars(), h.n_vars());
   EXPECT_EQ(d.domain_size(), h.domain_size());
   EXPECT_EQ(d.n_public(), h.n_public());
+  EXPECT_EQ(d.convention, h.convention);
+  EXPECT_TRUE(d.a_density == h.a_density && d.b_density == h.b_density) << "densities";
   const auto& p = *d.on_gpu->points;
   EXPECT_TRUE(same_values(downloaded(p.a), host.a)) << "A";
   EXPECT_TRUE(same_values(downloaded(p.b1), host.b1)) << "B1";
@@ -190,6 +194,47 @@ TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {
   const TempDir dir;
   EXPECT_THROW(io::write_zkey(dir.path() / "k.zkey", made->key()), std::invalid_argument);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "k.zkey"));
+}
+
+// Bellman's convention (a bellperson parameter file, `cuzk setup --format
+// bellperson`): A and B over their densities, h's coefficients, one H point
+// fewer than the domain. The GPU's key is the host's, its file byte for byte,
+// and a key that stays on the GPU proves as the host's does.
+TEST(GpuSetupBellman, SameKeyFileAndProofsAsHost) {
+  using E = ec::Bls12_381;
+  using Fr = E::Fr;
+  SEED_TRACE();
+  auto rng = test_rng();
+  const auto circuit = circuit::Partition<E>::for_constraints(1 << 12, rng());
+  const auto m = circuit::constraint_matrices(circuit);
+  const auto t = groth16::ToxicWaste<E>::draw();
+  const auto bellman = groth16::Convention::bellman;
+  auto host_dev = groth16::dev_setup(m, t, 0, bellman);
+  ASSERT_LT(host_dev.a.size(), host_dev.c.size() + m.n_public + 1) << "the circuit has a variable outside A";
+  auto gpu_dev = gpu::dev_setup(m, t, 0, 0, bellman);
+  expect_same_key(host_dev, gpu_dev);
+
+  auto brought = gpu::dev_setup(m, t, 0, 0, bellman);
+  gpu::bring_to_host(brought);
+  const TempDir dir;
+  io::write_bellperson_params(dir.path() / "host.params", io::to_bellperson(host_dev.key));
+  io::write_bellperson_params(dir.path() / "gpu.params", io::to_bellperson(brought.key));
+  EXPECT_EQ(read_bytes(dir.path() / "gpu.params"), read_bytes(dir.path() / "host.params"));
+
+  const auto host = groth16::PreparedKey<E>::make(groth16::share(std::move(host_dev)));
+  const auto made = groth16::PreparedKey<E>::make(groth16::share(std::move(gpu_dev)));
+  const gpu::DeviceKey<E> key(made, 0), uploaded(host, 0);
+  auto in = circuit::synthesize_assignment(circuit);
+  gpu::Worker worker(0);
+  const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c);
+  auto pending = gpu::prove_start(key, worker, w, a, b, c);
+  auto from_host_key = gpu::prove_start(uploaded, worker, w, a, b, c);
+  const auto got = pending.wait(), want = from_host_key.wait();
+  expect_same_pending(got, want);
+  const auto rs = groth16::Randomness<Fr>::draw();
+  const auto proof = groth16::detail::assemble(*made, got, rs);
+  EXPECT_TRUE(proof == groth16::detail::assemble(*host, want, rs));
+  EXPECT_TRUE(groth16::verify<E>(made->vk(), got.publics, proof));
 }
 
 TYPED_TEST(GpuSetup, RefusesWhatTheHostSetupRefuses) {

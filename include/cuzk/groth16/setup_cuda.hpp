@@ -12,13 +12,14 @@
 
 namespace cuzk::groth16::gpu {
 
-// The key of dev_setup(m, t) point for point, its A, B1, B2, C and H on
-// `device` (ProvingKey::on_gpu; DevKey's vectors for them stay empty): only a
-// prover on that GPU can use it, and it cannot be written to a file. Progress
-// as dev_setup's. Throws dev_setup's std::invalid_argument, and cuda::Error
-// naming the sizes when the GPU has no room for the points.
+// The key of dev_setup(m, t, threads, convention) point for point, its A, B1,
+// B2, C and H on `device` (ProvingKey::on_gpu; DevKey's vectors for them stay
+// empty): only a prover on that GPU can use it, and it cannot be written to a
+// file. Progress as dev_setup's. Throws dev_setup's std::invalid_argument, and
+// cuda::Error naming the sizes when the GPU has no room for the points.
 template <class E>
-DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads = 0);
+DevKey<E> dev_setup(const r1cs::ConstraintMatrices<E>& m, const ToxicWaste<E>& t, int device, unsigned threads = 0,
+                    Convention convention = Convention::snarkjs);
 
 // The points of a key dev_setup made, copied into d's vectors, after which
 // the key no longer refers to the GPU: dev_setup's key as the host setup
