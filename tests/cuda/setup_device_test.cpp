@@ -112,6 +112,25 @@ void expect_same_key(const groth16::DevKey<E>& host, const groth16::DevKey<E>& d
   }
 }
 
+// A proof of `in` from the key made on the GPU (its points read in place) and
+// from the host's key uploaded: the same MSMs, the same proof for the same r
+// and s, and it verifies.
+template <class E>
+void expect_same_proofs(const gpu::DeviceKey<E>& made, const gpu::DeviceKey<E>& uploaded,
+                        const circuit::Assignment<typename E::Fr>& in) {
+  using Fr = typename E::Fr;
+  gpu::Worker worker(0);
+  const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c);
+  auto pending = gpu::prove_start(made, worker, w, a, b, c);
+  auto from_host_key = gpu::prove_start(uploaded, worker, w, a, b, c);
+  const auto got = pending.wait(), want = from_host_key.wait();
+  expect_same_pending(got, want);
+  const auto rs = groth16::Randomness<Fr>::draw();
+  const auto proof = groth16::detail::assemble(made.prepared(), got, rs);
+  EXPECT_TRUE(proof == groth16::detail::assemble(uploaded.prepared(), want, rs));
+  EXPECT_TRUE(groth16::verify<E>(made.prepared().vk(), got.publics, proof));
+}
+
 template <class E>
 class GpuSetup : public ::testing::Test {};
 using Curves = ::testing::Types<ec::Bn254, ec::Bls12_381>;
@@ -172,16 +191,7 @@ TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {
   EXPECT_EQ(key.bytes(), gpu::DeviceKey<E>::bytes_needed(*made, {}));
 
   auto in = circuit::synthesize_assignment(circuit);
-  gpu::Worker worker(0);
-  const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c);
-  auto pending = gpu::prove_start(key, worker, w, a, b, c);
-  auto from_host_key = gpu::prove_start(uploaded, worker, w, a, b, c);
-  const auto got = pending.wait(), want = from_host_key.wait();
-  expect_same_pending(got, want);
-  const auto rs = groth16::Randomness<Fr>::draw();
-  const auto proof = groth16::detail::assemble(*made, got, rs);
-  EXPECT_TRUE(proof == groth16::detail::assemble(*host, want, rs));
-  EXPECT_TRUE(groth16::verify<E>(made->vk(), got.publics, proof));
+  expect_same_proofs(key, uploaded, in);
   EXPECT_TRUE(made->vk() == host->vk());
 
   // What a key that lives on its GPU refuses, each with a message.
@@ -189,7 +199,8 @@ TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {
   if (cuda::device_count() > 1) {
     EXPECT_THROW(gpu::DeviceKey<E>(made, 1), cuda::Error);
   }
-  EXPECT_THROW(groth16::prove_start(*made, w, std::span<Fr>(in.a), std::span<Fr>(in.b), std::span<Fr>(in.c)),
+  EXPECT_THROW(groth16::prove_start(*made, std::span<const Fr>(in.w), std::span<Fr>(in.a), std::span<Fr>(in.b),
+                                    std::span<Fr>(in.c)),
                std::invalid_argument);
   const TempDir dir;
   EXPECT_THROW(io::write_zkey(dir.path() / "k.zkey", made->key()), std::invalid_argument);
@@ -202,7 +213,6 @@ TYPED_TEST(GpuSetup, SameKeyAndProofsAsHostForPartition) {
 // and a key that stays on the GPU proves as the host's does.
 TEST(GpuSetupBellman, SameKeyFileAndProofsAsHost) {
   using E = ec::Bls12_381;
-  using Fr = E::Fr;
   SEED_TRACE();
   auto rng = test_rng();
   const auto circuit = circuit::Partition<E>::for_constraints(1 << 12, rng());
@@ -210,7 +220,7 @@ TEST(GpuSetupBellman, SameKeyFileAndProofsAsHost) {
   const auto t = groth16::ToxicWaste<E>::draw();
   const auto bellman = groth16::Convention::bellman;
   auto host_dev = groth16::dev_setup(m, t, 0, bellman);
-  ASSERT_LT(host_dev.a.size(), host_dev.c.size() + m.n_public + 1) << "the circuit has a variable outside A";
+  ASSERT_LT(host_dev.a.size(), host_dev.c.size() + m.n_public + 1) << "every signal is in A: the densities would go untested";
   auto gpu_dev = gpu::dev_setup(m, t, 0, 0, bellman);
   expect_same_key(host_dev, gpu_dev);
 
@@ -225,16 +235,7 @@ TEST(GpuSetupBellman, SameKeyFileAndProofsAsHost) {
   const auto made = groth16::PreparedKey<E>::make(groth16::share(std::move(gpu_dev)));
   const gpu::DeviceKey<E> key(made, 0), uploaded(host, 0);
   auto in = circuit::synthesize_assignment(circuit);
-  gpu::Worker worker(0);
-  const std::span<const Fr> w(in.w), a(in.a), b(in.b), c(in.c);
-  auto pending = gpu::prove_start(key, worker, w, a, b, c);
-  auto from_host_key = gpu::prove_start(uploaded, worker, w, a, b, c);
-  const auto got = pending.wait(), want = from_host_key.wait();
-  expect_same_pending(got, want);
-  const auto rs = groth16::Randomness<Fr>::draw();
-  const auto proof = groth16::detail::assemble(*made, got, rs);
-  EXPECT_TRUE(proof == groth16::detail::assemble(*host, want, rs));
-  EXPECT_TRUE(groth16::verify<E>(made->vk(), got.publics, proof));
+  expect_same_proofs(key, uploaded, in);
 }
 
 TYPED_TEST(GpuSetup, RefusesWhatTheHostSetupRefuses) {
