@@ -103,6 +103,8 @@ TEST(GpuCommands, BellpersonParamsProveOnTheGpu) {
     args.insert(args.end(), circuit.begin(), circuit.end());
     return cuzk(args);
   };
+  // The parameter file's points made on the GPU (the cuda backend, chosen
+  // where there is a GPU), proved from on the GPU and verified.
   ASSERT_EQ(with({"setup", "--format", "bellperson", dir / "k.params"}).exit_code, 0);
   ASSERT_EQ(with({"witness", dir / "w.wtns"}).exit_code, 0);
   const ProcessResult proved = cuzk({"prove", dir / "k.params", dir / "w.wtns", dir / "proof.bin", dir / "public.json",
@@ -115,7 +117,12 @@ TEST(GpuCommands, BellpersonParamsProveOnTheGpu) {
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   EXPECT_NE(bench.out.find("bellman's convention"), std::string::npos) << bench.out;
   EXPECT_NE(bench.out.find("backend cuda"), std::string::npos) << bench.out;
-  EXPECT_NE(bench.out.find("setup on the host"), std::string::npos) << bench.out;
+  // Its key made on the GPU (bellman's convention there too), and kept there.
+  EXPECT_NE(bench.out.find("setup on the gpu"), std::string::npos) << bench.out;
+  const ProcessResult on_host = with({"bench", "prove", "--format", "bellperson", "--backend", "cuda", "--setup-on",
+                                      "host", "--repeat", "1"});
+  ASSERT_EQ(on_host.exit_code, 0) << on_host.err;
+  EXPECT_NE(on_host.out.find("setup on the host"), std::string::npos) << on_host.out;
 }
 
 }  // namespace
