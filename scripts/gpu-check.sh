@@ -441,7 +441,7 @@ if [[ $mode == supraseal ]]; then
   done
   [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&
     run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
-      --circuit partition --constraints $((1 << sk)) --setup-on host --repeat 3 --json "$OUT/prove-bellman-$sk.json"
+      --circuit partition --constraints $((1 << sk)) --setup-on gpu --repeat 3 --json "$OUT/prove-bellman-$sk.json"
   memory_peaks
 fi
 if [[ $mode == throughput ]]; then
