@@ -317,7 +317,8 @@ int main(int argc, char** argv) {
       ok(abi.alloc_pinned(own_values * sizeof(Fr), &p), "cuzk_supraseal_alloc_pinned");
       auto* at = static_cast<supraseal_fr*>(p);
       va = at, vb = at + abc_size, vc = at + 2 * abc_size, vw = at + 3 * abc_size;
-      for (const std::vector<Fr>* v : {&w.a, &w.b, &w.c}) std::memcpy(at, v->data(), abc_size * sizeof(Fr)), at += abc_size;
+      for (const std::vector<Fr>* v : {&w.a, &w.b, &w.c})
+        std::memcpy(at, v->data(), abc_size * sizeof(Fr)), at += abc_size;
       std::memcpy(at, w.w.data(), (n_in + n_aux) * sizeof(Fr));
       pinned_inputs.push_back(p);
       w.a = {}, w.b = {}, w.c = {}, w.w.resize(n_in), w.w.shrink_to_fit();

@@ -205,8 +205,8 @@ template <class E>
 void compute_abc(const typename DeviceKey<E>::Resident& resident, int device, const typename E::Fr* w, size_t n,
                  typename E::Fr* a, typename E::Fr* b, typename E::Fr* c, cudaStream_t stream) {
   abc_kernel<<<grid_for(n, device), 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
-                                           resident.rows[1].start.data(), resident.rows[1].entries.data(), w, n, a, b,
-                                           c);
+                                                      resident.rows[1].start.data(), resident.rows[1].entries.data(),
+                                                      w, n, a, b, c);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -255,7 +255,8 @@ void quotient_in_turn(const poly::gpu::DeviceDomain<Fr>& domain, QapReduction qa
     for (const auto& [to, from, slot] : copies) upload_rows<Fr>(to, from->values, n, worker.staging());
     arrived.record(copy);
     arrived.wait_in(main);
-    for (const auto& [to, from, slot] : copies) check_values<Fr>(to, from->values.size(), checks + slot, worker.device(), main);
+    for (const auto& [to, from, slot] : copies)
+      check_values<Fr>(to, from->values.size(), checks + slot, worker.device(), main);
   };
   upload_after_main({{x, &host.a, kAbcSlot}, {y, &host.b, kAbcSlot + 1}});
   ab_ready.record(main);
@@ -414,7 +415,8 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     st->checked[i] = in.host.w[i].name;
   }
   if (in.has_abc)
-    for (size_t v = 0; const auto* piece : {&in.host.a, &in.host.b, &in.host.c}) st->checked[kAbcSlot + v++] = piece->name;
+    for (size_t v = 0; const auto* piece : {&in.host.a, &in.host.b, &in.host.c})
+      st->checked[kAbcSlot + v++] = piece->name;
   cuda::launch_map(main, d_scalars, layout.gathered, ValueOf<Fr>{d_w}, resident.dense_vars.data());
 
   Staging* staging = nullptr;
@@ -469,7 +471,8 @@ PendingGpuProof<E> prove_start(const DeviceKey<E>& key, Worker& worker, DeviceIn
     d_h = d_a;
     if (in.has_abc) {
       in.copies.end().wait_in(main);
-      for (size_t v = 0; Fr* d : {d_a, d_b, d_c}) check_values<Fr>(d, in.host.rows(), checks + kAbcSlot + v++, worker.device(), main);
+      for (size_t v = 0; Fr* d : {d_a, d_b, d_c})
+        check_values<Fr>(d, in.host.rows(), checks + kAbcSlot + v++, worker.device(), main);
     } else {
       compute_abc<E>(resident, key.device(), d_w, n, d_a, d_b, d_c, main);
     }

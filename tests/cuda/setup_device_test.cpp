@@ -220,7 +220,8 @@ TEST(GpuSetupBellman, SameKeyFileAndProofsAsHost) {
   const auto t = groth16::ToxicWaste<E>::draw();
   const auto bellman = groth16::Convention::bellman;
   auto host_dev = groth16::dev_setup(m, t, 0, bellman);
-  ASSERT_LT(host_dev.a.size(), host_dev.c.size() + m.n_public + 1) << "every signal is in A: the densities would go untested";
+  ASSERT_LT(host_dev.a.size(), host_dev.c.size() + m.n_public + 1)
+      << "every signal is in A: the densities would go untested";
   auto gpu_dev = gpu::dev_setup(m, t, 0, 0, bellman);
   expect_same_key(host_dev, gpu_dev);
 
