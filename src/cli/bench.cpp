@@ -113,7 +113,15 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
     record("synthesis", synthesis);
     for (const auto& [stage, label] : kStageLabels)
       if (stage != Stage::upload || cuda) record(label, t[stage]);
-    if (cuda) record("gpu total", kernel_seconds(t));
+    if (cuda) {
+      record("gpu total", kernel_seconds(t));
+      // The engine's host side between them (the key cache, the memory
+      // reservation, the buffer's zeroing when its lease comes back, which
+      // lands in "lock wait", the waits' wake-ups), which the single-proof
+      // latency pays and a pipeline overlaps.
+      record("lock wait", t[Stage::lock_wait]);
+      record("engine host", proof - finish - t[Stage::upload] - t[Stage::lock_wait] - t[Stage::lock_held]);
+    }
     record("finish+verify", finish);
     record("total", synthesis + proof);
   }
