@@ -76,7 +76,7 @@
 #            bellperson parameter file (setup --format bellperson, on the GPU),
 #            then supraseal_bench (every proof verified by cuzk's verifier) on
 #            libcuzk_supraseal, supraseal-c2 and Curio's fork: a batch of
-#            CUZK_SUPRASEAL_CIRCUITS circuits (default 4) CUZK_SUPRASEAL_CALLS
+#            CUZK_SUPRASEAL_CIRCUITS circuits (default 8, 2 from 2^26 on) CUZK_SUPRASEAL_CALLS
 #            times (default 1) after a warm-up call, and the split phase from 2
 #            threads (cuzk, Curio's); cuzk's also from page-locked caller memory
 #            (--pinned, split) and witness-only (--witness-only, batch and split:
@@ -412,7 +412,7 @@ if [[ $mode == oneshot || $mode == tests ]]; then
 fi
 if [[ $mode == supraseal ]]; then
   sample_memory
-  circuits=${CUZK_SUPRASEAL_CIRCUITS:-4}; calls=${CUZK_SUPRASEAL_CALLS:-1}
+  calls=${CUZK_SUPRASEAL_CALLS:-1}
   # bench LOG NAME LIBRARY [ARGS]: one run of the one caller (LIBRARY "" is this
   # build's libcuzk_supraseal), its figures (each path's) in the summary.
   bench() {
@@ -424,6 +424,10 @@ if [[ $mode == supraseal ]]; then
         "$OUT/$log.log" | sed 's/^supraseal_bench: //')")
   }
   for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
+    # Enough circuits for a steady state (the first upload and the last
+    # finish are a tenth of 4 circuits' wall), but 2 from 2^26 on: each
+    # holds 8 GiB of the caller's inputs there, beside ~33 GB of parameters.
+    circuits=${CUZK_SUPRASEAL_CIRCUITS:-$((sk >= 26 ? 2 : 8))}
     sdir=$(mktemp -d)
     run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
       --constraints $((1 << sk)) "$sdir/k.params" || continue
@@ -431,11 +435,12 @@ if [[ $mode == supraseal ]]; then
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
         sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
     bench "$sk" cuzk "" --split 2 --witness-only  # the a/b/c path's split, then the witness-only one
-    bench "$sk" cuzk-pinned "" --split 2 --pinned
-    bench "$sk" witness-only "" --witness-only
+    # The rulers next, so that a deadline cuts cuzk's variants, not the side by side.
     c2=$rulers/supraseal-c2/libsupraseal_c2.so curio=$rulers/supraseal-c2-curio/libsupraseal_c2.so
     [ -f "$c2" ] && bench "$sk" supraseal-c2 "$c2"
     [ -f "$curio" ] && bench "$sk" curio "$curio" --split 2
+    bench "$sk" cuzk-pinned "" --split 2 --pinned
+    bench "$sk" witness-only "" --witness-only
     [ -f "$curio" ] && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
     rm -rf "$sdir"
   done
