@@ -1,5 +1,6 @@
 // Host micro-benchmarks (Google Benchmark): field mul/square/inverse per field,
-// G1/G2 addition and doubling per curve, and the pairing.
+// G1/G2 addition and doubling per curve, the pairing, and a Groth16
+// verification (what every proof costs its finalizer).
 //   cuzk_bench_host [--benchmark_format=json ...]
 #include <benchmark/benchmark.h>
 
@@ -8,8 +9,11 @@
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/curves.hpp"
+#include "cuzk/ec/ops.hpp"
 #include "cuzk/ec/pairing.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/groth16/verifier.hpp"
 
 namespace {
 
@@ -79,6 +83,44 @@ template <class G1A, class G2A, class Pair>
 void BM_pairing(benchmark::State& st, G1A p, G2A q, Pair pairing) {
   for (auto _ : st) benchmark::DoNotOptimize(pairing(p, q));
 }
+
+// A key and a proof that verifies, from chosen discrete logs: A = a G1,
+// B = b G2, and C = c G1 with a b = alpha beta + x gamma + c delta, x being
+// vk_x's (IC_i = ic_i G1); three publics, as a Filecoin partition has.
+template <class E>
+struct ValidProof {
+  using Fr = typename E::Fr;
+  groth16::VerifyingKey<E> vk;
+  std::vector<Fr> publics;
+  groth16::Proof<E> proof;
+
+  explicit ValidProof(uint64_t seed) {
+    const auto k = ff::random_elements<Fr>(9, seed);
+    const Fr &a = k[0], &b = k[1], &alpha = k[2], &beta = k[3], &gamma = k[4], &delta = k[5];
+    const auto g1 = [](const Fr& s) { return ec::mul_vartime(ec::generator<typename E::G1>(), s).to_affine(); };
+    const auto g2 = [](const Fr& s) { return ec::mul_vartime(ec::generator<typename E::G2>(), s).to_affine(); };
+    publics = {k[6], k[7], k[8]};
+    const auto ic = ff::random_elements<Fr>(publics.size() + 1, seed + 1);
+    Fr x = ic[0];
+    for (size_t i = 0; i < publics.size(); ++i) x = x + publics[i] * ic[i + 1];
+    vk.alpha1 = g1(alpha), vk.beta2 = g2(beta), vk.gamma2 = g2(gamma), vk.delta2 = g2(delta);
+    for (const Fr& s : ic) vk.ic.push_back(g1(s));
+    vk.alphabeta = groth16::PairingOf<E>::pairing(vk.alpha1, vk.beta2);
+    proof = {g1(a), g2(b), g1((a * b - alpha * beta - x * gamma) * delta.inverse())};
+  }
+};
+
+template <class E>
+void BM_verify(benchmark::State& st) {
+  const ValidProof<E> v(7);
+  if (!groth16::verify<E>(v.vk, v.publics, v.proof)) {
+    st.SkipWithError("the benchmark's proof does not verify");
+    return;
+  }
+  for (auto _ : st) benchmark::DoNotOptimize(groth16::verify<E>(v.vk, v.publics, v.proof));
+}
+BENCHMARK(BM_verify<ec::Bn254>)->Name("groth16_verify/bn254")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_verify<ec::Bls12_381>)->Name("groth16_verify/bls12_381")->Unit(benchmark::kMicrosecond);
 
 #define FIELD_BENCH(F, name)                      \
   BENCHMARK(BM_mul<F>)->Name("mul/" name);        \
