@@ -89,9 +89,7 @@ struct Pairing {
     Fq2 X, Y, Z;
   };
   // A line's value at P is ly*yP + lx*xP + l0, each term in its twist's slot.
-  struct Line {
-    Fq2 ly, lx, l0;
-  };
+  using Line = typename G2Lines<Fq2>::Line;
 
   // 3b', b' being the twist's constant (BN254's needs an inversion: do it once).
   static const Fq2& b3() {
@@ -192,42 +190,72 @@ struct Pairing {
     return {q.x.frobenius(e) * g[2], q.y.frobenius(e) * g[3]};
   }
 
-  // The multi-Miller loop: one shared accumulator f, squared once per bit for
-  // all pairs, each pair contributing its own lines (Granger and Smart, "On
-  // computing products of pairings", ePrint 2006/172).
-  static Fq12 miller_loop(std::span<const G1Affine> ps, std::span<const G2Affine> qs) {
-    if (ps.size() != qs.size()) throw std::invalid_argument("miller_loop: G1 and G2 spans differ in length");
-    struct Pair {
-      G1Affine P;
-      G2Affine Q;
-      Proj T;
-    };
-    std::vector<Pair> pairs;
-    pairs.reserve(ps.size());
-    for (size_t i = 0; i < ps.size(); ++i)
-      if (!ps[i].is_inf() && !qs[i].is_inf()) pairs.push_back({ps[i], qs[i], {qs[i].x, qs[i].y, Fq2::one()}});
-
-    Fq12 f = Fq12::one();
-    if (pairs.empty()) return f;
+  // Q's lines in the order the loop takes them: a doubling line a digit, an
+  // addition line after each non-zero one, then (BN) the two Frobenius lines.
+  // This is the loop's G2 half, which depends on Q alone.
+  static G2Lines<Fq2> lines_of(const G2Affine& Q) {
+    G2Lines<Fq2> out;
+    if (Q.is_inf()) return out;
     static constexpr Naf digits = naf(Curve::loop);
+    out.lines.reserve(digits.len + 2 + (Curve::frobenius_lines ? 2 : 0));
+    Proj T{Q.x, Q.y, Fq2::one()};
     for (int i = digits.len - 2; i >= 0; --i) {
-      if (i != digits.len - 2) f = f.sqr();  // f is still 1 on the first bit
-      for (auto& pr : pairs) mul_by_line(f, dbl_step(pr.T), pr.P);
-      if (digits.d[i] != 0)
-        for (auto& pr : pairs) mul_by_line(f, add_step(pr.T, digits.d[i] > 0 ? pr.Q : -pr.Q), pr.P);
+      out.lines.push_back(dbl_step(T));
+      if (digits.d[i] != 0) out.lines.push_back(add_step(T, digits.d[i] > 0 ? Q : -Q));
     }
     if constexpr (Curve::frobenius_lines) {
       // BN optimal ate (Vercauteren, "Optimal pairings", 2010; Beuchat et al.
       // 2010, Algorithm 1): f *= l_{T, pi(Q)}(P) * l_{T + pi(Q), -pi^2(Q)}(P).
-      for (auto& pr : pairs) {
-        mul_by_line(f, add_step(pr.T, twist_frobenius(pr.Q, 1)), pr.P);
-        mul_by_line(f, add_step(pr.T, -twist_frobenius(pr.Q, 2)), pr.P);
+      out.lines.push_back(add_step(T, twist_frobenius(Q, 1)));
+      out.lines.push_back(add_step(T, -twist_frobenius(Q, 2)));
+    }
+    return out;
+  }
+
+  // The multi-Miller loop: one shared accumulator f, squared once per bit for
+  // all pairs, each pair contributing its own lines (Granger and Smart, "On
+  // computing products of pairings", ePrint 2006/172), evaluated at its P.
+  // Every Q's lines follow the same digits, so one index walks them all.
+  static Fq12 miller_loop(std::span<const G1Affine> ps, std::span<const G2Lines<Fq2>* const> qs) {
+    if (ps.size() != qs.size()) throw std::invalid_argument("miller_loop: G1 and G2 spans differ in length");
+    struct Pair {
+      const G1Affine* P;
+      const Line* lines;
+    };
+    std::vector<Pair> pairs;
+    pairs.reserve(ps.size());
+    for (size_t i = 0; i < ps.size(); ++i)
+      if (!ps[i].is_inf() && !qs[i]->lines.empty()) pairs.push_back({&ps[i], qs[i]->lines.data()});
+
+    Fq12 f = Fq12::one();
+    if (pairs.empty()) return f;
+    static constexpr Naf digits = naf(Curve::loop);
+    size_t k = 0;
+    for (int i = digits.len - 2; i >= 0; --i) {
+      if (i != digits.len - 2) f = f.sqr();  // f is still 1 on the first bit
+      for (const auto& pr : pairs) mul_by_line(f, pr.lines[k], *pr.P);
+      ++k;
+      if (digits.d[i] != 0) {
+        for (const auto& pr : pairs) mul_by_line(f, pr.lines[k], *pr.P);
+        ++k;
       }
+    }
+    if constexpr (Curve::frobenius_lines) {
+      for (const auto& pr : pairs) mul_by_line(f, pr.lines[k], *pr.P), mul_by_line(f, pr.lines[k + 1], *pr.P);
     }
     // A negative loop scalar: f_{-n} = 1/f_n up to verticals, and conj is the
     // inverse once the easy part has run.
     if constexpr (Curve::loop_negative) f = f.conj();
     return f;
+  }
+
+  // The same over Qs whose lines are computed here.
+  static Fq12 miller_loop(std::span<const G1Affine> ps, std::span<const G2Affine> qs) {
+    std::vector<G2Lines<Fq2>> lines;
+    lines.reserve(qs.size());
+    std::vector<const G2Lines<Fq2>*> of;
+    for (const G2Affine& q : qs) of.push_back(&lines.emplace_back(lines_of(q)));
+    return miller_loop(ps, std::span<const G2Lines<Fq2>* const>(of));
   }
 
   static Fq12 final_exponentiation(const Fq12& f) {
@@ -328,6 +356,10 @@ Fq12 pairing(const G1Affine& p, const G2Affine& q) { return P::pairing(p, q); }
 bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {
   return P::product_is_one(p, q);
 }
+G2Prepared prepare(const G2Affine& q) { return P::lines_of(q); }
+Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {
+  return P::miller_loop(p, q);
+}
 G2Affine twist_frobenius(const G2Affine& q) { return P::twist_frobenius(q, 1); }
 }  // namespace bn254
 
@@ -338,6 +370,10 @@ Fq12 final_exponentiation(const Fq12& f) { return P::final_exponentiation(f); }
 Fq12 pairing(const G1Affine& p, const G2Affine& q) { return P::pairing(p, q); }
 bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {
   return P::product_is_one(p, q);
+}
+G2Prepared prepare(const G2Affine& q) { return P::lines_of(q); }
+Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {
+  return P::miller_loop(p, q);
 }
 }  // namespace bls12_381
 

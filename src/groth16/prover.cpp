@@ -63,6 +63,7 @@ template <class E>
 PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared)
     : key_(std::move(shared)),
       vk_(verifying_key(*key_)),
+      verifier_(vk_),
       domain_(poly::Domain<Fr>::of_size(key_->domain_size(), reduction(key_->convention).roots)) {
   const ProvingKey<E>& key = *key_;
   if (reduction(key.convention).dense_ab) check_dense_layout(key);
@@ -254,7 +255,7 @@ Proof<E> prove_finish(const PreparedKey<E>& prepared, const PendingProof<E>& pen
   const Proof<E> proof = detail::assemble(prepared, pending, rs);
   const double assembled = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  const bool ok = verify<E>(prepared.vk(), pending.publics, proof);
+  const bool ok = prepared.verifier().verify(pending.publics, proof);
   if (times) (*times)[Stage::finish] = assembled, (*times)[Stage::verify] = seconds_since(t0);
   if (!ok)
     throw ProofError(

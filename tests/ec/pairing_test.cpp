@@ -40,6 +40,11 @@ struct Bn254 {
   static bool product_is_one(std::span<const G1A> p, std::span<const G2A> q) {
     return ec::bn254::pairing_product_is_one(p, q);
   }
+  using Prepared = ec::bn254::G2Prepared;
+  static Prepared prepare(const G2A& q) { return ec::bn254::prepare(q); }
+  static Fq12 prepared_miller_loop(std::span<const G1A> p, std::span<const Prepared* const> q) {
+    return ec::bn254::prepared_miller_loop(p, q);
+  }
 };
 
 struct Bls12_381 {
@@ -58,6 +63,11 @@ struct Bls12_381 {
   static Fq12 final_exponentiation(const Fq12& f) { return ec::bls12_381::final_exponentiation(f); }
   static bool product_is_one(std::span<const G1A> p, std::span<const G2A> q) {
     return ec::bls12_381::pairing_product_is_one(p, q);
+  }
+  using Prepared = ec::bls12_381::G2Prepared;
+  static Prepared prepare(const G2A& q) { return ec::bls12_381::prepare(q); }
+  static Fq12 prepared_miller_loop(std::span<const G1A> p, std::span<const Prepared* const> q) {
+    return ec::bls12_381::prepared_miller_loop(p, q);
   }
 };
 
@@ -247,6 +257,38 @@ TYPED_TEST(PairingTest, MultiPairing) {
     const G2A qs[] = {bq};
     EXPECT_THROW(C::product_is_one(ps, qs), std::invalid_argument);
   }
+}
+
+// Q's lines made once serve every P they meet, alone or beside other pairs,
+// as a verifying key's gamma and delta do: the pairings come out as
+// pairing() gives them (which MatchesNobleVectors checks against noble).
+TYPED_TEST(PairingTest, PreparedLinesServeManyPoints) {
+  using C = TypeParam;
+  using G1A = typename C::G1A;
+  using G2A = typename C::G2A;
+  using Fq12 = typename C::Fq12;
+  using Prepared = typename C::Prepared;
+  SCOPED_TRACE(this->trace());
+  const G2A q = this->random_g2(), r = this->random_g2();
+  const Prepared pq = C::prepare(q), pr = C::prepare(r), none = C::prepare(G2A::infinity());
+  EXPECT_TRUE(none.lines.empty());
+  for (int i = 0; i < 3; ++i) {
+    const G1A p = this->random_g1(), s = this->random_g1();
+    const G1A one_p[] = {p};
+    const Prepared* one_q[] = {&pq};
+    EXPECT_TRUE(same(C::final_exponentiation(C::prepared_miller_loop(one_p, one_q)), C::pairing(p, q)));
+    // Beside another prepared pair and pairs that contribute 1.
+    const G1A ps[] = {p, s, s, G1A::infinity()};
+    const Prepared* qs[] = {&pq, &pr, &none, &pr};
+    const Fq12 want = C::pairing(p, q) * C::pairing(s, r);
+    EXPECT_TRUE(same(C::final_exponentiation(C::prepared_miller_loop(ps, qs)), want));
+    // A prepared pair and the points' loop give one Miller loop value.
+    const G2A qs_affine[] = {q, r, G2A::infinity(), r};
+    EXPECT_TRUE(same(C::prepared_miller_loop(ps, qs), C::miller_loop(ps, qs_affine)));
+  }
+  const G1A two[] = {C::g1(), C::g1()};
+  const Prepared* one[] = {&pq};
+  EXPECT_THROW(C::prepared_miller_loop(two, one), std::invalid_argument);
 }
 
 // final_exponentiation(miller_loop(P_i, Q_i)) = prod_i e(P_i, Q_i).

@@ -59,55 +59,70 @@ template <class E>
 void check_circuit(const std::string& curve, const CircuitFacts& facts) {
   SCOPED_TRACE(curve + "/" + facts.name);
   Fixture<E> f(curve, facts.name);
+  // Every verdict below from both verifiers, which must agree.
+  const groth16::PreparedVerifier<E> prepared(f.vk);
+  const auto verifies = [&](const std::vector<typename E::Fr>& publics, const Proof<E>& proof) {
+    const bool verdict = groth16::verify<E>(f.vk, publics, proof);
+    EXPECT_EQ(prepared.verify(publics, proof), verdict) << "the prepared verifier disagrees";
+    return verdict;
+  };
   ASSERT_EQ(f.vk.ic.size(), facts.n_public + 1u);
   ASSERT_EQ(f.publics.size(), facts.n_public);
 
   // snarkjs's proof verifies.
-  EXPECT_TRUE(groth16::verify<E>(f.vk, f.publics, f.proof));
+  EXPECT_TRUE(verifies(f.publics, f.proof));
 
   // Each proof point replaced by another subgroup point (its double).
   {
     Proof<E> p = f.proof;
     p.a = twice<E>(p.a);
     EXPECT_TRUE(ec::in_subgroup(p.a));
-    EXPECT_FALSE(groth16::verify<E>(f.vk, f.publics, p)) << "A tampered";
+    EXPECT_FALSE(verifies(f.publics, p)) << "A tampered";
   }
   {
     Proof<E> p = f.proof;
     p.b = twice2<E>(p.b);
     EXPECT_TRUE(ec::in_subgroup(p.b));
-    EXPECT_FALSE(groth16::verify<E>(f.vk, f.publics, p)) << "B tampered";
+    EXPECT_FALSE(verifies(f.publics, p)) << "B tampered";
   }
   {
     Proof<E> p = f.proof;
     p.c = twice<E>(p.c);
-    EXPECT_FALSE(groth16::verify<E>(f.vk, f.publics, p)) << "C tampered";
+    EXPECT_FALSE(verifies(f.publics, p)) << "C tampered";
   }
   // Each public input + 1.
   for (size_t i = 0; i < f.publics.size(); ++i) {
     auto pub = f.publics;
     pub[i] = pub[i] + E::Fr::one();
-    EXPECT_FALSE(groth16::verify<E>(f.vk, pub, f.proof)) << "public " << i << " + 1";
+    EXPECT_FALSE(verifies(pub, f.proof)) << "public " << i << " + 1";
   }
   // Wrong counts.
   {
     auto more = f.publics;
     more.push_back(E::Fr::zero());
-    EXPECT_FALSE(groth16::verify<E>(f.vk, more, f.proof)) << "one public too many";
+    EXPECT_FALSE(verifies(more, f.proof)) << "one public too many";
     if (!f.publics.empty()) {
       auto fewer = f.publics;
       fewer.pop_back();
-      EXPECT_FALSE(groth16::verify<E>(f.vk, fewer, f.proof)) << "one public too few";
+      EXPECT_FALSE(verifies(fewer, f.proof)) << "one public too few";
     }
   }
   // A point off the curve or outside the subgroup is rejected, not paired.
   {
     Proof<E> p = f.proof;
     p.a.y = p.a.y + E::Fq::one();
-    EXPECT_FALSE(groth16::verify<E>(f.vk, f.publics, p)) << "A off the curve";
+    EXPECT_FALSE(verifies(f.publics, p)) << "A off the curve";
     Proof<E> q = f.proof;
     q.b.x = q.b.x + decltype(q.b.x)::one();
-    EXPECT_FALSE(groth16::verify<E>(f.vk, f.publics, q)) << "B off the curve";
+    EXPECT_FALSE(verifies(f.publics, q)) << "B off the curve";
+  }
+
+  // The prepared verifier pairs alpha and beta itself: a key whose
+  // vk_alphabeta_12 was altered (read as written) changes nothing.
+  {
+    VerifyingKey<E> altered = f.vk;
+    altered.alphabeta = altered.alphabeta * altered.alphabeta;
+    EXPECT_TRUE(groth16::PreparedVerifier<E>(altered).verify(f.publics, f.proof));
   }
 
   // Our verifying key, as JSON, is snarkjs's vk.json (vk_alphabeta_12 included,

@@ -31,14 +31,28 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 
 namespace cuzk::ec {
 
+// A G2 point's Miller-loop lines, each as its value at P = (xP, yP) needs
+// them (ly yP + lx xP + l0), in the order the loop takes them: the loop's G2
+// half, which depends on Q alone. Made once (prepare) for a Q that pairs with
+// many P, such as a verifying key's gamma and delta; empty for infinity.
+template <class Fq2>
+struct G2Lines {
+  struct Line {
+    Fq2 ly, lx, l0;
+  };
+  std::vector<Line> lines;
+};
+
 namespace bn254 {
 using ff::bn254::Fq12;
+using G2Prepared = G2Lines<ff::bn254::Fq2>;
 
 // prod_i f_{6x+2, Q_i}(P_i) times the two Frobenius lines per pair (optimal
 // ate, Vercauteren 2010); pairs with an infinity point are skipped. The spans
@@ -50,6 +64,10 @@ Fq12 final_exponentiation(const Fq12& f);
 Fq12 pairing(const G1Affine& p, const G2Affine& q);
 // prod_i e(P_i, Q_i) == 1, with one shared final exponentiation.
 bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q);
+// Q's lines, and the Miller loop over Qs given by them (the value
+// miller_loop gives for the points).
+G2Prepared prepare(const G2Affine& q);
+Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
 
 // The p-power Frobenius endomorphism carried to the twist, psi^-1 o pi_p o psi
 // with psi(x, y) = (x w^2, y w^3). On G2 it is multiplication by p.
@@ -58,6 +76,7 @@ G2Affine twist_frobenius(const G2Affine& q);
 
 namespace bls12_381 {
 using ff::bls12_381::Fq12;
+using G2Prepared = G2Lines<ff::bls12_381::Fq2>;
 
 // conj(prod_i f_{|x|, Q_i}(P_i)) (x < 0; conj is the inverse once the final
 // exponentiation has run); pairs with an infinity point are skipped. The spans
@@ -69,6 +88,10 @@ Fq12 final_exponentiation(const Fq12& f);
 Fq12 pairing(const G1Affine& p, const G2Affine& q);
 // prod_i e(P_i, Q_i) == 1, with one shared final exponentiation.
 bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q);
+// Q's lines, and the Miller loop over Qs given by them (the value
+// miller_loop gives for the points).
+G2Prepared prepare(const G2Affine& q);
+Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
 }  // namespace bls12_381
 
 // Squaring in the cyclotomic subgroup of Fq12 (the elements of order dividing

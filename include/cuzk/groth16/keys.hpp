@@ -95,6 +95,12 @@ struct PairingOf<ec::Bn254> {
   static bool product_is_one(std::span<const ec::bn254::G1Affine> p, std::span<const ec::bn254::G2Affine> q) {
     return ec::bn254::pairing_product_is_one(p, q);
   }
+  using G2Prepared = ec::bn254::G2Prepared;
+  static G2Prepared prepare(const ec::bn254::G2Affine& q) { return ec::bn254::prepare(q); }
+  static Fq12 prepared_miller_loop(std::span<const ec::bn254::G1Affine> p, std::span<const G2Prepared* const> q) {
+    return ec::bn254::prepared_miller_loop(p, q);
+  }
+  static Fq12 final_exponentiation(const Fq12& f) { return ec::bn254::final_exponentiation(f); }
 };
 template <>
 struct PairingOf<ec::Bls12_381> {
@@ -106,6 +112,12 @@ struct PairingOf<ec::Bls12_381> {
                              std::span<const ec::bls12_381::G2Affine> q) {
     return ec::bls12_381::pairing_product_is_one(p, q);
   }
+  using G2Prepared = ec::bls12_381::G2Prepared;
+  static G2Prepared prepare(const ec::bls12_381::G2Affine& q) { return ec::bls12_381::prepare(q); }
+  static Fq12 prepared_miller_loop(std::span<const ec::bls12_381::G1Affine> p, std::span<const G2Prepared* const> q) {
+    return ec::bls12_381::prepared_miller_loop(p, q);
+  }
+  static Fq12 final_exponentiation(const Fq12& f) { return ec::bls12_381::final_exponentiation(f); }
 };
 
 template <class E>

@@ -27,6 +27,7 @@
 
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/proof.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/poly/domain.hpp"
 #include "cuzk/util/stages.hpp"
 
@@ -81,6 +82,8 @@ class PreparedKey {
 
   const ProvingKey<E>& key() const { return *key_; }
   const VerifyingKey<E>& vk() const { return vk_; }
+  // vk() made ready for the proof of every partition (prove_finish's check).
+  const PreparedVerifier<E>& verifier() const { return verifier_; }
   const poly::Domain<Fr>& domain() const { return domain_; }
 
   // a = A·w and b = B·w on every row of the domain, c = a∘b (snarkjs
@@ -94,6 +97,7 @@ class PreparedKey {
  private:
   std::shared_ptr<const ProvingKey<E>> key_;
   VerifyingKey<E> vk_;
+  PreparedVerifier<E> verifier_;
   poly::Domain<Fr> domain_;
   // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
   std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written once in parallel: not zeroed first
