@@ -79,7 +79,7 @@
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 8, 2 from 2^26 on) CUZK_SUPRASEAL_CALLS
 #            times (default 1) after a warm-up call, and the split phase from 2
 #            threads (cuzk, Curio's); cuzk's also from page-locked caller memory
-#            (--pinned, split) and witness-only (--witness-only, batch and split:
+#            (--pinned, split, a/b/c and witness-only) and witness-only (--witness-only, batch and split:
 #            the circuit registered once, proofs from the assignments alone
 #            beside the a/b/c path's, their wall and host CPU ratio); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
@@ -439,7 +439,7 @@ if [[ $mode == supraseal ]]; then
     c2=$rulers/supraseal-c2/libsupraseal_c2.so curio=$rulers/supraseal-c2-curio/libsupraseal_c2.so
     [ -f "$c2" ] && bench "$sk" supraseal-c2 "$c2"
     [ -f "$curio" ] && bench "$sk" curio "$curio" --split 2
-    bench "$sk" cuzk-pinned "" --split 2 --pinned
+    bench "$sk" cuzk-pinned "" --split 2 --pinned --witness-only  # both paths from page-locked memory
     bench "$sk" witness-only "" --witness-only
     [ -f "$curio" ] && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
     rm -rf "$sdir"
