@@ -16,6 +16,8 @@ struct G1 {
   using Fr = ff::bls12_381::Fr;
   static constexpr bool cofactor_is_one = false;
   CUZK_HD_INLINE static F b() { return F::from_uint(4); }
+  // P (on the curve) in the order-r subgroup: phi(P) = -[x^2]P (subgroup.cpp).
+  static bool in_prime_subgroup(const Affine<G1>& p);
 };
 
 struct G2 {
@@ -23,6 +25,8 @@ struct G2 {
   using Fr = ff::bls12_381::Fr;
   static constexpr bool cofactor_is_one = false;
   CUZK_HD_INLINE static F b() { return F{Fq::from_uint(4), Fq::from_uint(4)}; }
+  // P (on the twist) in the order-r subgroup: psi(P) = [x]P (subgroup.cpp).
+  static bool in_prime_subgroup(const Affine<G2>& p);
 };
 
 using G1Affine = Affine<G1>;

@@ -28,6 +28,9 @@ struct G2 {
     constexpr uint64_t c1[4] = {0xe4a2bd0685c315d2, 0xa74fa084e52d1852, 0xcd2cafadeed8fdf4, 0x009713b03af0fed4};
     return {Fq::from_canonical_unchecked(c0), Fq::from_canonical_unchecked(c1)};
   }
+  // P (on the twist) in the order-r subgroup:
+  // [x+1]P + psi([x]P) + psi^2([x]P) = psi^3([2x]P) (subgroup.cpp).
+  static bool in_prime_subgroup(const Affine<G2>& p);
 };
 
 using G1Affine = Affine<G1>;

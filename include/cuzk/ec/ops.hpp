@@ -36,15 +36,25 @@ CUZK_HD Jacobian<C> mul_vartime(const Affine<C>& p, const typename C::Fr& k) {
   return mul_vartime(Jacobian<C>::from(p), v, C::Fr::N);
 }
 
-// P in the prime-order subgroup: on the curve and r·P = O (skipped where the
-// cofactor is 1, since then every curve point qualifies).
+// P in the prime-order subgroup by its definition: on the curve and r·P = O.
+// The oracle of in_subgroup's faster tests.
+template <class C>
+bool in_subgroup_by_order(const Affine<C>& p) {
+  if (!p.on_curve()) return false;
+  uint64_t r[C::Fr::N];
+  for (size_t i = 0; i < C::Fr::N; ++i) r[i] = C::Fr::params::modulus(i);
+  return mul_vartime(Jacobian<C>::from(p), r, C::Fr::N).is_inf();
+}
+
+// P in the prime-order subgroup: on the curve, then (where the cofactor is
+// not 1) the curve's endomorphism test, C::in_prime_subgroup, a scalar
+// multiplication by the curve's 64- or 128-bit seed instead of r's 255 bits
+// (src/ec/subgroup.cpp says which test and who proved it equivalent).
 template <class C>
 bool in_subgroup(const Affine<C>& p) {
   if (!p.on_curve()) return false;
   if constexpr (C::cofactor_is_one) return true;
-  uint64_t r[C::Fr::N];
-  for (size_t i = 0; i < C::Fr::N; ++i) r[i] = C::Fr::params::modulus(i);
-  return mul_vartime(Jacobian<C>::from(p), r, C::Fr::N).is_inf();
+  else return C::in_prime_subgroup(p);
 }
 
 // Many points to affine with one field inversion (Montgomery's trick).
