@@ -25,6 +25,8 @@
 // that a textbook Miller loop divides by.
 #include "cuzk/ec/pairing.hpp"
 
+#include "twist_frobenius.hpp"
+
 #include <array>
 #include <stdexcept>
 #include <vector>
@@ -179,15 +181,9 @@ struct Pairing {
     }
   }
 
-  // pi^e on the twist, psi^-1 o pi_p^e o psi for the D-type psi(x, y) =
-  // (x w^2, y w^3): (x w^2)^(p^e) = x^(p^e) w^2 w^(2(p^e - 1)) and
-  // w^(2(p^e - 1)) = xi^((p^e - 1)/3), likewise y with xi^((p^e - 1)/2). Those are
-  // tower.hpp's run-time Frobenius coefficients xi^(k (p^e - 1)/6), k = 2 and 3.
+  // psi^e on the twist (twist_frobenius.hpp).
   static G2Affine twist_frobenius(const G2Affine& q, unsigned e) {
-    static_assert(Curve::twist == Twist::D, "written for the D-type twist (BN)");
-    if (q.is_inf()) return q;
-    const Fq2* g = Tower::frobenius_coeffs(e);
-    return {q.x.frobenius(e) * g[2], q.y.frobenius(e) * g[3]};
+    return TwistFrobenius<Tower, Curve::twist == Twist::M>::apply(q, e);
   }
 
   // Q's lines in the order the loop takes them: a doubling line a digit, an
@@ -197,7 +193,12 @@ struct Pairing {
     G2Lines<Fq2> out;
     if (Q.is_inf()) return out;
     static constexpr Naf digits = naf(Curve::loop);
-    out.lines.reserve(digits.len + 2 + (Curve::frobenius_lines ? 2 : 0));
+    static constexpr size_t count = [] {  // a doubling line a digit below the top, an addition per non-zero one
+      size_t n = digits.len - 1 + (Curve::frobenius_lines ? 2 : 0);
+      for (int i = 0; i < digits.len - 1; ++i) n += digits.d[i] != 0;
+      return n;
+    }();
+    out.lines.reserve(count);
     Proj T{Q.x, Q.y, Fq2::one()};
     for (int i = digits.len - 2; i >= 0; --i) {
       out.lines.push_back(dbl_step(T));
@@ -281,7 +282,7 @@ struct Bn254Curve {
   using G1 = bn254::G1;
   using G2 = bn254::G2;
   using Fq12 = Tower::Fq12;
-  static constexpr uint64_t x = 4965661367192848881ull;
+  static constexpr uint64_t x = bn254::kSeed;
   static constexpr u128 loop = (u128)6 * x + 2;
   static constexpr bool loop_negative = false;
   static constexpr bool frobenius_lines = true;
@@ -317,7 +318,7 @@ struct Bls12_381Curve {
   using G1 = bls12_381::G1;
   using G2 = bls12_381::G2;
   using Fq12 = Tower::Fq12;
-  static constexpr uint64_t x_abs = 0xd201000000010000ull;
+  static constexpr uint64_t x_abs = bls12_381::kSeedAbs;
   static constexpr u128 loop = x_abs;
   static constexpr bool loop_negative = true;
   static constexpr bool frobenius_lines = false;

@@ -10,45 +10,19 @@
 //   BN254 G2: [x+1]P + psi([x]P) + psi^2([x]P) = psi^3([2x]P) (Dai, Lin,
 //     Zhao, Zhou, ePrint 2022/348; its conditions x != 4 mod 13 and
 //     x != 92 mod 97 hold for BN254's x).
-// psi is the untwist-Frobenius-twist endomorphism, which on G2 is
-// multiplication by p: p = x mod r (BLS12) and 6x^2 mod r (BN). Every value
-// here is public: variable time is fine.
+// psi is the untwist-Frobenius-twist endomorphism (twist_frobenius.hpp),
+// which on G2 is multiplication by p: p = x mod r (BLS12) and 6x^2 mod r (BN).
+// Every value here is public: variable time is fine.
 #include <cstdint>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "twist_frobenius.hpp"
 
 namespace cuzk::ec {
-namespace {
-
-// psi^e on Jacobian coordinates, psi^e(x, y) = (x^(p^e) cx, y^(p^e) cy) with
-// cx = xi^(k (p^e - 1)/3) and cy = xi^(k (p^e - 1)/2), k = 1 on a D-type
-// twist (BN254: psi(x, y) = (x w^2, y w^3)) and -1 on an M-type one
-// (BLS12-381: (x w^-2, y w^-3)). Jacobian (X, Y, Z) maps to
-// (X^(p^e) cx, Y^(p^e) cy, Z^(p^e)), no inversion.
-template <class Tower, class C, bool m_type>
-Jacobian<C> psi(const Jacobian<C>& q, unsigned e) {
-  using Fq2 = typename Tower::Fq2;
-  static const auto coefficients = [] {
-    struct {
-      Fq2 x[4], y[4];
-    } c;
-    for (unsigned k = 1; k < 4; ++k) {
-      const Fq2* g = Tower::frobenius_coeffs(k);  // g[j] = xi^(j (p^k - 1)/6)
-      c.x[k] = m_type ? g[2].inverse() : g[2];
-      c.y[k] = m_type ? g[3].inverse() : g[3];
-    }
-    return c;
-  }();
-  return {q.X.frobenius(e) * coefficients.x[e], q.Y.frobenius(e) * coefficients.y[e], q.Z.frobenius(e)};
-}
-
-}  // namespace
 
 namespace bls12_381 {
-
-constexpr uint64_t kSeedAbs = 0xd201000000010000ull;  // x = -kSeedAbs
 
 bool G1::in_prime_subgroup(const G1Affine& p) {
   // beta: the cube root of unity for which phi acts on G1 as -x^2 (EIP-2537's
@@ -59,15 +33,17 @@ bool G1::in_prime_subgroup(const G1Affine& p) {
         "793479390729215512621379701633421447060886740281060493010456487427281649075476305620758731620350", b);
     return b;
   }();
-  const uint64_t x2[2] = {0x0000000100000000ull, 0xac45a4010001a402ull};  // x^2
-  const G1Jacobian x2p = mul_vartime(G1Jacobian::from(p), x2, 2);
+  __extension__ typedef unsigned __int128 u128;
+  constexpr u128 x2 = (u128)kSeedAbs * kSeedAbs;
+  const uint64_t x2_limbs[2] = {uint64_t(x2), uint64_t(x2 >> 64)};
+  const G1Jacobian x2p = mul_vartime(G1Jacobian::from(p), x2_limbs, 2);
   return G1Jacobian::from(G1Affine{p.x * beta, p.y}) == -x2p;
 }
 
 bool G2::in_prime_subgroup(const G2Affine& p) {
   const G2Jacobian q = G2Jacobian::from(p);
   const G2Jacobian xp = -mul_vartime(q, &kSeedAbs, 1);
-  return psi<ff::bls12_381::Tower, G2, true>(q, 1) == xp;
+  return TwistFrobenius<ff::bls12_381::Tower, true>::apply(q, 1) == xp;
 }
 
 }  // namespace bls12_381
@@ -75,12 +51,11 @@ bool G2::in_prime_subgroup(const G2Affine& p) {
 namespace bn254 {
 
 bool G2::in_prime_subgroup(const G2Affine& p) {
-  constexpr uint64_t seed = 4965661367192848881ull;
-  using Tower = ff::bn254::Tower;
+  using Psi = TwistFrobenius<ff::bn254::Tower, false>;
   const G2Jacobian q = G2Jacobian::from(p);
-  const G2Jacobian xp = mul_vartime(q, &seed, 1);
-  const G2Jacobian lhs = xp.add(q).add(psi<Tower, G2, false>(xp, 1)).add(psi<Tower, G2, false>(xp, 2));
-  return lhs == psi<Tower, G2, false>(xp.dbl(), 3);
+  const G2Jacobian xp = mul_vartime(q, &kSeed, 1);
+  const G2Jacobian lhs = xp.add(q).add(Psi::apply(xp, 1)).add(Psi::apply(xp, 2));
+  return lhs == Psi::apply(xp.dbl(), 3);
 }
 
 }  // namespace bn254

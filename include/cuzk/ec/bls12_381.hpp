@@ -11,6 +11,10 @@ using ff::bls12_381::Fq;
 using ff::bls12_381::Fq2;
 using ff::bls12_381::Fr;
 
+// The BLS parameter x = -kSeedAbs: p and r are polynomials in it (the
+// pairing's loop, the membership tests).
+inline constexpr uint64_t kSeedAbs = 0xd201000000010000ull;
+
 struct G1 {
   using F = Fq;
   using Fr = ff::bls12_381::Fr;

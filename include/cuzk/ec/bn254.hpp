@@ -11,6 +11,10 @@ using ff::bn254::Fq;
 using ff::bn254::Fq2;
 using ff::bn254::Fr;
 
+// The BN parameter x: p and r are polynomials in it (the pairing's loop, G2's
+// membership test).
+inline constexpr uint64_t kSeed = 4965661367192848881ull;
+
 struct G1 {
   using F = Fq;
   using Fr = ff::bn254::Fr;
