@@ -145,12 +145,21 @@ void ok(const supraseal_error& e, const char* what) {
 
 double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// The process's CPU seconds so far, every thread's (the library's own too).
-double cpu_seconds() {
+// The process's CPU seconds so far, every thread's (the library's own too),
+// in user space and in the kernel (page faults, page locking, the driver's
+// ioctls), which point at different causes.
+struct CpuTime {
+  double user = 0, system = 0;
+  double total() const { return user + system; }
+  CpuTime operator-(const CpuTime& o) const { return {user - o.user, system - o.system}; }
+  CpuTime& operator+=(const CpuTime& o) { return user += o.user, system += o.system, *this; }
+};
+
+CpuTime cpu_time() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   const auto s = [](const timeval& t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; };
-  return s(u.ru_utime) + s(u.ru_stime);
+  return {s(u.ru_utime), s(u.ru_stime)};
 }
 
 // Resident host memory now and at its peak, in GiB (/proc/self/status).
@@ -190,14 +199,15 @@ struct Figures {
 
 // The figures of one phase's timed circuits, printed: `in_flight` of them at
 // a time, `own_gib` of the caller's inputs each.
-Figures report(const std::string& phase, size_t circuits, double wall, double cpu, std::vector<double> per_unit,
+Figures report(const std::string& phase, size_t circuits, double wall, CpuTime cpu, std::vector<double> per_unit,
                const char* unit, size_t in_flight, double own_gib, Resident from) {
   std::sort(per_unit.begin(), per_unit.end());
-  const Figures each{wall / (double)circuits, cpu / (double)circuits};
+  const Figures each{wall / (double)circuits, cpu.total() / (double)circuits};
   const auto [now, peak] = resident_gib();
   std::printf("supraseal_bench: %s: %zu circuits in %.3f s: %.3f s a circuit (median %s %.3f s), CPU %.2f s a "
-              "circuit; host memory %.2f GiB resident, %.2f GiB peak (verified proofs)\n",
-              phase.c_str(), circuits, wall, each.wall, unit, per_unit[per_unit.size() / 2], each.cpu, now, peak);
+              "circuit (user %.2f, system %.2f); host memory %.2f GiB resident, %.2f GiB peak (verified proofs)\n",
+              phase.c_str(), circuits, wall, each.wall, unit, per_unit[per_unit.size() / 2], each.cpu,
+              cpu.user / (double)circuits, cpu.system / (double)circuits, now, peak);
   if (from.timed < 0) {
     std::printf("supraseal_bench: host memory per circuit in flight: not measured (no clear_refs)\n");
     return each;
@@ -360,15 +370,17 @@ int main(int argc, char** argv) {
     if (!split) {
       proofs.assign(circuits, {});
       std::vector<double> per_call;
-      double wall = 0, cpu = 0;
+      double wall = 0;
+      CpuTime cpu;
       for (size_t call = 0; call <= calls; ++call) {
         if (call == 1) from.timed = reset_peak();  // after the warm-up
-        const double cpu0 = cpu_seconds();
+        const CpuTime cpu0 = cpu_time();
         t0 = Clock::now();
         ok(path.all(proofs.data()), path.all_name);
-        const double s = seconds(t0), c = cpu_seconds() - cpu0;
+        const double s = seconds(t0);
+        const CpuTime c = cpu_time() - cpu0;
         std::printf("%scall %zu%s: %zu proofs in %.3f s, %.3f s a circuit, CPU %.2f s a circuit\n", path.label.c_str(),
-                    call, call ? "" : " (warm-up: key upload)", circuits, s, s / (double)circuits, c / (double)circuits);
+                    call, call ? "" : " (warm-up: key upload)", circuits, s, s / (double)circuits, c.total() / (double)circuits);
         for (size_t k = 0; k < circuits; ++k) verify(proofs[k], k);
         if (call) wall += s, cpu += c, per_call.push_back(s / (double)circuits);
       }
@@ -398,14 +410,15 @@ int main(int argc, char** argv) {
     std::atomic<size_t> next{0};
     std::vector<std::vector<double>> latencies(split);
     from.timed = reset_peak();
-    const double cpu0 = cpu_seconds();
+    const CpuTime cpu0 = cpu_time();
     t0 = Clock::now();
     for (size_t t = 0; t < split; ++t)
       threads.emplace_back([&, t] {
         for (size_t k; (k = next.fetch_add(1)) < total;) latencies[t].push_back(prove_one(k));
       });
     for (auto& t : threads) t.join();
-    const double wall = seconds(t0), cpu = cpu_seconds() - cpu0;
+    const double wall = seconds(t0);
+    const CpuTime cpu = cpu_time() - cpu0;
     for (size_t k = 0; k < made.size(); ++k) verify(made[k], k % circuits);
     std::vector<double> all;
     for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
@@ -426,13 +439,14 @@ int main(int argc, char** argv) {
     const std::vector<supraseal_proof> abc_proofs = proofs;
     const Csr csr(m);
     cuzk_supraseal_circuit registered{nullptr};
-    const double before = resident_gib().first, cpu0 = cpu_seconds();
+    const double before = resident_gib().first;
+    const CpuTime cpu0 = cpu_time();
     t0 = Clock::now();
     ok(abi.register_circuit(&registered, &srs, n_in, n_aux, m.n_constraints(), &csr.matrix[0], &csr.matrix[1],
                             &csr.matrix[2]),
        "cuzk_supraseal_register_circuit");
     std::printf("cuzk_supraseal_register_circuit: %zu terms in %.2f s, CPU %.2f s (once per circuit)\n",
-                csr.matrix[0].nnz + csr.matrix[1].nnz + csr.matrix[2].nnz, seconds(t0), cpu_seconds() - cpu0);
+                csr.matrix[0].nnz + csr.matrix[1].nnz + csr.matrix[2].nnz, seconds(t0), (cpu_time() - cpu0).total());
     // The circuit's rows count with the parameters, as what proofs start from,
     // and so do the caller's own arrays of it (kept alive here, as a caller
     // that registers from memory may): 2.8 GiB at 2^24 (77 M terms), which counted as the

@@ -116,9 +116,9 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
     if (cuda) {
       record("gpu total", kernel_seconds(t));
       // The engine's host side between them (the key cache, the memory
-      // reservation, the buffer's zeroing when its lease comes back, which
-      // lands in "lock wait", the waits' wake-ups), which the single-proof
-      // latency pays and a pipeline overlaps.
+      // reservation, the waits' wake-ups), which the single-proof latency
+      // pays and a pipeline overlaps. The buffer's zeroing as its lease
+      // comes back runs while the kernels do (CudaBackend::prove_on).
       record("lock wait", t[Stage::lock_wait]);
       record("engine host", proof - finish - t[Stage::upload] - t[Stage::lock_wait] - t[Stage::lock_held]);
     }
