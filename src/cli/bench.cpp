@@ -118,7 +118,7 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
       // The engine's host side between them (the key cache, the memory
       // reservation, the waits' wake-ups), which the single-proof latency
       // pays and a pipeline overlaps. The buffer's zeroing as its lease
-      // comes back runs while the kernels do (CudaBackend::prove_on).
+      // comes back runs on the pool's scrubber thread.
       record("lock wait", t[Stage::lock_wait]);
       record("engine host", proof - finish - t[Stage::upload] - t[Stage::lock_wait] - t[Stage::lock_held]);
     }

@@ -27,10 +27,31 @@ class PageableMemory final : public HostMemory {
 std::unique_ptr<HostMemory> pageable_memory() { return std::make_unique<PageableMemory>(); }
 
 BufferPool::BufferPool(std::unique_ptr<HostMemory> memory, size_t budget_bytes)
-    : memory_(std::move(memory)), budget_(budget_bytes) {}
+    : memory_(std::move(memory)), budget_(budget_bytes), scrubber_([this] { scrub_loop(); }) {}
 
 BufferPool::~BufferPool() {
+  {
+    std::lock_guard lock(mu_);
+    closing_ = true;
+  }
+  scrub_ready_.notify_all();
+  scrubber_.join();  // after it has zeroed every buffer given back
   for (auto& [bytes, p] : free_) memory_->release(p, bytes);
+}
+
+void BufferPool::scrub_loop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    scrub_ready_.wait(lock, [&] { return closing_ || !dirty_.empty(); });
+    if (dirty_.empty()) return;  // closing, and nothing left to zero
+    const auto [p, bytes] = dirty_.front();
+    dirty_.pop_front();
+    lock.unlock();
+    secure_zero_parallel(p, bytes);
+    lock.lock();
+    unscrubbed_.erase(unscrubbed_.find(bytes));
+    keep_or_release(p, bytes);
+  }
 }
 
 size_t BufferPool::size_class(size_t bytes) {
@@ -58,6 +79,7 @@ BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>
   bool waited = false;
   for (;;) {
     if (cancelled_ || stop.stop_requested()) throw PoolCancelled();
+    bool for_scrub = false;
     if (alone_waiting_ == 0) {
       if (auto it = free_.find(cls); it != free_.end()) {
         void* p = it->second;
@@ -66,17 +88,23 @@ BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>
         counters_.bytes_leased += cls;
         return Lease(this, p, cls);
       }
-      // Free buffers of other classes make room, largest first.
-      while (counters_.bytes_held + cls > budget_ && !free_.empty()) {
-        const auto last = std::prev(free_.end());
-        memory_->release(last->second, last->first);
-        counters_.bytes_held -= last->first;
-        ++counters_.releases;
-        free_.erase(last);
+      // One of the class being zeroed is worth the wait: it is milliseconds
+      // away, and a new pinned buffer half a second per GiB.
+      for_scrub = unscrubbed_.count(cls) != 0;
+      if (!for_scrub) {
+        // Free buffers of other classes make room, largest first.
+        while (counters_.bytes_held + cls > budget_ && !free_.empty()) {
+          const auto last = std::prev(free_.end());
+          memory_->release(last->second, last->first);
+          counters_.bytes_held -= last->first;
+          ++counters_.releases;
+          free_.erase(last);
+        }
+        if (counters_.bytes_held + cls <= budget_) return allocate(lock, cls);
+        for_scrub = !unscrubbed_.empty();  // the room is being zeroed
       }
-      if (counters_.bytes_held + cls <= budget_) return allocate(lock, cls);
     }
-    if (!waited) ++counters_.waits, waited = true;
+    if (!waited) ++(for_scrub ? counters_.scrub_waits : counters_.waits), waited = true;
     if (!wait_for_return(lock, stop)) throw PoolCancelled();
   }
 }
@@ -91,12 +119,12 @@ BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, 
       returned_.notify_all();
       throw PoolCancelled();
     }
-    if (counters_.bytes_leased == 0) {
+    if (counters_.bytes_leased == 0 && unscrubbed_.empty()) {
       release_free();
       --alone_waiting_;
       return allocate(lock, cls);
     }
-    if (!waited) ++counters_.waits, waited = true;
+    if (!waited) ++(counters_.bytes_leased ? counters_.waits : counters_.scrub_waits), waited = true;
     wait_for_return(lock, stop);  // the loop's first test throws when cancelled or stopped
   }
 }
@@ -130,10 +158,31 @@ BufferPool::Lease BufferPool::allocate(std::unique_lock<std::mutex>& lock, size_
 
 void BufferPool::give_back(void* p, size_t bytes) {
   // The buffer held a client's witness and what was computed from it: none of
-  // it may outlive the lease, in the pool or in memory given back.
+  // it may outlive the lease, in the pool or in memory given back. The
+  // scrubber zeroes it; where the queue cannot take it (out of memory), this
+  // thread does.
+  {
+    std::lock_guard lock(mu_);
+    counters_.bytes_leased -= bytes;
+    try {
+      unscrubbed_.insert(bytes);
+      try {
+        dirty_.emplace_back(p, bytes);
+      } catch (...) {
+        unscrubbed_.erase(unscrubbed_.find(bytes));
+        throw;
+      }
+      scrub_ready_.notify_one();
+      return;
+    } catch (const std::bad_alloc&) {
+    }
+  }
   secure_zero_parallel(p, bytes);
   std::lock_guard lock(mu_);
-  counters_.bytes_leased -= bytes;
+  keep_or_release(p, bytes);
+}
+
+void BufferPool::keep_or_release(void* p, size_t bytes) {
   bool kept = false;
   if (bytes <= budget_) {  // else served alone: not kept
     try {

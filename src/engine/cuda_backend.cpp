@@ -311,19 +311,13 @@ class CudaBackend final : public Backend<E> {
     recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, inputs.bytes()});
     // On the device now, so synthesis may refill the buffer and a caller may
     // reuse its memory; a, b, c going up in turn are read until the proof's
-    // end. Giving a pool buffer back zeroes it (tens of ms for a 2^22
-    // partition), so it is done while the GPU is busy: while the other worker
-    // holds the GPU, else once this proof's kernels are queued.
-    const bool release_early = !inputs.host_abc_pending();
-    std::unique_lock lock(g.lock, std::try_to_lock);
-    if (!lock.owns_lock()) {
-      if (release_early) item.host.release();
-      lock.lock();
-    }
+    // end. A pool buffer given back is zeroed by the pool's scrubber, not here.
+    if (!inputs.host_abc_pending()) item.host.release();
+
+    std::unique_lock lock(g.lock);
     const double locked = recorder.now();
     recorder.record(Span{Stage::lock_wait, track, item.job, item.partition, t, locked});
     auto pending = gpu::prove_start<E>(*key, *s.worker, std::move(inputs));
-    if (release_early) item.host.release();
     StageTimes times;
     auto proof = pending.wait(&times);
     const double done = recorder.now();

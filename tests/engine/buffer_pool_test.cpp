@@ -25,10 +25,13 @@ constexpr size_t MiB = size_t(1) << 20;
 // What the memory below has handed out; it outlives the pool that owns the memory.
 struct Counts {
   std::atomic<long> outstanding{0}, allocations{0};
+  std::atomic<long> released_unzeroed{0};  // buffers given to the system with a byte not zero
   std::atomic<bool> fail{false};
 };
 
-// Heap memory that counts what it hands out, and can be told to fail.
+// Heap memory that counts what it hands out, can be told to fail, and counts
+// the buffers the pool gives back to it unzeroed (a witness left in freed
+// memory).
 struct CountingMemory final : HostMemory {
   std::shared_ptr<Counts> counts;
   explicit CountingMemory(std::shared_ptr<Counts> c) : counts(std::move(c)) {}
@@ -37,7 +40,9 @@ struct CountingMemory final : HostMemory {
     ++counts->outstanding, ++counts->allocations;
     return ::operator new(bytes);
   }
-  void release(void* p, size_t) override {
+  void release(void* p, size_t bytes) override {
+    const auto* b = static_cast<const unsigned char*>(p);
+    if (!std::all_of(b, b + bytes, [](unsigned char c) { return c == 0; })) ++counts->released_unzeroed;
     --counts->outstanding;
     ::operator delete(p);
   }
@@ -82,6 +87,47 @@ TEST(BufferPool, AReturnedBufferIsZeroed) {
   ASSERT_EQ(again.data(), first) << "the kept buffer, reused";
   const auto* b = again.as<unsigned char>();
   EXPECT_TRUE(std::all_of(b, b + again.bytes(), [](unsigned char c) { return c == 0; }));
+}
+
+// The zeroing is the scrubber's: buffers given back just before the pool
+// ends are zeroed before they are freed, the ones served alone (over the
+// budget, not kept) too; and a request of a class being zeroed waits for that
+// buffer rather than allocating another.
+TEST(BufferPool, EveryBufferIsZeroedBeforeItIsFreed) {
+  Pool p(16 * MiB);
+  void* kept = nullptr;
+  {
+    std::vector<BufferPool::Lease> leases;
+    for (size_t s : {4 * MiB, 4 * MiB, 6 * MiB, 20 * MiB}) {  // the last one alone
+      if (s > 16 * MiB) leases.clear();
+      leases.push_back(p.pool->acquire(s));
+      std::memset(leases.back().data(), 0xa5, leases.back().bytes());
+    }
+    kept = leases.front().data();
+  }
+  EXPECT_EQ(p.memory->released_unzeroed, 0) << "the buffer served alone is zeroed before it is freed";
+  {
+    auto again = p.pool->acquire(20 * MiB);  // released the 20 MiB one: allocated again
+    std::memset(again.data(), 0x3c, again.bytes());
+  }
+  {
+    auto lease = p.pool->acquire(4 * MiB);
+    std::memset(lease.data(), 0x77, lease.bytes());
+    kept = lease.data();
+  }
+  {
+    const auto same = p.pool->acquire(4 * MiB);
+    EXPECT_EQ(same.data(), kept) << "the buffer being zeroed, not a new one";
+    const auto* b = same.as<unsigned char>();
+    EXPECT_TRUE(std::all_of(b, b + same.bytes(), [](unsigned char c) { return c == 0; }));
+    EXPECT_EQ(p.pool->counters().waits, 0u) << "a wait for the zeroing is not backpressure";
+    auto last = p.pool->acquire(2 * MiB);
+    std::memset(last.data(), 0x11, last.bytes());
+    std::memset(same.data(), 0x22, same.bytes());
+  }
+  p.pool.reset();  // the buffers just given back, likely not yet zeroed
+  EXPECT_EQ(p.memory->released_unzeroed, 0);
+  EXPECT_EQ(p.memory->outstanding, 0);
 }
 
 // before: pageable buffers came from the heap, and a core carried them
@@ -236,6 +282,7 @@ TEST(BufferPool, ConcurrentUseBalances) {
   EXPECT_EQ(p.memory->outstanding, (long)c.allocations - (long)c.releases);
   p.pool.reset();
   EXPECT_EQ(p.memory->outstanding, 0) << "the pool must free what it kept";
+  EXPECT_EQ(p.memory->released_unzeroed, 0);
 }
 
 }  // namespace

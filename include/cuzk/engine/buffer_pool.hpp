@@ -20,11 +20,14 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stop_token>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "cuzk/util/lease.hpp"
@@ -52,8 +55,10 @@ class PoolCancelled : public std::runtime_error {
 
 class BufferPool {
  public:
-  // A buffer on loan; zeroed (on every CPU thread) and returned to the pool
-  // when destroyed.
+  // A buffer on loan. Destroyed, it goes to the pool's scrubber thread, which
+  // zeroes it (on every CPU thread) before the pool hands it out again or
+  // gives it to the system: the thread that gives a buffer back (a GPU
+  // worker with a proof under way) does not pay for the zeroing.
   using Lease = ::cuzk::Lease<BufferPool>;
 
   struct Counters {
@@ -61,12 +66,14 @@ class BufferPool {
     size_t reuses = 0;       // leases served by a kept buffer
     size_t releases = 0;     // kept buffers freed to make room for another class
     size_t waits = 0;        // acquisitions that had to wait for a lease to return
+    size_t scrub_waits = 0;  // acquisitions that waited for a returned buffer's zeroing
     size_t bytes_held = 0;   // leased and free together, <= budget but for a request served alone
     size_t bytes_leased = 0;
   };
 
   BufferPool(std::unique_ptr<HostMemory> memory, size_t budget_bytes);
-  // Every lease must have been returned.
+  // Every lease must have been returned; the buffers still being zeroed are
+  // zeroed before they are freed.
   ~BufferPool();
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
@@ -99,6 +106,9 @@ class BufferPool {
   // A new buffer of `cls` bytes, allocated outside the lock.
   Lease allocate(std::unique_lock<std::mutex>& lock, size_t cls);
   void release_free();  // every free buffer
+  // A zeroed buffer back in the pool (or to the system), with mu_ held.
+  void keep_or_release(void* p, size_t bytes);
+  void scrub_loop();
 
   std::unique_ptr<HostMemory> memory_;
   size_t budget_;
@@ -109,6 +119,14 @@ class BufferPool {
   Counters counters_;
   size_t alone_waiting_ = 0;  // requests over the budget waiting to be served
   bool cancelled_ = false;
+  // Returned buffers waiting for the scrubber, and the size classes of those
+  // not yet zeroed (waiting or being zeroed): a request of such a class waits
+  // for it instead of allocating another.
+  std::deque<std::pair<void*, size_t>> dirty_;
+  std::multiset<size_t> unscrubbed_;
+  bool closing_ = false;
+  std::condition_variable scrub_ready_;
+  std::thread scrubber_;  // last: started once the members above exist
 };
 
 }  // namespace cuzk::engine
