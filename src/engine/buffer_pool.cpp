@@ -1,5 +1,6 @@
 #include "cuzk/engine/buffer_pool.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <iterator>
 #include <new>
@@ -46,12 +47,19 @@ void BufferPool::scrub_loop() {
     if (dirty_.empty()) return;  // closing, and nothing left to zero
     const auto [p, bytes] = dirty_.front();
     dirty_.pop_front();
+    zeroing_ = bytes;
     lock.unlock();
     secure_zero_parallel(p, bytes);
     lock.lock();
-    unscrubbed_.erase(unscrubbed_.find(bytes));
+    zeroing_ = 0;
     keep_or_release(p, bytes);
   }
+}
+
+bool BufferPool::being_zeroed(size_t cls) const {
+  const auto of_class = [&](size_t bytes) { return bytes != 0 && (cls == 0 || bytes == cls); };
+  return of_class(zeroing_) ||
+         std::any_of(dirty_.begin(), dirty_.end(), [&](const auto& d) { return of_class(d.second); });
 }
 
 size_t BufferPool::size_class(size_t bytes) {
@@ -90,7 +98,7 @@ BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>
       }
       // One of the class being zeroed is worth the wait: it is milliseconds
       // away, and a new pinned buffer half a second per GiB.
-      for_scrub = unscrubbed_.count(cls) != 0;
+      for_scrub = being_zeroed(cls);
       if (!for_scrub) {
         // Free buffers of other classes make room, largest first.
         while (counters_.bytes_held + cls > budget_ && !free_.empty()) {
@@ -101,7 +109,7 @@ BufferPool::Lease BufferPool::acquire_within_budget(std::unique_lock<std::mutex>
           free_.erase(last);
         }
         if (counters_.bytes_held + cls <= budget_) return allocate(lock, cls);
-        for_scrub = !unscrubbed_.empty();  // the room is being zeroed
+        for_scrub = being_zeroed();  // the room is being zeroed
       }
     }
     if (!waited) ++(for_scrub ? counters_.scrub_waits : counters_.waits), waited = true;
@@ -119,7 +127,7 @@ BufferPool::Lease BufferPool::acquire_alone(std::unique_lock<std::mutex>& lock, 
       returned_.notify_all();
       throw PoolCancelled();
     }
-    if (counters_.bytes_leased == 0 && unscrubbed_.empty()) {
+    if (counters_.bytes_leased == 0 && !being_zeroed()) {
       release_free();
       --alone_waiting_;
       return allocate(lock, cls);
@@ -165,13 +173,7 @@ void BufferPool::give_back(void* p, size_t bytes) {
     std::lock_guard lock(mu_);
     counters_.bytes_leased -= bytes;
     try {
-      unscrubbed_.insert(bytes);
-      try {
-        dirty_.emplace_back(p, bytes);
-      } catch (...) {
-        unscrubbed_.erase(unscrubbed_.find(bytes));
-        throw;
-      }
+      dirty_.emplace_back(p, bytes);
       scrub_ready_.notify_one();
       return;
     } catch (const std::bad_alloc&) {

@@ -23,6 +23,11 @@ namespace {
 constexpr size_t MiB = size_t(1) << 20;
 
 // What the memory below has handed out; it outlives the pool that owns the memory.
+bool all_zero(const void* p, size_t bytes) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  return std::all_of(b, b + bytes, [](unsigned char c) { return c == 0; });
+}
+
 struct Counts {
   std::atomic<long> outstanding{0}, allocations{0};
   std::atomic<long> released_unzeroed{0};  // buffers given to the system with a byte not zero
@@ -41,8 +46,7 @@ struct CountingMemory final : HostMemory {
     return ::operator new(bytes);
   }
   void release(void* p, size_t bytes) override {
-    const auto* b = static_cast<const unsigned char*>(p);
-    if (!std::all_of(b, b + bytes, [](unsigned char c) { return c == 0; })) ++counts->released_unzeroed;
+    if (!all_zero(p, bytes)) ++counts->released_unzeroed;
     --counts->outstanding;
     ::operator delete(p);
   }
@@ -85,8 +89,7 @@ TEST(BufferPool, AReturnedBufferIsZeroed) {
   }
   const auto again = p.pool->acquire(5 * MiB);
   ASSERT_EQ(again.data(), first) << "the kept buffer, reused";
-  const auto* b = again.as<unsigned char>();
-  EXPECT_TRUE(std::all_of(b, b + again.bytes(), [](unsigned char c) { return c == 0; }));
+  EXPECT_TRUE(all_zero(again.data(), again.bytes()));
 }
 
 // The zeroing is the scrubber's: buffers given back just before the pool
@@ -95,7 +98,6 @@ TEST(BufferPool, AReturnedBufferIsZeroed) {
 // buffer rather than allocating another.
 TEST(BufferPool, EveryBufferIsZeroedBeforeItIsFreed) {
   Pool p(16 * MiB);
-  void* kept = nullptr;
   {
     std::vector<BufferPool::Lease> leases;
     for (size_t s : {4 * MiB, 4 * MiB, 6 * MiB, 20 * MiB}) {  // the last one alone
@@ -103,13 +105,13 @@ TEST(BufferPool, EveryBufferIsZeroedBeforeItIsFreed) {
       leases.push_back(p.pool->acquire(s));
       std::memset(leases.back().data(), 0xa5, leases.back().bytes());
     }
-    kept = leases.front().data();
   }
   EXPECT_EQ(p.memory->released_unzeroed, 0) << "the buffer served alone is zeroed before it is freed";
   {
     auto again = p.pool->acquire(20 * MiB);  // released the 20 MiB one: allocated again
     std::memset(again.data(), 0x3c, again.bytes());
   }
+  void* kept = nullptr;
   {
     auto lease = p.pool->acquire(4 * MiB);
     std::memset(lease.data(), 0x77, lease.bytes());
@@ -118,8 +120,7 @@ TEST(BufferPool, EveryBufferIsZeroedBeforeItIsFreed) {
   {
     const auto same = p.pool->acquire(4 * MiB);
     EXPECT_EQ(same.data(), kept) << "the buffer being zeroed, not a new one";
-    const auto* b = same.as<unsigned char>();
-    EXPECT_TRUE(std::all_of(b, b + same.bytes(), [](unsigned char c) { return c == 0; }));
+    EXPECT_TRUE(all_zero(same.data(), same.bytes()));
     EXPECT_EQ(p.pool->counters().waits, 0u) << "a wait for the zeroing is not backpressure";
     auto last = p.pool->acquire(2 * MiB);
     std::memset(last.data(), 0x11, last.bytes());

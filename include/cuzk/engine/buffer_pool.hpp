@@ -24,7 +24,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <stop_token>
 #include <stdexcept>
 #include <thread>
@@ -108,6 +107,9 @@ class BufferPool {
   void release_free();  // every free buffer
   // A zeroed buffer back in the pool (or to the system), with mu_ held.
   void keep_or_release(void* p, size_t bytes);
+  // Whether a returned buffer of class `cls` (any class: 0) is not yet
+  // zeroed, with mu_ held.
+  bool being_zeroed(size_t cls = 0) const;
   void scrub_loop();
 
   std::unique_ptr<HostMemory> memory_;
@@ -119,11 +121,11 @@ class BufferPool {
   Counters counters_;
   size_t alone_waiting_ = 0;  // requests over the budget waiting to be served
   bool cancelled_ = false;
-  // Returned buffers waiting for the scrubber, and the size classes of those
-  // not yet zeroed (waiting or being zeroed): a request of such a class waits
-  // for it instead of allocating another.
+  // Returned buffers waiting for the scrubber, and the size class of the one
+  // it is zeroing (0: none): a request of a class among them waits for it
+  // instead of allocating another (being_zeroed).
   std::deque<std::pair<void*, size_t>> dirty_;
-  std::multiset<size_t> unscrubbed_;
+  size_t zeroing_ = 0;
   bool closing_ = false;
   std::condition_variable scrub_ready_;
   std::thread scrubber_;  // last: started once the members above exist
