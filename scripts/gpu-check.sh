@@ -6,7 +6,8 @@
 # summary.
 #   scripts/gpu-check.sh [tests|bench|prove|...|all] [ctest -R regex]
 #     tests  build, ctest -L gpu (CUZK_CTEST_JOBS at a time, default 3: 18 tests in
-#            196 s on 2026-12-03), selfcheck, oneshot, bench prove (BLS12-381
+#            196 s on 2026-12-03), selfcheck, oneshot, a wait's wake-up
+#            (cuzk_bench_wait), bench prove (BLS12-381
 #            2^22, compare's); steps cut at CUZK_DEADLINE_S
 #            (default 570) from the start, so that the results come back
 #     bench  build, field/curve arithmetic rates (cuzk_bench_device), NTT and MSM
@@ -412,11 +413,13 @@ if [[ $mode == oneshot || $mode == tests ]]; then
   rm -rf "$odir"
 fi
 if [[ $mode == tests ]]; then
+  # A host thread's wait for the GPU, spinning and sleeping (seconds).
+  run wait-latency "$build/bench/cuzk_bench_wait" 5 && summary+=("$(cat "$OUT/wait-latency.log")")
   # What time is left: bench prove of compare's partition (BLS12-381 2^22),
   # its stage rows, for the figures of the tree just tested.
   run prove-bls12_381-22 "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
     --constraints $((1 << 22)) --repeat 5 &&
-    summary+=("bench prove 2^22: $(grep -E '^ *(synthesis|lock wait|engine host|finish|total)' \
+    summary+=("bench prove 2^22: $(grep -E '^ *(synthesis|lock wait|lock beyond|engine host|finish|total)' \
       "$OUT/prove-bls12_381-22.log" | tr -s ' ' | tr '\n' ';')")
 fi
 if [[ $mode == supraseal ]]; then

@@ -120,6 +120,9 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
       // pays and a pipeline overlaps. The buffer's zeroing as its lease
       // comes back runs on the pool's scrubber thread.
       record("lock wait", t[Stage::lock_wait]);
+      // The GPU's lock held beyond the kernels' events: the wait's wake-up
+      // after the last kernel, and the GPU idle before the first.
+      record("lock beyond gpu", t[Stage::lock_held] - kernel_seconds(t));
       record("engine host", proof - finish - t[Stage::upload] - t[Stage::lock_wait] - t[Stage::lock_held]);
     }
     record("finish+verify", finish);
