@@ -10,15 +10,25 @@ namespace cuzk::engine {
 bool DeviceKeyBudget::make_room(size_t need) {
   for (Member* m : members) m->count_departures();
   if (need > budget_) return false;  // evicting would not help
-  while (used + need > budget_) {
-    Member* oldest = nullptr;
-    uint64_t oldest_use = 0;
-    for (Member* m : members)
-      if (const auto use = m->oldest_unused(); use && (!oldest || *use < oldest_use)) oldest = m, oldest_use = *use;
-    if (!oldest) break;  // every key left is in use
-    oldest->evict_oldest_unused();
+  while (used + need > budget_ && evict_oldest_unused()) {
   }
   return used + need <= budget_;
+}
+
+bool DeviceKeyBudget::evict_oldest_unused() {
+  Member* oldest = nullptr;
+  uint64_t oldest_use = 0;
+  for (Member* m : members)
+    if (const auto use = m->oldest_unused(); use && (!oldest || *use < oldest_use)) oldest = m, oldest_use = *use;
+  if (!oldest) return false;  // every key left is in use
+  oldest->evict_oldest_unused();
+  return true;
+}
+
+size_t DeviceKeyBudget::unused_bytes() const {
+  size_t bytes = 0;
+  for (const Member* m : members) bytes += m->unused_bytes();
+  return bytes;
 }
 
 template <class E>
@@ -84,6 +94,39 @@ void DeviceKeyCache<E>::evict_oldest_unused() {
 }
 
 template <class E>
+size_t DeviceKeyCache<E>::unused_bytes() const {
+  size_t bytes = 0;
+  for (const Entry& e : entries_)
+    if (e.key.use_count() == 1) bytes += e.bytes;
+  return bytes;
+}
+
+// Resident where the device has room for the key and a proof beside it, else
+// streamed (groth16::gpu::plan_residency). Where the memory free now allows
+// less than that, what others keep for reuse is given back first: the
+// arenas' free blocks (earlier proofs' scratch, which the next proof takes
+// again), then, where that makes the key resident or lets it fit at all, the
+// keys nobody is proving with, least recently used first. Without this a
+// second large key (cuzk_supraseal's circuit beside its SRS at 2^26 on an
+// 80 GB GPU) found the first one's points and the workers' scratch in the
+// way, and failed although neither was in use.
+template <class E>
+groth16::gpu::DeviceKeyOptions DeviceKeyCache<E>::plan_with_room(const groth16::PreparedKey<E>& key) {
+  namespace gpu = groth16::gpu;
+  const auto plan = [&](size_t extra) { return gpu::try_plan_residency(key, options_, cuda::free_device_memory() + extra); };
+  const auto resident = [](const std::optional<gpu::DeviceKeyOptions>& o) { return o && !o->streamed; };
+  auto options = plan(0);
+  if (!resident(options)) {
+    cuda::Arena::trim_all();
+    options = plan(0);
+  }
+  const bool resident_after_evicting = resident(plan(budget_->unused_bytes()));
+  while ((!options || (!resident(options) && resident_after_evicting)) && budget_->evict_oldest_unused())
+    options = plan(0);
+  return options ? *options : gpu::plan_residency(key, options_, cuda::free_device_memory());  // throws the shortfall
+}
+
+template <class E>
 std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::acquire(
     const groth16::SharedKey<E>& key, bool* uploaded) {
   std::lock_guard lock(budget_->mu);
@@ -95,10 +138,8 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
       ++counters_.hits;
       return it->key;
     }
-  // Resident where the budget and the device (room for a proof beside it)
-  // allow, else streamed (groth16::gpu::plan_residency).
-  const size_t free = cuda::free_device_memory();
-  auto options = groth16::gpu::plan_residency(*key, options_, free);
+  // Resident where the budget and the device allow, else streamed.
+  auto options = plan_with_room(*key);
   std::shared_ptr<DeviceKey> dk;
   if (!options.streamed && budget_->make_room(DeviceKey::bytes_needed(*key, options))) {
     try {
@@ -110,7 +151,7 @@ std::shared_ptr<const typename DeviceKeyCache<E>::DeviceKey> DeviceKeyCache<E>::
   if (!dk) {
     auto streamed = options_;
     streamed.streamed = true;
-    options = groth16::gpu::plan_residency(*key, streamed, free);
+    options = groth16::gpu::plan_residency(*key, streamed, cuda::free_device_memory());
     const size_t need = DeviceKey::bytes_needed(*key, options);
     if (!budget_->make_room(need))
       throw cuda::Error("GPU " + std::to_string(device_) + ": even streamed, the proving key needs " +

@@ -167,34 +167,40 @@ size_t proof_device_bytes(const PreparedKey<E>& prepared, const DeviceKeyOptions
 }
 
 template <class E>
-DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free) {
+std::optional<DeviceKeyOptions> try_plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options,
+                                                   size_t free) {
   const auto fits = [&](const DeviceKeyOptions& o) {
     return DeviceKey<E>::bytes_needed(prepared, o) + proof_device_bytes(prepared, o, AbcSchedule::in_turn) <= free;
   };
   if (!options.streamed && fits(options)) return options;
   options.streamed = true;
   while (!fits(options) && options.stream_chunk > kSmallestStreamChunk) options.stream_chunk /= 2;
-  if (fits(options)) {
-    // Fewer, larger chunks where memory allows: each chunk is an MSM of its
-    // own (its sort, bucket sums and window reduction, and its launches from
-    // the host), and a 2^27 key's 160 chunks of 2^22 points made a streamed
-    // proof 1.8 times the resident one's GPU time (docs/PERFORMANCE.md).
-    const ProvingKey<E>& k = prepared.key();
-    for (DeviceKeyOptions larger = options; larger.stream_chunk < kLargestStreamChunk &&
-                                            larger.stream_chunk < std::max(k.n_vars(), k.domain_size());) {
-      larger.stream_chunk *= 2;
-      if (staging_bytes(k, larger) > free / kStagingShareOfFree || !fits(larger)) break;
-      options = larger;
-    }
-    return options;
+  if (!fits(options)) return std::nullopt;
+  // Fewer, larger chunks where memory allows: each chunk is an MSM of its
+  // own (its sort, bucket sums and window reduction, and its launches from
+  // the host), and a 2^27 key's 160 chunks of 2^22 points made a streamed
+  // proof 1.8 times the resident one's GPU time (docs/PERFORMANCE.md).
+  const ProvingKey<E>& k = prepared.key();
+  for (DeviceKeyOptions larger = options;
+       larger.stream_chunk < kLargestStreamChunk && larger.stream_chunk < std::max(k.n_vars(), k.domain_size());) {
+    larger.stream_chunk *= 2;
+    if (staging_bytes(k, larger) > free / kStagingShareOfFree || !fits(larger)) break;
+    options = larger;
   }
+  return options;
+}
+
+template <class E>
+DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free) {
+  if (const auto planned = try_plan_residency(prepared, options, free)) return *planned;
+  options.streamed = true;
+  options.stream_chunk = std::min(options.stream_chunk, kSmallestStreamChunk);  // as small as the plan went
   const size_t key = DeviceKey<E>::bytes_needed(prepared, options);
   const size_t proof = proof_device_bytes(prepared, options, AbcSchedule::in_turn);
-  throw cuda::Error("too little device memory for this key: even streamed it needs " +
-                            std::to_string(key >> 20) + " MiB and a proof " + std::to_string(proof >> 20) +
-                            " MiB beside it, and the GPU has " + std::to_string(free >> 20) + " MiB free" +
-                            (cuda::memory_limit() ? " under --gpu-memory" : "") + ": " +
-                            std::to_string((key + proof - free) >> 20) + " MiB short");
+  throw cuda::Error("too little device memory for this key: even streamed it needs " + std::to_string(key >> 20) +
+                    " MiB and a proof " + std::to_string(proof >> 20) + " MiB beside it, and the GPU has " +
+                    std::to_string(free >> 20) + " MiB free" + (cuda::memory_limit() ? " under --gpu-memory" : "") +
+                    ": " + std::to_string((key + proof - free) >> 20) + " MiB short");
 }
 
 template <class E>
@@ -207,6 +213,7 @@ AbcSchedule choose_schedule(const DeviceKey<E>& key, bool has_abc, size_t room) 
   template class DeviceKey<E>;                                                               \
   template size_t proof_device_bytes(const PreparedKey<E>&, const DeviceKeyOptions&, AbcSchedule); \
   template AbcSchedule choose_schedule(const DeviceKey<E>&, bool, size_t);                   \
+  template std::optional<DeviceKeyOptions> try_plan_residency(const PreparedKey<E>&, DeviceKeyOptions, size_t); \
   template DeviceKeyOptions plan_residency(const PreparedKey<E>&, DeviceKeyOptions, size_t);
 CUZK_DEVICE_KEY_INSTANTIATE(ec::Bn254)
 CUZK_DEVICE_KEY_INSTANTIATE(ec::Bls12_381)

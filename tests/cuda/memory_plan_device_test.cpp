@@ -3,8 +3,10 @@
 // a, b, c taken in turn give the very MSM results of the together schedule
 // and of the CPU, on both conventions, resident and streamed keys; the engine
 // under a limit that fits one streamed proof at a time streams the key, lets
-// its two workers take turns and proves every partition; a limit below the
-// least a proof needs fails the partition with one line naming the shortfall.
+// its two workers take turns and proves every partition; a second key is
+// made resident where free scratch and an unused key were in the way; a limit
+// below the least a proof needs fails the partition with one line naming the
+// shortfall.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -15,6 +17,7 @@
 #include "cuzk/circuit/witness.hpp"
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/engine/cuda_backend.hpp"
+#include "cuzk/engine/device_key_cache.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/prover_cuda.hpp"
@@ -170,6 +173,34 @@ TEST(MemoryPlan, StreamChunksGrowOnlyWhereAProofStillFits) {
   EXPECT_TRUE(roomy.streamed);
   EXPECT_GE(roomy.stream_chunk, width);  // one chunk an MSM
   EXPECT_LT(roomy.stream_chunk, 2 * width);
+}
+
+// A second key where what is kept for reuse is in the way (an earlier
+// proof's scratch, free in its arena, and a key nobody is using): the cache
+// gives the scratch back, and evicts the unused key only where the new one
+// then fits resident, instead of failing with the memory free at the time.
+TEST(MemoryLimit, FreeScratchAndUnusedKeysMakeRoomForAResidentKey) {
+  using Part = circuit::Partition<Bn>;
+  const auto k1 = dev_key<Bn>(Part::for_constraints(1 << 16, 0)), k2 = dev_key<Bn>(Part::for_constraints(1 << 16, 1));
+  cuda::DeviceScope on(0);
+  const size_t one = gpu::DeviceKey<Bn>::bytes_needed(*k1, {});
+  const size_t with_proof = one + gpu::proof_device_bytes(*k2, {}, gpu::AbcSchedule::in_turn);
+  for (const bool both_fit : {true, false}) {
+    SCOPED_TRACE(both_fit ? "room for both keys" : "room for one key");
+    const LimitScope limit(with_proof + one / 4 + (both_fit ? one : 0));
+    engine::DeviceKeyCache<Bn> cache(0, size_t(1) << 40, {});  // a budget that never binds
+    cuda::Arena scratch;
+    ASSERT_FALSE(cache.acquire(k1)->streamed());
+    // Almost all that is left, taken and given back to the arena, which keeps it.
+    scratch.take(cuda::free_device_memory() - 2 * cuda::DeviceAllocator::granule);
+    ASSERT_GT(scratch.free_bytes(), with_proof);
+    const auto second = cache.acquire(k2);
+    EXPECT_FALSE(second->streamed());
+    EXPECT_EQ(scratch.free_bytes(), 0u) << "the arena's free blocks were given back";
+    EXPECT_EQ(cache.counters().evictions, both_fit ? 0u : 1u) << "an unused key is evicted only where needed";
+    EXPECT_EQ(cache.residence(*k1), both_fit ? engine::DeviceKeyCache<Bn>::Residence::resident
+                                             : engine::DeviceKeyCache<Bn>::Residence::absent);
+  }
 }
 
 TEST(MemoryLimit, TooLittleForOneProofFailsNamingTheShortfall) {

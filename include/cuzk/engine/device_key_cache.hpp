@@ -3,7 +3,8 @@
 // budget that the caches of every curve on the GPU share (DeviceKeyBudget).
 // A key that is not cached is uploaded resident when it fits once keys nobody
 // is using have been evicted, least recently used first, and the device has
-// the memory free; a key that cannot be resident is made streamed (its
+// the memory free (the arenas' free blocks given back, and unused keys
+// evicted, when that makes the room); a key that cannot be resident is made streamed (its
 // points stay in host memory, page-locked, and stream through two chunk
 // buffers per proof), so that a GPU too small for a key still proves with it.
 //
@@ -49,10 +50,17 @@ class DeviceKeyBudget {
     // The last use of the least recently used entry nobody holds, if any.
     virtual std::optional<uint64_t> oldest_unused() const = 0;
     virtual void evict_oldest_unused() = 0;
+    // Device bytes of the entries nobody holds.
+    virtual size_t unused_bytes() const = 0;
   };
   // Under mu: evicts unused entries of every member, least recently used
   // first, until `need` more bytes fit.
   bool make_room(size_t need);
+  // Under mu: evicts the least recently used entry nobody holds, of any
+  // member; false when every entry is in use.
+  bool evict_oldest_unused();
+  // Under mu: device bytes of every member's entries nobody holds.
+  size_t unused_bytes() const;
 
   std::mutex mu;
   const size_t budget_;
@@ -86,7 +94,8 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   // a second caller for the same key waits and then shares it). `uploaded`,
   // when given, is set to whether this call uploaded. Resident where the
   // budget and the device's free memory allow (groth16::gpu::plan_residency:
-  // a proof must fit beside the key), else streamed. Throws cuda::Error
+  // a proof must fit beside the key; plan_with_room makes the room where
+  // others only keep it), else streamed. Throws cuda::Error
   // naming the shortfall when not even that fits, or the budget when the
   // keys in use leave no room.
   std::shared_ptr<const DeviceKey> acquire(const groth16::SharedKey<E>& key, bool* uploaded = nullptr);
@@ -130,6 +139,10 @@ class DeviceKeyCache final : DeviceKeyBudget::Member {
   void count_departures() override;
   std::optional<uint64_t> oldest_unused() const override;
   void evict_oldest_unused() override;
+  size_t unused_bytes() const override;
+  // The key's residency with the memory this GPU has free, after what others
+  // keep for reuse has been given back where the key needs it.
+  groth16::gpu::DeviceKeyOptions plan_with_room(const groth16::PreparedKey<E>& key);
 
   const int device_;
   const std::shared_ptr<DeviceKeyBudget> budget_;  // its mu guards everything below

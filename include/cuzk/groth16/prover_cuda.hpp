@@ -171,12 +171,15 @@ size_t proof_device_bytes(const DeviceKey<E>& key, AbcSchedule schedule) {
 // blocks take at most 1/kStagingShareOfFree of `free` and a proof still fits
 // (chunks count G2 points; G1's are twice as many in the same bytes).
 // Returns the options to make the DeviceKey with; throws cuda::Error naming
-// the shortfall when not even that fits.
+// the shortfall when not even that fits (try_plan_residency: nullopt).
 inline constexpr size_t kSmallestStreamChunk = size_t(1) << 18;
 inline constexpr size_t kLargestStreamChunk = size_t(1) << 24;
 inline constexpr size_t kStagingShareOfFree = 6;
 template <class E>
 DeviceKeyOptions plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options, size_t free);
+template <class E>
+std::optional<DeviceKeyOptions> try_plan_residency(const PreparedKey<E>& prepared, DeviceKeyOptions options,
+                                                   size_t free);
 
 // together when it fits in `room` bytes or when a, b, c are computed from the
 // key's rows (has_abc false: they are made on the GPU from w, all three at
