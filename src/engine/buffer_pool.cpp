@@ -7,6 +7,7 @@
 
 #include "cuzk/util/bulk_vector.hpp"
 #include "cuzk/util/secure_zero.hpp"
+#include "cuzk/util/thread_pool.hpp"
 
 namespace cuzk::engine {
 
@@ -49,7 +50,7 @@ void BufferPool::scrub_loop() {
     dirty_.pop_front();
     zeroing_ = bytes;
     lock.unlock();
-    secure_zero_parallel(p, bytes);
+    secure_zero_parallel(p, bytes, std::max(1u, cpu_threads() / kScrubShare));
     lock.lock();
     zeroing_ = 0;
     keep_or_release(p, bytes);

@@ -55,10 +55,17 @@ class PoolCancelled : public std::runtime_error {
 class BufferPool {
  public:
   // A buffer on loan. Destroyed, it goes to the pool's scrubber thread, which
-  // zeroes it (on every CPU thread) before the pool hands it out again or
-  // gives it to the system: the thread that gives a buffer back (a GPU
-  // worker with a proof under way) does not pay for the zeroing.
+  // zeroes it (on a quarter of the CPU threads, kScrubShare) before the pool
+  // hands it out again or gives it to the system: the thread that gives a
+  // buffer back (a GPU worker with a proof under way) does not pay for the
+  // zeroing, and the zeroing leaves it and synthesis most of the cores.
   using Lease = ::cuzk::Lease<BufferPool>;
+  // A quarter of the CPU threads zero a 2^27 partition's 13.6 GiB buffer in
+  // well under the seconds a GPU takes to prove one (16 threads: 16 GiB in
+  // 0.22 s, SECURITY.md); on every thread the zeroing, which starts as the
+  // proof's kernels are queued, competes with that proof's host steps and
+  // with the next partition's synthesis.
+  static constexpr unsigned kScrubShare = 4;
 
   struct Counters {
     size_t allocations = 0;  // buffers made

@@ -11,10 +11,10 @@ namespace cuzk {
 
 inline void secure_zero(void* p, size_t bytes) { explicit_bzero(p, bytes); }
 
-// The same on every CPU thread (util/parallel.hpp), for buffers of gigabytes
-// (witnesses, the pooled partition buffers) that one thread would take
-// seconds to clear.
-void secure_zero_parallel(void* p, size_t bytes);
+// The same on `threads` CPU threads (0: every one; util/parallel.hpp), for
+// buffers of gigabytes (witnesses, the pooled partition buffers) that one
+// thread would take seconds to clear.
+void secure_zero_parallel(void* p, size_t bytes, unsigned threads = 0);
 
 // Zeroes a buffer (secure_zero_parallel) when the scope it guards is left, by
 // a return or a throw.
