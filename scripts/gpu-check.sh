@@ -75,7 +75,8 @@
 #            (cp -r ../shared/anchors/supraseal-c2{,-curio} .anchors/: each
 #            build.sh makes a libsupraseal_c2.so); for each size in
 #            CUZK_SUPRASEAL_LOGS (default 24), a BLS12-381 Partition key as a
-#            bellperson parameter file (setup --format bellperson, on the GPU),
+#            bellperson parameter file (setup --format bellperson, on the GPU;
+#            kept in the build folder for the next call on a warm machine),
 #            then supraseal_bench (every proof verified by cuzk's verifier) on
 #            libcuzk_supraseal, supraseal-c2 and Curio's fork: a batch of
 #            CUZK_SUPRASEAL_CIRCUITS circuits (default 8, 2 from 2^26 on) CUZK_SUPRASEAL_CALLS
@@ -431,7 +432,7 @@ if [[ $mode == supraseal ]]; then
     local sk=$1 name=$2 library=$3 log="supraseal-$2-$1"; shift 3
     [[ " $* " == *" --split "* ]] && log+=-split
     run "$log" env CUZK_TIMING=1 "$build/bench/supraseal_bench" ${library:+--library} ${library:+"$library"} "$@" \
-      "$sdir/k.params" $((1 << sk)) "$circuits" "$calls" &&
+      "$params" $((1 << sk)) "$circuits" "$calls" &&
       summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|witness-only\|host memory per\)' \
         "$OUT/$log.log" | sed 's/^supraseal_bench: //')")
   }
@@ -440,9 +441,20 @@ if [[ $mode == supraseal ]]; then
     # finish are a tenth of 4 circuits' wall), but 2 from 2^26 on: each
     # holds 8 GiB of the caller's inputs there, beside ~33 GB of parameters.
     circuits=${CUZK_SUPRASEAL_CIRCUITS:-$((sk >= 26 ? 2 : 8))}
-    sdir=$(mktemp -d)
-    run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
-      --constraints $((1 << sk)) "$sdir/k.params" || continue
+    # The parameter file stays in the build folder, which a warm machine
+    # keeps between calls (2^26's took 119 s to make, a fifth of a call), one
+    # size at a time (2^26's is 33 GB of the 64 GiB disk); every library of a
+    # call reads the same one.
+    pdir=$build/supraseal-params
+    mkdir -p "$pdir"
+    params=$pdir/k-$sk.params
+    if [ -f "$params.done" ]; then
+      summary+=("2^$sk: the parameter file of an earlier call on this machine")
+    else
+      rm -f "$pdir"/k-*
+      run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
+        --constraints $((1 << sk)) "$params" && touch "$params.done" || continue
+    fi
     bench "$sk" cuzk "" &&
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
         sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
@@ -454,7 +466,6 @@ if [[ $mode == supraseal ]]; then
     bench "$sk" cuzk-pinned "" --split 2 --pinned --witness-only  # both paths from page-locked memory
     bench "$sk" witness-only "" --witness-only
     [ -f "$curio" ] && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
-    rm -rf "$sdir"
   done
   [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&
     run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
