@@ -61,8 +61,8 @@ class BufferPool {
   // zeroing, and the zeroing leaves it and synthesis most of the cores.
   using Lease = ::cuzk::Lease<BufferPool>;
   // A quarter of the CPU threads zero a 2^27 partition's 13.6 GiB buffer in
-  // well under the seconds a GPU takes to prove one (16 threads: 16 GiB in
-  // 0.22 s, SECURITY.md); on every thread the zeroing, which starts as the
+  // well under the seconds a GPU takes to prove one (one thread: 16 GiB in
+  // 1.7 s, 16 threads: 0.22 s; docs/SECURITY.md); on every thread the zeroing, which starts as the
   // proof's kernels are queued, competes with that proof's host steps and
   // with the next partition's synthesis.
   static constexpr unsigned kScrubShare = 4;
