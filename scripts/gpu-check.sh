@@ -420,7 +420,7 @@ if [[ $mode == tests ]]; then
   # its stage rows, for the figures of the tree just tested.
   run prove-bls12_381-22 "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
     --constraints $((1 << 22)) --repeat 5 &&
-    summary+=("bench prove 2^22: $(grep -E '^ *(synthesis|lock wait|lock beyond|engine host|finish|total)' \
+    summary+=("bench prove 2^22: $(grep -E '^ *(synthesis|before the lock|lock wait|lock beyond|finish|total)' \
       "$OUT/prove-bls12_381-22.log" | tr -s ' ' | tr '\n' ';')")
 fi
 if [[ $mode == supraseal ]]; then

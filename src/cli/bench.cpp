@@ -115,15 +115,16 @@ nlohmann::ordered_json prove_phase(const C& circuit, const groth16::SharedKey<ty
       if (stage != Stage::upload || cuda) record(label, t[stage]);
     if (cuda) {
       record("gpu total", kernel_seconds(t));
-      // The engine's host side between them (the key cache, the memory
-      // reservation, the waits' wake-ups), which the single-proof latency
-      // pays and a pipeline overlaps. The buffer's zeroing as its lease
-      // comes back runs on the pool's scrubber thread.
+      // Before the kernels' lock: w's copy (a, b, c go up behind the first
+      // kernels) and the engine's host side (the key cache, the memory
+      // reservation, the wait's wake-up), which the single-proof latency
+      // pays and a pipeline overlaps. The buffer's zeroing as its lease comes
+      // back runs on the pool's scrubber thread.
+      record("before the lock", proof - finish - t[Stage::lock_wait] - t[Stage::lock_held]);
       record("lock wait", t[Stage::lock_wait]);
       // The GPU's lock held beyond the kernels' events: the wait's wake-up
       // after the last kernel, and the GPU idle before the first.
       record("lock beyond gpu", t[Stage::lock_held] - kernel_seconds(t));
-      record("engine host", proof - finish - t[Stage::upload] - t[Stage::lock_wait] - t[Stage::lock_held]);
     }
     record("finish+verify", finish);
     record("total", synthesis + proof);

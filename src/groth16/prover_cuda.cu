@@ -39,8 +39,9 @@ struct DeviceInputs<E>::State {
   bool has_abc = false;
   AbcSchedule schedule = AbcSchedule::together;
   HostInputs<typename E::Fr> host;  // the pieces: in_turn, prove_start uploads a, b, c from them
-  // Copy stream: start, w done; the copies' end is that of `copies`.
-  Event start, w_ready{cudaEventDisableTiming};
+  // Copy stream: start, w done (waited for by the host: it sleeps); the
+  // copies' end is that of `copies`.
+  Event start, w_ready{cudaEventDisableTiming | cudaEventBlockingSync};
   // Last: the copies read the caller's host buffers and write blocks that go
   // back to the arena, neither of which may be let go of while they run.
   cuda::InFlight copies;
@@ -61,6 +62,11 @@ template <class E>
 double DeviceInputs<E>::wait_uploaded() {
   state_->copies.wait();
   return 1e-3 * state_->copies.end().ms_since(state_->start);
+}
+
+template <class E>
+void DeviceInputs<E>::wait_witness() const {
+  state_->w_ready.sync();
 }
 
 template <class E>
@@ -352,6 +358,11 @@ template <class E>
 PendingGpuProof<E>& PendingGpuProof<E>::operator=(PendingGpuProof&&) noexcept = default;
 template <class E>
 PendingGpuProof<E>::~PendingGpuProof() = default;
+
+template <class E>
+double PendingGpuProof<E>::wait_uploaded() {
+  return state_->inputs->wait_uploaded();
+}
 
 template <class E>
 PendingProof<E> PendingGpuProof<E>::wait(StageTimes* times) {

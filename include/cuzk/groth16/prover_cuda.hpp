@@ -199,6 +199,10 @@ class DeviceInputs {
   // buffers may be reused, unless host_abc_pending(). Returns the copies' GPU
   // time in seconds.
   double wait_uploaded();
+  // Blocks until w is on the device, all that the witness MSMs need: a, b, c
+  // may still be on their way (prove_start's quotient waits for them on the
+  // GPU), so that a single proof's kernels start without them.
+  void wait_witness() const;
   // Bytes copied from the host (w, and a, b, c unless they go up in turn).
   size_t bytes() const;
   // The in_turn schedule: prove_start uploads a, b, c, so the caller keeps
@@ -262,6 +266,10 @@ class PendingGpuProof {
   // std::invalid_argument (not_below_modulus) when an uploaded value is not
   // below the modulus.
   PendingProof<E> wait(StageTimes* times = nullptr);
+  // The inputs' wait_uploaded(), for a caller that let prove_start take them
+  // before their copies ended (DeviceInputs::wait_witness): from its return
+  // the host buffers may be reused, unless the schedule is in_turn.
+  double wait_uploaded();
 
   struct State;
 
