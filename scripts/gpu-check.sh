@@ -444,16 +444,18 @@ if [[ $mode == supraseal ]]; then
     # The parameter file stays in the build folder, which a warm machine
     # keeps between calls (2^26's took 119 s to make, a fifth of a call), one
     # size at a time (2^26's is 33 GB of the 64 GiB disk); every library of a
-    # call reads the same one.
+    # call reads the same one. It is made again when cuzk, whose circuit it
+    # is the key of, is not the binary that made it.
     pdir=$build/supraseal-params
     mkdir -p "$pdir"
     params=$pdir/k-$sk.params
-    if [ -f "$params.done" ]; then
-      summary+=("2^$sk: the parameter file of an earlier call on this machine")
+    maker=$(sha256sum "$cuzk" | cut -d' ' -f1)
+    if [[ -f $params.done && $(cat "$params.done") == "$maker" ]]; then
+      summary+=("2^$sk: the parameter file an earlier call made with this cuzk")
     else
       rm -f "$pdir"/k-*
       run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
-        --constraints $((1 << sk)) "$params" && touch "$params.done" || continue
+        --constraints $((1 << sk)) "$params" && echo "$maker" > "$params.done" || continue
     fi
     bench "$sk" cuzk "" &&
       summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |

@@ -305,27 +305,35 @@ class CudaBackend final : public Backend<E> {
     const size_t together = gpu::proof_device_bytes(*key, gpu::AbcSchedule::together);
     const auto memory = g.shared.reserve_proof_memory(
         together, host_abc ? gpu::proof_device_bytes(*key, gpu::AbcSchedule::in_turn) : together);
+    const double upload_from = recorder.now();
     auto inputs = gpu::upload_inputs<E>(*key, *s.worker, item.host.inputs, memory.schedule());
     const size_t upload_bytes = inputs.bytes();
     const bool abc_in_turn = inputs.host_abc_pending();
+    // Once the copies have ended: on the device now, so synthesis may refill
+    // the buffer and a caller may reuse its memory; a, b, c going up in turn
+    // are read until the proof's end. A pool buffer given back is zeroed by
+    // the pool's scrubber, not here.
+    const auto inputs_uploaded = [&](double seconds) {
+      recorder.record(Span{Stage::upload, copy, item.job, item.partition, upload_from, upload_from + seconds, upload_bytes});
+      if (!abc_in_turn) item.host.release();
+    };
     // The kernels need only w to start: a, b, c, when they go up with it,
-    // arrive behind the witness MSMs (the quotient waits for them on the GPU),
-    // so a single proof does not wait for their copies before its kernels.
-    // In a pipeline the copies run beside the other worker's kernels either way.
+    // arrive behind the witness MSMs (the quotient waits for them on the
+    // GPU), so a proof that finds the GPU free does not wait for their copies.
+    // One that finds it busy waits for them and gives the buffer back before
+    // it waits for the lock, so that a pipeline's buffers are not held there.
     inputs.wait_witness();
     t = recorder.now();
-
-    std::unique_lock lock(g.lock);
+    std::unique_lock lock(g.lock, std::try_to_lock);
+    const bool copies_waited = !lock.owns_lock();
+    if (copies_waited) {
+      inputs_uploaded(inputs.wait_uploaded());
+      lock.lock();
+    }
     const double locked = recorder.now();
     recorder.record(Span{Stage::lock_wait, track, item.job, item.partition, t, locked});
     auto pending = gpu::prove_start<E>(*key, *s.worker, std::move(inputs));
-    const double upload = pending.wait_uploaded();
-    t = recorder.now();
-    recorder.record(Span{Stage::upload, copy, item.job, item.partition, t - upload, t, upload_bytes});
-    // On the device now, so synthesis may refill the buffer and a caller may
-    // reuse its memory; a, b, c going up in turn are read until the proof's
-    // end. A pool buffer given back is zeroed by the pool's scrubber, not here.
-    if (!abc_in_turn) item.host.release();
+    if (!copies_waited) inputs_uploaded(pending.wait_uploaded());
     StageTimes times;
     auto proof = pending.wait(&times);
     const double done = recorder.now();

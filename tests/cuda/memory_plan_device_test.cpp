@@ -181,7 +181,9 @@ TEST(MemoryPlan, StreamChunksGrowOnlyWhereAProofStillFits) {
 // then fits resident, instead of failing with the memory free at the time.
 TEST(MemoryLimit, FreeScratchAndUnusedKeysMakeRoomForAResidentKey) {
   using Part = circuit::Partition<Bn>;
-  const auto k1 = dev_key<Bn>(Part::for_constraints(1 << 16, 0)), k2 = dev_key<Bn>(Part::for_constraints(1 << 16, 1));
+  // Keys of ~100 MiB, so that a quarter of one is well above the arena's
+  // rounding and what the key's buffers may take beyond bytes_needed.
+  const auto k1 = dev_key<Bn>(Part::for_constraints(1 << 18, 0)), k2 = dev_key<Bn>(Part::for_constraints(1 << 18, 1));
   cuda::DeviceScope on(0);
   const size_t one = gpu::DeviceKey<Bn>::bytes_needed(*k1, {});
   const size_t with_proof = one + gpu::proof_device_bytes(*k2, {}, gpu::AbcSchedule::in_turn);
@@ -193,7 +195,9 @@ TEST(MemoryLimit, FreeScratchAndUnusedKeysMakeRoomForAResidentKey) {
     ASSERT_FALSE(cache.acquire(k1)->streamed());
     // Almost all that is left, taken and given back to the arena, which keeps it.
     scratch.take(cuda::free_device_memory() - 2 * cuda::DeviceAllocator::granule);
-    ASSERT_GT(scratch.free_bytes(), with_proof);
+    const size_t free_now = cuda::free_device_memory();
+    ASSERT_LT(free_now, with_proof) << "the scratch is in the way";
+    ASSERT_EQ(free_now + scratch.free_bytes() >= with_proof, both_fit) << "so is k1 where only one fits";
     const auto second = cache.acquire(k2);
     EXPECT_FALSE(second->streamed());
     EXPECT_EQ(scratch.free_bytes(), 0u) << "the arena's free blocks were given back";

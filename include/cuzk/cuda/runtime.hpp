@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -305,7 +307,7 @@ class BasicArena {
       err = Alloc::try_allocate(&p, bytes);
     };
     again_after([&] { trim(); });
-    again_after(trim_all);
+    again_after([&] { trim_all(current_device()); });
     if (err != cudaSuccess) {
       cudaGetLastError();
       throw Error(std::string(Alloc::kind) + " memory: cannot allocate " + std::to_string(bytes >> 20) + " MiB (" +
@@ -314,6 +316,7 @@ class BasicArena {
     std::lock_guard lock(mu_);
     ++counters_.allocations;
     counters_.bytes_held += bytes;
+    if (device_ < 0) device_ = current_device();
     return Block(this, p, bytes);
   }
 
@@ -327,10 +330,15 @@ class BasicArena {
     free_.clear();
   }
 
-  // Every arena of this kind returns its free blocks (trim, for each).
-  static void trim_all() {
+  // Every arena of this kind whose blocks live on `device` returns its free
+  // blocks (trim, for each), called with that device current, so that each
+  // free waits for that device's work (a block given back while kernels
+  // queued before may still read it). Pinned host arenas serve every
+  // device: all of them.
+  static void trim_all(int device) {
     std::lock_guard lock(registry_mu());
-    for (BasicArena* a : registry()) a->trim();
+    for (BasicArena* a : registry())
+      if (!std::is_same_v<Alloc, DeviceAllocator> || a->device_ == device) a->trim();
   }
 
   Counters counters() const {
@@ -361,9 +369,15 @@ class BasicArena {
     std::lock_guard lock(mu_);
     free_.emplace(bytes, p);
   }
+  static int current_device() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) cudaGetLastError();
+    return device;
+  }
   mutable std::mutex mu_;
   std::multimap<size_t, void*> free_;  // size -> block
   Counters counters_;
+  std::atomic<int> device_{-1};  // where its blocks live (a device arena), from its first allocation
 };
 
 using Arena = BasicArena<DeviceAllocator>;
@@ -425,8 +439,7 @@ bool page_locked(const void* p, size_t bytes);
 // of its own, and for a proof's inputs on its worker's copy stream, where a
 // vector of any size turns the ring as often as it needs. Its waits for a
 // block spin: a block's copy takes ~150 us, and a sleeping wait's wake-up
-// (0.06-0.27 ms median after short kernels, cuzk_bench_wait) would leave
-// the copy engine idle.
+// (0.06-0.45 ms median, InFlight's below) would leave the copy engine idle.
 class StagedUpload {
  public:
   StagedUpload() : own_(std::in_place), stream_(*own_) {}
@@ -472,7 +485,7 @@ class StagedUpload {
 // milliseconds to seconds, and a thread spinning on it (what the driver does by
 // default with fewer contexts than cores) burns a host core for as long as the
 // GPU works, per waiting worker: the host's cores are what synthesis and the
-// caller need. Waking costs 0.2-0.45 ms (median; up to 0.8 ms) on the device
+// caller need. Waking costs 0.06-0.45 ms (median; up to 0.8 ms) on the device
 // machine against 7-50 us spinning (cuzk_bench_wait, H100, 2026-12-07): once
 // per proof or MSM, not once per kernel.
 class InFlight {
