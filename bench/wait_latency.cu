@@ -3,10 +3,9 @@
 // wait burns, for a spinning wait (cudaEventSynchronize on a plain event, what
 // the driver does by default with fewer contexts than cores) and a sleeping one
 // (cudaEventBlockingSync, cuda::InFlight's), after kernels of 0.1 to 100 ms,
-// with the GPU just used or idle for half a second. The figures behind the
-// choice of wait in include/cuzk/cuda/runtime.hpp: under the device machine's
-// sandbox a sleeping thread's wake-up is not the few microseconds of a bare
-// Linux host.
+// with the GPU just used or idle for half a second: the figures behind the
+// choice of wait in include/cuzk/cuda/runtime.hpp (docs/PERFORMANCE.md has
+// the device machine's, whose driver runs under a sandbox).
 //
 //   cuzk_bench_wait [REPEATS]
 #include <cuda_runtime.h>
@@ -27,7 +26,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One thread that returns `ns` of the GPU's global timer after it started.
+// One thread that spins until `ns` of the GPU's global timer have passed.
 __global__ void hold_kernel(uint64_t ns) {
   uint64_t t0, t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
@@ -75,8 +74,8 @@ Figures measure(unsigned flags, double ms, bool idle, int repeats, cudaStream_t 
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::max(3, std::atoi(argv[1])) : 9;
   cuzk::cuda::Stream stream;
-  cudaFree(nullptr);
-  hold_kernel<<<1, 1, 0, stream>>>(1000);
+  hold_kernel<<<1, 1, 0, stream>>>(1000);  // the context and the kernel loaded before any round
+  CUZK_CUDA_CHECK_LAUNCH();
   stream.sync();
   std::printf("cuzk_bench_wait: %d rounds each; over = launch to return less the kernel's time\n", repeats);
   std::printf("%-9s %-5s %9s %15s %12s %14s\n", "wait", "gpu", "kernel", "over median us", "over max us",
