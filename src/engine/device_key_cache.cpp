@@ -106,10 +106,10 @@ size_t DeviceKeyCache<E>::unused_bytes() const {
 // less than that, what others keep for reuse is given back first: the
 // arenas' free blocks (earlier proofs' scratch, which the next proof takes
 // again), then, where that makes the key resident or lets it fit at all, the
-// keys nobody is proving with, least recently used first. Without this a
-// second large key (cuzk_supraseal's circuit beside its SRS at 2^26 on an
-// 80 GB GPU) found the first one's points and the workers' scratch in the
-// way, and failed although neither was in use.
+// keys nobody is proving with, least recently used first: a second large
+// key (a circuit registered through cuzk_supraseal beside its SRS at 2^26,
+// on an 80 GB GPU) finds the first one's points and the workers' scratch in
+// the way, neither of them in use.
 template <class E>
 groth16::gpu::DeviceKeyOptions DeviceKeyCache<E>::plan_with_room(const groth16::PreparedKey<E>& key) {
   namespace gpu = groth16::gpu;
