@@ -314,7 +314,8 @@ class CudaBackend final : public Backend<E> {
     // are read until the proof's end. A pool buffer given back is zeroed by
     // the pool's scrubber, not here.
     const auto inputs_uploaded = [&](double seconds) {
-      recorder.record(Span{Stage::upload, copy, item.job, item.partition, upload_from, upload_from + seconds, upload_bytes});
+      recorder.record(
+          Span{Stage::upload, copy, item.job, item.partition, upload_from, upload_from + seconds, upload_bytes});
       if (!abc_in_turn) item.host.release();
     };
     // The kernels need only w to start: a, b, c, when they go up with it,

@@ -114,13 +114,14 @@ template <class E>
 groth16::gpu::DeviceKeyOptions DeviceKeyCache<E>::plan_with_room(const groth16::PreparedKey<E>& key) {
   namespace gpu = groth16::gpu;
   const cuda::DeviceScope on(device_);
-  const auto plan = [&](size_t extra) { return gpu::try_plan_residency(key, options_, cuda::free_device_memory() + extra); };
+  const auto plan = [&](size_t extra) {
+    return gpu::try_plan_residency(key, options_, cuda::free_device_memory() + extra);
+  };
   const auto resident = [](const std::optional<gpu::DeviceKeyOptions>& o) { return o && !o->streamed; };
   auto options = plan(0);
-  if (!resident(options)) {
-    cuda::Arena::trim_all(cuda::physical_device(device_));
-    options = plan(0);
-  }
+  if (resident(options)) return *options;
+  cuda::Arena::trim_all(cuda::physical_device(device_));
+  options = plan(0);
   // Unused keys go while that is what makes the key resident, or what lets
   // it fit at all; none where evicting them all would not help.
   const auto all_evicted = plan(budget_->unused_bytes());

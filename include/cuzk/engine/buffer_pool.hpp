@@ -62,9 +62,9 @@ class BufferPool {
   using Lease = ::cuzk::Lease<BufferPool>;
   // A quarter of the CPU threads zero a 2^27 partition's 13.6 GiB buffer in
   // well under the seconds a GPU takes to prove one (one thread: 16 GiB in
-  // 1.7 s, 16 threads: 0.22 s; docs/SECURITY.md); on every thread the zeroing, which starts as the
-  // proof's kernels are queued, competes with that proof's host steps and
-  // with the next partition's synthesis.
+  // 1.7 s, 16 threads: 0.22 s; docs/SECURITY.md); on every thread the
+  // zeroing, which starts as the proof's kernels begin, competes with that
+  // proof's host steps and with the next partition's synthesis.
   static constexpr unsigned kScrubShare = 4;
 
   struct Counters {

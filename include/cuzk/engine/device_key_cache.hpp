@@ -4,9 +4,10 @@
 // A key that is not cached is uploaded resident when it fits once keys nobody
 // is using have been evicted, least recently used first, and the device has
 // the memory free (the arenas' free blocks given back, and unused keys
-// evicted, when that makes the room); a key that cannot be resident is made streamed (its
-// points stay in host memory, page-locked, and stream through two chunk
-// buffers per proof), so that a GPU too small for a key still proves with it.
+// evicted, when that makes the room); a key that cannot be resident is made
+// streamed (its points stay in host memory, page-locked, and stream through
+// two chunk buffers per proof), so that a GPU too small for a key still
+// proves with it.
 //
 // Lifetimes: an entry holds its key's SharedKey, so the key outlives the
 // entry and is told apart by its address (a PreparedKey is never copied or
