@@ -296,8 +296,10 @@ class CudaBackend final : public Backend<E> {
     double t = recorder.now();
     bool uploaded = false;
     const auto key = g.cache.acquire(item.key, &uploaded);
-    if (uploaded)
+    if (uploaded) {
       recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
+      report_upload_times(*key, recorder);
+    }
 
     // a, b, c from the host, or computed on the GPU from the key's rows
     // (abc_on_gpu_for): per partition, as its inputs come.
@@ -373,6 +375,16 @@ class CudaBackend final : public Backend<E> {
     }
   }
 
+  // The key upload's parts, as timing lines (CUZK_TIMING): what a one-shot
+  // proof waits for before its kernels.
+  static void report_upload_times(const gpu::DeviceKey<E>& key, const Recorder& recorder) {
+    const auto& t = key.upload_times();
+    recorder.report_stage("key upload: memory and tables", t.prepare);
+    recorder.report_stage("key upload: points read", t.points);
+    recorder.report_stage("key upload: rows read", t.rows);
+    recorder.report_stage("key upload: copies' tail", t.wait);
+  }
+
   static void upload_ahead(Gpu& g, const groth16::SharedKey<E>& key, uint32_t job, Recorder& recorder) noexcept {
     try {
       std::shared_lock in_use(g.shared.gate);  // no recovery under the upload
@@ -382,8 +394,10 @@ class CudaBackend final : public Backend<E> {
       const double t = recorder.now();
       bool uploaded = false;
       const auto dk = g.cache.acquire(key, &uploaded);
-      if (uploaded)
+      if (uploaded) {
         recorder.record(Span{Stage::key_upload, Track{Track::Kind::copy, device, 0}, job, 0, t, recorder.now(), dk->bytes()});
+        report_upload_times(*dk, recorder);
+      }
     } catch (...) {
       cudaGetLastError();  // the job's worker meets it again, and reports it
     }

@@ -2,8 +2,10 @@
 // or streamed through staging blocks, its rows, and the device-memory plan
 // (plan_residency, proof_device_bytes, choose_schedule) made from what the
 // GPU has free.
+#include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
@@ -98,9 +100,16 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   if (need > free)
     throw cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
                               std::to_string(device) + ", which has " + std::to_string(free >> 20) + " MiB free");
+  using Clock = std::chrono::steady_clock;
+  auto lap = Clock::now();
+  const auto seconds = [&lap] {
+    const auto now = Clock::now();
+    return std::chrono::duration<double>(now - std::exchange(lap, now)).count();
+  };
   resident_ = std::make_unique<Resident>(prepared);
   Resident& resident = *resident_;
   cuda::StagedUpload up;
+  upload_times_.prepare = seconds();
   if (k.on_gpu) {
     const DevicePoints<E>& p = *k.on_gpu->points;
     resident.a.device = p.a.data(), resident.b1.device = p.b1.data(), resident.b2.device = p.b2.data();
@@ -113,6 +122,7 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     set_up_bases(resident.c, k.c, streamed, mapped, up);
     set_up_bases(resident.h, k.h, streamed, mapped, up);
   }
+  upload_times_.points = seconds();
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);
@@ -120,8 +130,10 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
       upload_all(resident.rows[m].entries, rows.entries, up);
     }
   upload_all(resident.dense_vars, std::span<const uint32_t>(dense_variables(k)), up);
+  upload_times_.rows = seconds();
   up.finish();
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  upload_times_.wait = seconds();
 }
 
 template <class E>

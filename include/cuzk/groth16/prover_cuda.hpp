@@ -97,11 +97,21 @@ class DeviceKey {
   struct Resident;  // device buffers, defined in the .cu
   const Resident& resident() const { return *resident_; }
 
+  // Where the upload's time went, in seconds: the device memory and the
+  // domain's tables (the first kernels a process runs load their modules),
+  // the host's side of the points' and the rows' copies (they return once
+  // their source is read), and the wait for what was still on its way.
+  struct UploadTimes {
+    double prepare = 0, points = 0, rows = 0, wait = 0;
+  };
+  const UploadTimes& upload_times() const { return upload_times_; }
+
  private:
   SharedKey<E> prepared_;
   int device_;
   DeviceKeyOptions options_;
   std::unique_ptr<Resident> resident_;
+  UploadTimes upload_times_;
 };
 
 // The streams and scratch memory one proof at a time runs in, on one device:
