@@ -11,7 +11,9 @@
 // the key (io/bellperson_key.hpp); it proves on either backend. --format
 // bellperson writes the proof in bellperson's 192 bytes.
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <future>
 #include <memory>
 
 #include "bellperson.hpp"
@@ -72,18 +74,39 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   }
 #endif
   Stopwatch clock;
-  // One partition: one GPU, the first.
-  RunOptions run = opts.run;
-  if (const Placement where = resolve_placement(run); where.backend == BackendKind::cuda)
-    run.gpus = std::to_string(where.gpus.front());
+  // The service starts on a thread of its own (its placement starts the GPU's
+  // driver; the engine of the key's curve, its context and workers) while
+  // this one reads and checks the key: one after the other they took 0.24 s
+  // and 0.33 s of a one-shot BN254 2^22 proof's 0.92 s on an H100 host.
+  std::future<std::unique_ptr<service::Service>> starting = std::async(std::launch::async, [&] {
+    RunOptions run = opts.run;
+    // One partition: one GPU, the first.
+    if (const Placement where = resolve_placement(run); where.backend == BackendKind::cuda)
+      run.gpus = std::to_string(where.gpus.front());
+    auto svc = std::make_unique<service::Service>(service_options(run, EngineFlags{}, false));
+    svc->start_engine_for(zkey_path);
+    return svc;
+  });
+  service::AnyKey read;
+  std::exception_ptr unreadable;
+  try {
+    read = params ? service::AnyKey(load_bellperson_key(zkey_path, opts.r1cs, opts.native))
+                  : service::read_zkey(zkey_path);
+  } catch (...) {
+    unreadable = std::current_exception();
+  }
+  clock.lap(params ? "read params" : "read zkey");
+  // A service that cannot start (no GPU for --backend cuda) leaves the
+  // earlier outputs where they were; a key that does not read does not.
+  const std::unique_ptr<service::Service> started = starting.get();
+  service::Service& svc = *started;
+  clock.lap("start service");
   remove_earlier_output(proof_path, proof_kind);
   remove_earlier_output(public_path, FileKind::public_signals);
-  service::Service svc(service_options(run, EngineFlags{}, false));
-  const service::KeyInfo key = params ? svc.add_key(std::filesystem::path(zkey_path).stem().string(),
-                                                    load_bellperson_key(zkey_path, opts.r1cs, opts.native))
-                                      : svc.load_key(zkey_path);
+  if (unreadable) std::rethrow_exception(unreadable);
+  const service::KeyInfo key =
+      svc.add_key(std::filesystem::path(zkey_path).stem().string(), std::move(read), zkey_path);
   check_proof_format(format, key.curve);
-  clock.lap(params ? "read params" : "read zkey");
   std::vector<service::PartitionInput> partitions;
   if (opts.r1cs.empty()) {
     partitions.emplace_back(service::WitnessFile{wtns_path});

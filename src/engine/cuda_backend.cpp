@@ -381,6 +381,7 @@ class CudaBackend final : public Backend<E> {
     const auto& t = key.upload_times();
     recorder.report_stage("key upload: memory and tables", t.prepare);
     recorder.report_stage("key upload: points read", t.points);
+    recorder.report_stage("key upload: rows' sort waited", t.sort_wait);
     recorder.report_stage("key upload: rows read", t.rows);
     recorder.report_stage("key upload: copies' tail", t.wait);
   }

@@ -3,6 +3,7 @@
 // (plan_residency, proof_device_bytes, choose_schedule) made from what the
 // GPU has free.
 #include <chrono>
+#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -75,11 +76,7 @@ size_t DeviceKey<E>::bytes_needed(const PreparedKey<E>& prepared, const DeviceKe
   size_t need = poly::gpu::DeviceDomain<typename E::Fr>::device_bytes(k.domain_size()) +
                 witness_layout(k).gathered * sizeof(uint32_t);
   if (!options.streamed && !k.on_gpu) need += point_bytes(k);
-  if (uploads_rows(k, options))
-    for (int m = 0; m < 2; ++m) {
-      const auto r = prepared.rows(m);
-      need += r.start.size_bytes() + r.entries.size_bytes();
-    }
+  if (uploads_rows(k, options)) need += prepared.rows_bytes();
   return need;
 }
 
@@ -106,6 +103,10 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     const auto now = Clock::now();
     return std::chrono::duration<double>(now - std::exchange(lap, now)).count();
   };
+  // The rows, where they go up, are sorted on the host while the tables and
+  // the points do (the first key's upload in a process, a one-shot proof's).
+  std::future<void> sorting;
+  if (options_.matrices) sorting = std::async(std::launch::async, [&prepared] { prepared.rows(0); });
   resident_ = std::make_unique<Resident>(prepared);
   Resident& resident = *resident_;
   cuda::StagedUpload up;
@@ -123,6 +124,8 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     set_up_bases(resident.h, k.h, streamed, mapped, up);
   }
   upload_times_.points = seconds();
+  if (options_.matrices) sorting.get();
+  upload_times_.sort_wait = seconds();
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {
       const auto rows = prepared.rows(m);

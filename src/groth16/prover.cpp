@@ -65,8 +65,12 @@ PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared
       vk_(verifying_key(*key_)),
       verifier_(vk_),
       domain_(poly::Domain<Fr>::of_size(key_->domain_size(), reduction(key_->convention).roots)) {
+  if (reduction(key_->convention).dense_ab) check_dense_layout(*key_);
+}
+
+template <class E>
+void PreparedKey<E>::sort_rows() const {
   const ProvingKey<E>& key = *key_;
-  if (reduction(key.convention).dense_ab) check_dense_layout(key);
   const std::span<const Coef<E>> coefs = key.coefs;
   // A counting sort of the coefficients by (matrix, row), stable, so that a
   // row's entries keep the key's order. A key in snarkjs's order (by
@@ -116,12 +120,13 @@ void PreparedKey<E>::evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::s
   check_length("the witness", w.size(), key_->n_vars());
   for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key_->domain_size());
   const size_t rows = key_->domain_size();
+  const Rows ra = this->rows(0), rb = this->rows(1);
   constexpr size_t kRowsPerTask = 1 << 14;
   parallel_tasks((rows + kRowsPerTask - 1) / kRowsPerTask, threads, [&](size_t t) {
     const size_t end = std::min(rows, (t + 1) * kRowsPerTask);
     for (size_t i = t * kRowsPerTask; i < end; ++i)
-      detail::abc_row(i, row_start_[0].data(), entries_[0].get(), row_start_[1].data(), entries_[1].get(),
-                      w.data(), a.data(), b.data(), c.data());
+      detail::abc_row(i, ra.start.data(), ra.entries.data(), rb.start.data(), rb.entries.data(), w.data(), a.data(),
+                      b.data(), c.data());
   });
 }
 

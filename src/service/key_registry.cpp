@@ -75,13 +75,30 @@ std::optional<KeyInfo> Service::Impl::with_content(const util::Sha256Digest& con
   return with_content_locked(content);
 }
 
-KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, Origin origin) {
-  return zkey.visit([&](const auto& pk) {
+namespace {
+
+// The key of whichever curve the file holds, prepared (its rows are sorted
+// on first use).
+AnyKey prepared_key(const io::Zkey& zkey) {
+  return zkey.visit([&](const auto& pk) -> AnyKey {
     using E = curve_of<decltype(pk)>;
-    groth16::SharedKey<E> prepared;
-    recorder.report_stage("prepare key", timed([&] { prepared = groth16::PreparedKey<E>::make(zkey.share<E>()); }));
-    return add<E>(std::move(id), std::move(prepared), std::move(origin));
+    return groth16::PreparedKey<E>::make(zkey.share<E>());
   });
+}
+
+}  // namespace
+
+AnyKey read_zkey(const std::filesystem::path& path) {
+  const FileDescriptor fd = open_allowed(path, {}, true, "key");
+  return as_error([&] { return prepared_key(io::Zkey::open_fd(fd.get(), path.string())); });
+}
+
+KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, Origin origin) {
+  AnyKey prepared;
+  recorder.report_stage("prepare key", timed([&] { prepared = prepared_key(zkey); }));
+  return std::visit(
+      [&]<class E>(groth16::SharedKey<E>& key) { return add<E>(std::move(id), std::move(key), std::move(origin)); },
+      prepared);
 }
 
 // Drops the engines' copies of a key that left the registry; jobs using it
@@ -183,6 +200,13 @@ KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bn254> key, std::str
 }
 KeyInfo Service::add_key(std::string id, groth16::SharedKey<Bls12_381> key, std::string source) {
   return impl_->add<Bls12_381>(std::move(id), std::move(key), {std::move(source)});
+}
+KeyInfo Service::add_key(std::string id, AnyKey key, std::string source) {
+  return std::visit([&](auto& k) { return add_key(std::move(id), std::move(k), std::move(source)); }, key);
+}
+
+void Service::start_engine_for(const std::filesystem::path& key_file) {
+  if (std::future<void> starting = impl_->start_engine_for(key_file); starting.valid()) starting.get();
 }
 
 bool Service::evict(const std::string& id) {

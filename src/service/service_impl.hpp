@@ -33,7 +33,6 @@ namespace cuzk::service {
 using ec::Bls12_381;
 using ec::Bn254;
 using SameContent = Service::SameContent;
-using AnyKey = std::variant<groth16::SharedKey<Bn254>, groth16::SharedKey<Bls12_381>>;
 
 // The curve E of a ProvingKey<E> or PreparedKey<E>.
 template <class T>

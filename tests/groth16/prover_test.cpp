@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <new>
 #include <random>
 #include <span>
+#include <thread>
 #include <utility>
 
 #include "../io/io_test_support.hpp"
@@ -190,6 +192,43 @@ TEST(Groth16Prove, APreparedKeyOwnsItsZkeysMemory) {
   key.reset();
   EXPECT_TRUE(mapping.expired());
   EXPECT_THROW(groth16::PreparedKey<E>::make(nullptr), std::invalid_argument);
+}
+
+// The rows are sorted on first use, once, whichever threads ask at the same
+// time: every caller sees the same arrays, rows_bytes() (known before the
+// sort) is their size, and row i of each matrix holds that row's
+// coefficients in the key's order.
+TEST(Groth16Prove, RowsAreSortedOnceForEveryThreadThatAsks) {
+  using E = ec::Bls12_381;
+  const io::Zkey zkey = io::Zkey::open(fixture("bls12381", "multiplier", "circuit.zkey"));
+  const auto key = groth16::PreparedKey<E>::make(zkey.share<E>());
+  constexpr int kThreads = 8;
+  std::array<groth16::PreparedKey<E>::Rows, 2 * kThreads> seen;
+  {
+    std::vector<std::jthread> askers;
+    for (int t = 0; t < 2 * kThreads; ++t) askers.emplace_back([&, t] { seen[t] = key->rows(t % 2); });
+  }
+  const auto& pk = key->key();
+  size_t bytes = 0;
+  for (int m = 0; m < 2; ++m) {
+    const auto rows = key->rows(m);
+    bytes += rows.start.size_bytes() + rows.entries.size_bytes();
+    for (int t = m; t < 2 * kThreads; t += 2) {
+      EXPECT_EQ(seen[t].start.data(), rows.start.data());
+      EXPECT_EQ(seen[t].entries.data(), rows.entries.data());
+    }
+    ASSERT_EQ(rows.start.size(), pk.domain_size() + 1);
+    std::vector<size_t> next(rows.start.begin(), rows.start.end() - 1);
+    for (const auto& c : pk.coefs) {
+      if ((int)c.matrix != m) continue;
+      ASSERT_LT(next[c.constraint], rows.start[c.constraint + 1]);
+      const auto& e = rows.entries[next[c.constraint]++];
+      EXPECT_EQ(e.signal, c.signal);
+      EXPECT_EQ(e.value, c.value);
+    }
+    for (size_t i = 0; i < pk.domain_size(); ++i) ASSERT_EQ(next[i], rows.start[i + 1]) << "row " << i;
+  }
+  EXPECT_EQ(key->rows_bytes(), bytes);
 }
 
 TEST(Groth16Prove, WrongLengthsAreRefused) {

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -92,16 +93,33 @@ class PreparedKey {
   void evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                     unsigned threads = 0) const;
 
-  Rows rows(int matrix) const { return {row_start_[matrix], {entries_[matrix].get(), row_start_[matrix].back()}}; }
+  // The rows are sorted out of the key's coefficients on first use, by
+  // whichever thread asks first (the others wait): a GPU that computes a, b,
+  // c sorts them while the key's points go up, and a key that never proves
+  // from its rows (a, b, c from the host) never sorts them. A BN254 key of
+  // 2^22 constraints (16 M coefficients) takes 0.17-0.25 s on 16 threads.
+  Rows rows(int matrix) const {
+    std::call_once(rows_sorted_, &PreparedKey::sort_rows, this);
+    return {row_start_[matrix], {entries_[matrix].get(), row_start_[matrix].back()}};
+  }
+  // Bytes both matrices' rows take, known before they are sorted: every
+  // coefficient is an entry of A or B, and each has a start per row.
+  size_t rows_bytes() const {
+    return 2 * (key_->domain_size() + 1) * sizeof(uint32_t) + key_->coefs.size() * sizeof(Entry);
+  }
 
  private:
+  void sort_rows() const;  // once, under rows_sorted_
+
   std::shared_ptr<const ProvingKey<E>> key_;
   VerifyingKey<E> vk_;
   PreparedVerifier<E> verifier_;
   poly::Domain<Fr> domain_;
-  // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]).
-  std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written once in parallel: not zeroed first
-  std::vector<uint32_t> row_start_[2];
+  // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]),
+  // written once, under rows_sorted_.
+  mutable std::once_flag rows_sorted_;
+  mutable std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written in parallel: not zeroed first
+  mutable std::vector<uint32_t> row_start_[2];
 };
 
 // The handle by which a PreparedKey is held.

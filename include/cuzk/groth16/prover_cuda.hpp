@@ -98,11 +98,11 @@ class DeviceKey {
   const Resident& resident() const { return *resident_; }
 
   // Where the upload's time went, in seconds: the device memory and the
-  // domain's tables (the first kernels a process runs load their modules),
-  // the host's side of the points' and the rows' copies (they return once
-  // their source is read), and the wait for what was still on its way.
+  // domain's tables, the host's side of the points' copies (they return once
+  // their source is read), the wait for the rows' sort (it runs beside both),
+  // the rows' copies, and the wait for what was still on its way.
   struct UploadTimes {
-    double prepare = 0, points = 0, rows = 0, wait = 0;
+    double prepare = 0, points = 0, sort_wait = 0, rows = 0, wait = 0;
   };
   const UploadTimes& upload_times() const { return upload_times_; }
 

@@ -300,6 +300,15 @@ using PartitionObserver = std::function<void(const PartitionEvent&)>;
 template <class E>
 std::unique_ptr<engine::Backend<E>> make_backend(const Placement& where, const ServiceOptions& options);
 
+// A prepared key of either curve.
+using AnyKey = std::variant<groth16::SharedKey<ec::Bn254>, groth16::SharedKey<ec::Bls12_381>>;
+
+// A snarkjs key file read, checked and prepared outside any service (the CLI's
+// own file: any path), for add_key: a one-shot front end reads it while its
+// service starts (the GPU driver's start, ~0.24 s, happens there). Throws
+// Error: not_found (no such file), invalid_argument (not a key, malformed).
+AnyKey read_zkey(const std::filesystem::path& path);
+
 class Service {
  public:
   // Resolves the placement (ErrorKind::invalid_argument when cuda is asked
@@ -370,6 +379,12 @@ class Service {
                   std::string source = "<memory>");
   KeyInfo add_key(std::string id, std::shared_ptr<const groth16::PreparedKey<ec::Bls12_381>> key,
                   std::string source = "<memory>");
+  KeyInfo add_key(std::string id, AnyKey key, std::string source = "<memory>");
+  // Starts the engine of the curve a key file's header names (on a GPU its
+  // context, streams and workers), and returns once it runs; nothing where
+  // the header does not read. For a front end that reads the key itself
+  // (read_zkey) while its service starts, as load_key overlaps the two.
+  void start_engine_for(const std::filesystem::path& key_file);
 
   // Stops admitting (submit answers unavailable) and waits until every
   // admitted job is done; the outcomes stay awaitable.
