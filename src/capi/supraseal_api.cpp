@@ -189,7 +189,7 @@ std::vector<supraseal_proof> collect(Submitted& submitted) {
   service::Service& svc = the_service();
   std::exception_ptr failure = submitted.refused;
   std::vector<supraseal_proof> proofs(submitted.circuits);
-  for (const Submitted::Job& job : submitted.jobs) {
+  for (const Submitted::JobCircuits& job : submitted.jobs) {
     const service::JobOutcome outcome = *svc.await(job.id);
     for (size_t k = 0; k < outcome.partitions.size(); ++k) {
       const service::PartitionOutcome& p = outcome.partitions[k];
@@ -213,7 +213,7 @@ std::vector<supraseal_proof> collect(Submitted& submitted) {
 
 Pending::~Pending() {
   if (submitted.jobs.empty()) return;
-  for (const Submitted::Job& job : submitted.jobs) the_service().cancel(job.id);
+  for (const Submitted::JobCircuits& job : submitted.jobs) the_service().cancel(job.id);
   try {
     (void)collect(submitted);
   } catch (...) {

@@ -82,11 +82,11 @@ Srs& srs_of(const supraseal_srs* h);
 // refused, each partition lending the caller's memory through a share of the
 // call's Lending (supraseal_memory.hpp).
 struct Submitted {
-  struct Job {
+  struct JobCircuits {  // a service job and the circuits that are its partitions
     service::JobId id = 0;
     std::vector<size_t> circuits;  // the job's partitions, in order
   };
-  std::vector<Job> jobs;
+  std::vector<JobCircuits> jobs;
   size_t circuits = 0;
   std::exception_ptr refused;  // the submit that failed, after the jobs before it
 

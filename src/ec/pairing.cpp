@@ -349,33 +349,29 @@ struct Bls12_381Curve {
 
 }  // namespace
 
+// pairing.hpp's CUZK_PAIRING_FUNCTIONS, each the curve's Pairing<>'s.
+#define CUZK_PAIRING_DEFINITIONS                                                                              \
+  Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q) { return P::miller_loop(p, q); } \
+  Fq12 final_exponentiation(const Fq12& f) { return P::final_exponentiation(f); }                             \
+  Fq12 pairing(const G1Affine& p, const G2Affine& q) { return P::pairing(p, q); }                             \
+  bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {                     \
+    return P::product_is_one(p, q);                                                                           \
+  }                                                                                                           \
+  G2Prepared prepare(const G2Affine& q) { return P::lines_of(q); }                                            \
+  Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {              \
+    return P::miller_loop(p, q);                                                                              \
+  }
+
 namespace bn254 {
 using P = Pairing<Bn254Curve>;
-Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q) { return P::miller_loop(p, q); }
-Fq12 final_exponentiation(const Fq12& f) { return P::final_exponentiation(f); }
-Fq12 pairing(const G1Affine& p, const G2Affine& q) { return P::pairing(p, q); }
-bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {
-  return P::product_is_one(p, q);
-}
-G2Prepared prepare(const G2Affine& q) { return P::lines_of(q); }
-Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {
-  return P::miller_loop(p, q);
-}
+CUZK_PAIRING_DEFINITIONS
 G2Affine twist_frobenius(const G2Affine& q) { return P::twist_frobenius(q, 1); }
 }  // namespace bn254
 
 namespace bls12_381 {
 using P = Pairing<Bls12_381Curve>;
-Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q) { return P::miller_loop(p, q); }
-Fq12 final_exponentiation(const Fq12& f) { return P::final_exponentiation(f); }
-Fq12 pairing(const G1Affine& p, const G2Affine& q) { return P::pairing(p, q); }
-bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q) {
-  return P::product_is_one(p, q);
-}
-G2Prepared prepare(const G2Affine& q) { return P::lines_of(q); }
-Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {
-  return P::miller_loop(p, q);
-}
+CUZK_PAIRING_DEFINITIONS
 }  // namespace bls12_381
+#undef CUZK_PAIRING_DEFINITIONS
 
 }  // namespace cuzk::ec

@@ -28,11 +28,28 @@ struct Engine<E>::Batch {
   size_t remaining = 0;
 };
 
+namespace {
+
+// The phases' times from the moments they started and the moment it ended.
+template <class Moments>
+PhaseTimes phase_times(const Moments& t, double done) {
+  const auto span = [](double from, double to) { return from > 0 && to >= from ? to - from : 0.0; };
+  PhaseTimes p;
+  p[Phase::queue] = span(t.submitted, t.synthesis_start);
+  p[Phase::synthesis] = span(t.synthesis_start, t.synthesized);
+  p[Phase::prove] = span(t.synthesized, t.proved);
+  p[Phase::finish] = span(t.proved, done);
+  p[Phase::total] = span(t.submitted, done);
+  return p;
+}
+
+}  // namespace
+
 template <class E>
 struct Engine<E>::Task {
   std::shared_ptr<Batch> batch;
   uint32_t partition = 0;
-  PartitionTimes times;
+  Moments times;
 };
 
 template <class E>
@@ -191,12 +208,11 @@ typename Engine<E>::Depths Engine<E>::depths() const {
 }
 
 template <class E>
-void Engine<E>::complete(Batch& batch, uint32_t partition, const PartitionTimes& times,
+void Engine<E>::complete(Batch& batch, uint32_t partition, const Moments& times,
                          std::optional<groth16::Proof<E>> proof, std::vector<Fr> publics, Outcome outcome,
                          std::string error, std::exception_ptr cause) {
   PartitionResult<E> r{batch.id, partition, outcome, std::move(proof), std::move(publics), std::move(error),
-                       std::move(cause), times};
-  r.times.done = recorder_.now();
+                       std::move(cause), phase_times(times, recorder_.now())};
   std::lock_guard lock(batch.mu);
   if (--batch.remaining == 0) {
     // No stage uses them any more; the caller may count on their release.

@@ -20,24 +20,12 @@ ErrorKind kind_of(engine::Outcome outcome, const std::exception_ptr& cause) {
   return ErrorKind::internal;
 }
 
-PhaseTimes phase_times(const engine::PartitionTimes& t) {
-  // A phase never reached leaves its time 0: it then took no time.
-  const auto span = [](double from, double to) { return from > 0 && to >= from ? to - from : 0.0; };
-  PhaseTimes s;
-  s[Phase::queue] = span(t.submitted, t.synthesis_start);
-  s[Phase::synthesis] = span(t.synthesis_start, t.synthesized);
-  s[Phase::prove] = span(t.synthesized, t.proved);
-  s[Phase::finish] = span(t.proved, t.done);
-  s[Phase::total] = span(t.submitted, t.done);
-  return s;
-}
-
 // A failure's message is its cause's own (the readers and the prover name the
 // files and what is wrong); a stop's is the engine's.
 template <class E>
 PartitionOutcome outcome_of(const engine::PartitionResult<E>& r) {
   PartitionOutcome out;
-  out.times = phase_times(r.times);
+  out.times = r.times;
   out.error_kind = r.proof ? ErrorKind::none : kind_of(r.outcome, r.cause);
   if (out.ok()) {
     out.proved = Proved<E>{*r.proof, r.publics};

@@ -50,25 +50,34 @@ struct G2Lines {
   std::vector<Line> lines;
 };
 
+// Each curve's namespace below declares its Fq12 and G2Prepared, then the
+// same functions (CUZK_PAIRING_FUNCTIONS):
+//   miller_loop(p, q)           the optimal ate Miller loop over the pairs:
+//                               BN254's prod_i f_{6x+2, Q_i}(P_i) times the two
+//                               Frobenius lines per pair (Vercauteren 2010);
+//                               BLS12-381's conj(prod_i f_{|x|, Q_i}(P_i)), x < 0
+//                               (conj is the inverse once the final
+//                               exponentiation has run)
+//   final_exponentiation(f)     f^((p^6 - 1)(p^2 + 1)), then the hard part (k above)
+//   pairing(p, q)               e(P, Q)^k: final_exponentiation(miller_loop({P}, {Q}))
+//   pairing_product_is_one      prod_i e(P_i, Q_i) == 1, one shared final exponentiation
+//   prepare(q)                  Q's lines
+//   prepared_miller_loop(p, q)  the Miller loop over Qs given by their lines (the
+//                               value miller_loop gives for the points)
+// Pairs with an infinity point are skipped; the spans must have equal lengths
+// (std::invalid_argument otherwise).
+#define CUZK_PAIRING_FUNCTIONS                                                           \
+  Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q);            \
+  Fq12 final_exponentiation(const Fq12& f);                                              \
+  Fq12 pairing(const G1Affine& p, const G2Affine& q);                                    \
+  bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q); \
+  G2Prepared prepare(const G2Affine& q);                                                 \
+  Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
+
 namespace bn254 {
 using ff::bn254::Fq12;
 using G2Prepared = G2Lines<ff::bn254::Fq2>;
-
-// prod_i f_{6x+2, Q_i}(P_i) times the two Frobenius lines per pair (optimal
-// ate, Vercauteren 2010); pairs with an infinity point are skipped. The spans
-// must have equal lengths (std::invalid_argument otherwise).
-Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q);
-// f^((p^6 - 1)(p^2 + 1)) then the hard part: see the header comment for k.
-Fq12 final_exponentiation(const Fq12& f);
-// e(P, Q)^k: final_exponentiation(miller_loop({P}, {Q})).
-Fq12 pairing(const G1Affine& p, const G2Affine& q);
-// prod_i e(P_i, Q_i) == 1, with one shared final exponentiation.
-bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q);
-// Q's lines, and the Miller loop over Qs given by them (the value
-// miller_loop gives for the points).
-G2Prepared prepare(const G2Affine& q);
-Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
-
+CUZK_PAIRING_FUNCTIONS
 // The p-power Frobenius endomorphism carried to the twist, psi^-1 o pi_p o psi
 // with psi(x, y) = (x w^2, y w^3). On G2 it is multiplication by p.
 G2Affine twist_frobenius(const G2Affine& q);
@@ -77,22 +86,9 @@ G2Affine twist_frobenius(const G2Affine& q);
 namespace bls12_381 {
 using ff::bls12_381::Fq12;
 using G2Prepared = G2Lines<ff::bls12_381::Fq2>;
-
-// conj(prod_i f_{|x|, Q_i}(P_i)) (x < 0; conj is the inverse once the final
-// exponentiation has run); pairs with an infinity point are skipped. The spans
-// must have equal lengths (std::invalid_argument otherwise).
-Fq12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q);
-// f^((p^6 - 1)(p^2 + 1)) then the hard part: see the header comment for k.
-Fq12 final_exponentiation(const Fq12& f);
-// e(P, Q)^3: final_exponentiation(miller_loop({P}, {Q})).
-Fq12 pairing(const G1Affine& p, const G2Affine& q);
-// prod_i e(P_i, Q_i) == 1, with one shared final exponentiation.
-bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q);
-// Q's lines, and the Miller loop over Qs given by them (the value
-// miller_loop gives for the points).
-G2Prepared prepare(const G2Affine& q);
-Fq12 prepared_miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
+CUZK_PAIRING_FUNCTIONS
 }  // namespace bls12_381
+#undef CUZK_PAIRING_FUNCTIONS
 
 // Squaring in the cyclotomic subgroup of Fq12 (the elements of order dividing
 // p^4 - p^2 + 1, as after the easy part of the final exponentiation): Granger

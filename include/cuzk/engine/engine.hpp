@@ -119,12 +119,6 @@ enum class Outcome : uint8_t {
   shut_down,          // the engine stopped first
 };
 
-// When a partition passed each stage, in the recorder's seconds (Recorder::now);
-// a stage it never reached keeps the time it ended.
-struct PartitionTimes {
-  double submitted = 0, synthesis_start = 0, synthesized = 0, proved = 0, done = 0;
-};
-
 template <class E>
 struct PartitionResult {
   uint32_t job = 0, partition = 0;
@@ -133,7 +127,7 @@ struct PartitionResult {
   std::vector<typename E::Fr> publics;
   std::string error;         // why there is no proof, one line
   std::exception_ptr cause;  // what a failed stage threw
-  PartitionTimes times;
+  PhaseTimes times;          // a phase never reached took no time
 };
 
 // What a caller may set for one job. Both are checked between the stages of
@@ -221,6 +215,11 @@ class Engine {
 
  private:
   struct Batch;
+  // When a partition passed each phase's start, in the recorder's seconds
+  // (Recorder::now); 0 for one it never reached.
+  struct Moments {
+    double submitted = 0, synthesis_start = 0, synthesized = 0, proved = 0;
+  };
   struct Task;
   struct Ready;
   struct Pending;
@@ -239,7 +238,7 @@ class Engine {
   // Queues a job's tasks behind those of equal or higher priority.
   void enqueue(const std::shared_ptr<Batch>& batch);
   void finish(const Track& track, Pending& p);
-  void complete(Batch& batch, uint32_t partition, const PartitionTimes& times, std::optional<groth16::Proof<E>> proof,
+  void complete(Batch& batch, uint32_t partition, const Moments& times, std::optional<groth16::Proof<E>> proof,
                 std::vector<Fr> publics, Outcome outcome, std::string error = {}, std::exception_ptr cause = nullptr);
   void complete_stopped(const Task& t, Outcome why, std::vector<Fr> publics = {});
   // A stage ("synthesis", "prove", "finish") threw `cause`.
