@@ -71,8 +71,27 @@ static void check_proved(int code, unsigned long long proof_size, unsigned long 
   CHECK(strstr(proof, curve_key) != NULL, "%s %s: proof %s", curve, what, proof);
 }
 
+/* check_proved, then the outputs saved as OUT/<curve>-<how>-{proof,public}.json. */
+static void check_and_save(int code, unsigned long long proof_size, unsigned long long public_size, const char *curve,
+                           const char *what, const char *how) {
+  check_proved(code, proof_size, public_size, curve, what);
+  char name[256];
+  snprintf(name, sizeof name, "%s-%s", curve, how);
+  save(name);
+}
+
+/* A prover object proves wtns into buffers of the sizes given (checked and
+   saved as <curve>-<how>), then is destroyed. */
+static void prove_and_destroy(void *prover, Bytes wtns, unsigned long long proof_size, unsigned long long public_size,
+                              const char *curve, const char *how) {
+  const int code = groth16_prover_prove(prover, wtns.data, wtns.size, proof, &proof_size, publics, &public_size,
+                                        message, sizeof message);
+  check_and_save(code, proof_size, public_size, curve, how, how);
+  groth16_prover_destroy(prover);
+}
+
 static void prove_curve(const char *curve) {
-  char zkey_path[4096], name[256];
+  char zkey_path[4096];
   fixture_path(zkey_path, sizeof zkey_path, curve, "multiplier", "circuit.zkey");
   Bytes zkey = read_file(zkey_path), wtns = fixture(curve, "multiplier", "witness.wtns");
 
@@ -89,40 +108,23 @@ static void prove_curve(const char *curve) {
   void *prover = NULL;
   int code = groth16_prover_create(&prover, zkey.data, zkey.size, message, sizeof message);
   CHECK(code == PROVER_OK && prover != NULL, "%s create: %d %s", curve, code, message);
-  unsigned long long proof_size = proof_bound, public_size = public_bound;
-  code = groth16_prover_prove(prover, wtns.data, wtns.size, proof, &proof_size, publics, &public_size, message,
-                              sizeof message);
-  check_proved(code, proof_size, public_size, curve, "buffer");
-  snprintf(name, sizeof name, "%s-buffer", curve);
-  save(name);
-  groth16_prover_destroy(prover);
+  prove_and_destroy(prover, wtns, proof_bound, public_bound, curve, "buffer");
 
   /* A prover from the zkey file. */
   prover = NULL;
   code = groth16_prover_create_zkey_file(&prover, zkey_path, message, sizeof message);
   CHECK(code == PROVER_OK && prover != NULL, "%s create_zkey_file: %d %s", curve, code, message);
-  proof_size = proof_bound;
-  public_size = public_bound;
-  code = groth16_prover_prove(prover, wtns.data, wtns.size, proof, &proof_size, publics, &public_size, message,
-                              sizeof message);
-  check_proved(code, proof_size, public_size, curve, "file");
-  snprintf(name, sizeof name, "%s-file", curve);
-  save(name);
-  groth16_prover_destroy(prover);
+  prove_and_destroy(prover, wtns, proof_bound, public_bound, curve, "file");
 
   /* The one-shot functions. */
-  proof_size = public_size = kBig;
+  unsigned long long proof_size = kBig, public_size = kBig;
   code = groth16_prover(zkey.data, zkey.size, wtns.data, wtns.size, proof, &proof_size, publics, &public_size, message,
                         sizeof message);
-  check_proved(code, proof_size, public_size, curve, "groth16_prover");
-  snprintf(name, sizeof name, "%s-oneshot-buffer", curve);
-  save(name);
+  check_and_save(code, proof_size, public_size, curve, "groth16_prover", "oneshot-buffer");
   proof_size = public_size = kBig;
   code = groth16_prover_zkey_file(zkey_path, wtns.data, wtns.size, proof, &proof_size, publics, &public_size, message,
                                   sizeof message);
-  check_proved(code, proof_size, public_size, curve, "groth16_prover_zkey_file");
-  snprintf(name, sizeof name, "%s-oneshot-file", curve);
-  save(name);
+  check_and_save(code, proof_size, public_size, curve, "groth16_prover_zkey_file", "oneshot-file");
   free(zkey.data);
   free(wtns.data);
 }

@@ -166,6 +166,13 @@ v1::Partition wtns_partition(const std::string& curve, const std::string& circui
   return part;
 }
 
+v1::SubmitRequest request(const std::string& key, const std::string& curve, const std::string& circuit, int n) {
+  v1::SubmitRequest req;
+  req.set_key_id(key);
+  for (int i = 0; i < n; ++i) *req.add_partitions() = wtns_partition(curve, circuit);
+  return req;
+}
+
 namespace {
 
 template <class E>

@@ -80,6 +80,8 @@ HttpReply http_get(int port, const std::string& path);
 // A partition carrying a fixture's witness as bytes, named after the file
 // (so that messages name it as the CLI's do).
 v1::Partition wtns_partition(const std::string& curve, const std::string& circuit);
+// A request for key `key` of n partitions, each the fixture's witness (wtns_partition).
+v1::SubmitRequest request(const std::string& key, const std::string& curve, const std::string& circuit, int n);
 
 // Checks that a partition result is a proof that verifies against `vk`
 // (verification_key.json of the curve, "bn128" or "bls12381").

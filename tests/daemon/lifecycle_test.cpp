@@ -24,13 +24,6 @@
 namespace cuzk::test {
 namespace {
 
-v1::SubmitRequest request(const std::string& key, const std::string& curve, const std::string& circuit, int n) {
-  v1::SubmitRequest req;
-  req.set_key_id(key);
-  for (int i = 0; i < n; ++i) *req.add_partitions() = wtns_partition(curve, circuit);
-  return req;
-}
-
 class Lifecycle : public ::testing::Test {
  protected:
   TempDir dir;

@@ -337,6 +337,21 @@ long peak_mib(pid_t pid) {
   return -1;
 }
 
+// Appends to a .wtns a section of type id and `size` zero bytes.
+void append_section(std::string& wtns, uint32_t id, uint64_t size) {
+  wtns.append(reinterpret_cast<const char*>(&id), 4).append(reinterpret_cast<const char*>(&size), 8);
+  wtns.resize(wtns.size() + size, '\0');
+}
+
+// A request for the multiplier's key of one partition: the bytes wtns, named `name`.
+v1::SubmitRequest witness_request(std::string wtns, const std::string& name) {
+  v1::SubmitRequest req;
+  req.set_key_id("mult");
+  req.add_partitions()->set_wtns(std::move(wtns));
+  req.mutable_partitions(0)->set_name(name);
+  return req;
+}
+
 // A request for the multiplier's key (254 values) with a witness of
 // `values` values in its header and body: a wrong length, refused from its
 // header.
@@ -344,15 +359,8 @@ v1::SubmitRequest long_witness(uint32_t values) {
   const Bytes good = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
   std::string wtns(good.begin(), good.begin() + 64);  // the header and section 1 (n8, r, nWitness)
   std::memcpy(wtns.data() + 60, &values, 4);
-  const uint32_t id = 2;
-  const uint64_t size = uint64_t{values} * 32;
-  wtns.append(reinterpret_cast<const char*>(&id), 4).append(reinterpret_cast<const char*>(&size), 8);
-  wtns.resize(wtns.size() + size, '\0');
-  v1::SubmitRequest req;
-  req.set_key_id("mult");
-  req.add_partitions()->set_wtns(std::move(wtns));
-  req.mutable_partitions(0)->set_name("long.wtns");
-  return req;
+  append_section(wtns, 2, uint64_t{values} * 32);
+  return witness_request(std::move(wtns), "long.wtns");
 }
 
 // A witness sent as bytes whose header declares the wrong length is refused
@@ -433,15 +441,10 @@ TEST(Security, AWitnessWithAnotherSectionIsRefused) {
   Daemon d(dir.path(), key_entry("mult", fixture("bn128", "multiplier", "circuit.zkey")));
   const Bytes good = read_bytes(fixture("bn128", "multiplier", "witness.wtns"));
   std::string wtns(good.begin(), good.end());
-  const uint32_t sections = 3, id = 7;
-  const uint64_t size = uint64_t{64} << 20;
+  const uint32_t sections = 3;
   std::memcpy(wtns.data() + 8, &sections, 4);
-  wtns.append(reinterpret_cast<const char*>(&id), 4).append(reinterpret_cast<const char*>(&size), 8);
-  wtns.resize(wtns.size() + size, '\0');
-  v1::SubmitRequest req;
-  req.set_key_id("mult");
-  req.add_partitions()->set_wtns(std::move(wtns));
-  req.mutable_partitions(0)->set_name("padded.wtns");
+  append_section(wtns, 7, uint64_t{64} << 20);
+  const v1::SubmitRequest req = witness_request(std::move(wtns), "padded.wtns");
   v1::JobResult result;
   const auto status = d.stub().Prove(context(60s).get(), req, &result);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();

@@ -22,11 +22,11 @@ std::string four_keys() {
   return t;
 }
 
-v1::SubmitRequest request(const std::string& key, const std::string& curve, const std::string& circuit, int n) {
-  v1::SubmitRequest req;
-  req.set_key_id(key);
-  for (int i = 0; i < n; ++i) *req.add_partitions() = wtns_partition(curve, circuit);
-  return req;
+// Submits req, asserting that cuzkd takes it, and points await at its job.
+void submit_for_await(Daemon& d, const v1::SubmitRequest& req, v1::AwaitRequest& await) {
+  v1::SubmitReply submitted;
+  ASSERT_TRUE(d.stub().Submit(context().get(), req, &submitted).ok());
+  await.set_job_id(submitted.job_id());
 }
 
 class Serve : public ::testing::Test {
@@ -56,14 +56,12 @@ TEST_F(Serve, ProvesOnBothCurvesAndTheProofsVerify) {
     }
 
   // Submit, then Await, then a second Await of the same job: NOT_FOUND.
-  v1::SubmitReply submitted;
-  ASSERT_TRUE(d.stub().Submit(context().get(), request("multiplier_bn128", "bn128", "multiplier", 3), &submitted).ok());
   v1::AwaitRequest await;
-  await.set_job_id(submitted.job_id());
+  ASSERT_NO_FATAL_FAILURE(submit_for_await(d, request("multiplier_bn128", "bn128", "multiplier", 3), await));
   v1::JobResult result;
   const auto status = d.stub().Await(context().get(), await, &result);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(result.job_id(), submitted.job_id());
+  EXPECT_EQ(result.job_id(), await.job_id());
   ASSERT_EQ(result.partitions_size(), 3);
   for (const auto& p : result.partitions()) expect_valid_proof(p, "bn128", "multiplier");
   EXPECT_EQ(d.stub().Await(context().get(), await, &result).error_code(), grpc::StatusCode::NOT_FOUND);
@@ -350,10 +348,8 @@ TEST_F(Serve, CancelFailsWhatIsNotDoneAndStatusListsKeysAndJobs) {
 
 TEST_F(Serve, AwaitWithATimeoutAnswersDeadlineExceededAndTheJobGoesOn) {
   Daemon d(dir.path(), key_entry("mult", fixture("bls12381", "multiplier", "circuit.zkey")));
-  v1::SubmitReply submitted;
-  ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bls12381", "multiplier", 100), &submitted).ok());
   v1::AwaitRequest await;
-  await.set_job_id(submitted.job_id());
+  ASSERT_NO_FATAL_FAILURE(submit_for_await(d, request("mult", "bls12381", "multiplier", 100), await));
   await.set_timeout_ms(1);
   v1::JobResult result;
   EXPECT_EQ(d.stub().Await(context().get(), await, &result).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
@@ -373,10 +369,8 @@ TEST_F(Serve, AnAwaitAnswersAsSoonAsItsJobIsDone) {
   std::vector<double> late_ms;
   for (int i = 0; i < 5; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    v1::SubmitReply submitted;
-    ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bn128", "multiplier", 2), &submitted).ok());
     v1::AwaitRequest await;
-    await.set_job_id(submitted.job_id());
+    ASSERT_NO_FATAL_FAILURE(submit_for_await(d, request("mult", "bn128", "multiplier", 2), await));
     v1::JobResult result;
     const auto status = d.stub().Await(context().get(), await, &result);
     ASSERT_TRUE(status.ok()) << status.error_message();
@@ -468,10 +462,8 @@ TEST_F(Serve, NativePartitionsProveAgainstASetupKey) {
 // Prove's job, which no one else knows, is cancelled and forgotten.
 TEST_F(Serve, CallersThatGoAwayLeaveNothingBehind) {
   Daemon d(dir.path(), key_entry("mult", fixture("bls12381", "multiplier", "circuit.zkey")));
-  v1::SubmitReply submitted;
-  ASSERT_TRUE(d.stub().Submit(context().get(), request("mult", "bls12381", "multiplier", 60), &submitted).ok());
   v1::AwaitRequest await;
-  await.set_job_id(submitted.job_id());
+  ASSERT_NO_FATAL_FAILURE(submit_for_await(d, request("mult", "bls12381", "multiplier", 60), await));
   v1::JobResult result;
   EXPECT_EQ(d.stub().Await(context(50ms).get(), await, &result).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   const auto status = d.stub().Await(context().get(), await, &result);

@@ -27,6 +27,17 @@ using test::synthesis_source;
 
 constexpr uint64_t kSize = 1 << 8;
 
+// The key of the chain of kSize constraints that the tests prove against.
+groth16::SharedKey<E> chain_key() { return dev_key<E>(Chain::for_constraints(kSize, 0)); }
+
+// `count` partitions synthesizing that chain with seeds first, first + 1, ...
+std::vector<Synthesize<E>> chain_parts(uint64_t first, uint64_t count) {
+  std::vector<Synthesize<E>> parts;
+  for (uint64_t s = first; s < first + count; ++s)
+    parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
+  return parts;
+}
+
 // A source that records the order in which synthesis reached it.
 Synthesize<E> ordered_source(std::mutex& mu, std::vector<int>& order, int tag, uint64_t seed) {
   return [&mu, &order, tag, seed](std::span<Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
@@ -60,14 +71,18 @@ struct BlockingJob {
   std::promise<void> started_, release_;
 };
 
+// An engine of one synthesis thread, held up by a first job until first.release().
+class BehindABlockingJob : public ::testing::Test {
+ protected:
+  const groth16::SharedKey<E> key = chain_key();
+  Recorder recorder{false};
+  Engine<E> engine{{1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1)};
+  BlockingJob first{engine, key};
+};
+
 // With one synthesis thread held up by a first job, later jobs start in
 // priority order, equal priorities in submission order.
-TEST(Scheduling, HigherPriorityStartsFirst) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
-  Recorder recorder(false);
-  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
-  BlockingJob first(engine, key);
-
+TEST_F(BehindABlockingJob, HigherPriorityStartsFirst) {
   std::mutex mu;
   std::vector<int> order;
   std::vector<std::future<std::vector<PartitionResult<E>>>> futures;
@@ -87,11 +102,10 @@ TEST(Scheduling, HigherPriorityStartsFirst) {
 
 // Each result says how it ended and when it passed each stage, in order.
 TEST(Scheduling, ResultsCarryOutcomeAndStageTimes) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  const auto key = chain_key();
   Recorder recorder(false);
   Engine<E> engine({2, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
-  std::vector<Synthesize<E>> parts;
-  parts.push_back(synthesis_source<E>([] { return Chain::for_constraints(kSize, 3); }));
+  std::vector<Synthesize<E>> parts = chain_parts(3, 1);
   parts.push_back([](auto, auto, auto, auto) { throw std::invalid_argument("bad witness"); });
   std::atomic<int> seen{0};
   const auto results =
@@ -122,16 +136,9 @@ TEST(Scheduling, ResultsCarryOutcomeAndStageTimes) {
 
 // purge_stopped reports a cancelled job's queued partitions at once, while
 // the synthesis threads are still busy with another job.
-TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
-  Recorder recorder(false);
-  Engine<E> engine({1, size_t(64) << 20}, recorder, cpu_backend<E>(1, 1));
-  BlockingJob first(engine, key);
-
+TEST_F(BehindABlockingJob, CancelledQueuedPartitionsAreReportedAtOnce) {
   std::stop_source cancel;
-  std::vector<Synthesize<E>> parts;
-  for (int p = 0; p < 3; ++p) parts.push_back(synthesis_source<E>([p] { return Chain::for_constraints(kSize, p + 5); }));
-  auto f1 = submit_all(engine, key, std::move(parts), {cancel.get_token()});
+  auto f1 = submit_all(engine, key, chain_parts(5, 3), {cancel.get_token()});
   EXPECT_EQ(engine.depths().queued, 3u);
   cancel.request_stop();
   engine.purge_stopped();
@@ -145,7 +152,7 @@ TEST(Scheduling, CancelledQueuedPartitionsAreReportedAtOnce) {
 // Two engines (one per curve, as a service makes them) draw on one pool.
 TEST(Scheduling, TwoEnginesShareOnePool) {
   using Bls = ec::Bls12_381;
-  const auto bn = dev_key<E>(Chain::for_constraints(kSize, 0));
+  const auto bn = chain_key();
   const auto bls = dev_key<Bls>(circuit::HashChain<Bls>::for_constraints(kSize, 0));
   auto pool = std::make_shared<BufferPool>(pageable_memory(), size_t(16) << 20);
   Recorder recorder(false);
@@ -193,7 +200,7 @@ class PrefetchingBackend final : public Backend<E> {
 // the job's synthesis has not ended (a GPU backend uploads the key
 // meanwhile), and a job of no partitions names none.
 TEST(Scheduling, ABackendHearsOfAJobsKeyBeforeItsSynthesisEnds) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
+  const auto key = chain_key();
   Recorder recorder(false);
   auto backend = std::make_unique<PrefetchingBackend>();
   PrefetchingBackend& b = *backend;
@@ -248,56 +255,51 @@ class FaultyBackend final : public Backend<E> {
   std::atomic<bool> faulted_[2] = {false, false};
 };
 
+// An engine of two synthesis threads over a FaultyBackend of `faulty_workers`
+// faulty workers, which the engine owns and `backend` names.
+struct OverFaultyDevices {
+  explicit OverFaultyDevices(unsigned faulty_workers)
+      : OverFaultyDevices(std::make_unique<FaultyBackend>(faulty_workers)) {}
+
+  const groth16::SharedKey<E> key = chain_key();
+  Recorder recorder{false};
+  FaultyBackend& backend;
+  Engine<E> engine;
+
+ private:
+  explicit OverFaultyDevices(std::unique_ptr<FaultyBackend> owned)
+      : backend(*owned), engine({2, size_t(64) << 20}, recorder, std::move(owned)) {}
+};
+
 TEST(Scheduling, AFaultedDeviceLeavesRotationAndItsPartitionIsProvedElsewhere) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
-  Recorder recorder(false);
-  auto backend = std::make_unique<FaultyBackend>(1);
-  FaultyBackend& b = *backend;
-  Engine<E> engine({2, size_t(64) << 20}, recorder, std::move(backend));
-  std::vector<Synthesize<E>> parts;
-  for (uint64_t s = 1; s <= 6; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-  for (const auto& r : submit_all(engine, key, std::move(parts)).get()) expect_verified(*key, r);
-  EXPECT_EQ(b.faults, 1) << "the faulted worker retired after its first fault";
-  EXPECT_EQ(b.proved, 6);
+  OverFaultyDevices d(1);
+  for (const auto& r : submit_all(d.engine, d.key, chain_parts(1, 6)).get()) expect_verified(*d.key, r);
+  EXPECT_EQ(d.backend.faults, 1) << "the faulted worker retired after its first fault";
+  EXPECT_EQ(d.backend.proved, 6);
 }
 
 TEST(Scheduling, WithEveryDeviceFaultedPartitionsFailAndLaterJobsToo) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
-  Recorder recorder(false);
-  Engine<E> engine({2, size_t(64) << 20}, recorder, std::make_unique<FaultyBackend>(2));
-  std::vector<Synthesize<E>> parts;
-  for (uint64_t s = 1; s <= 4; ++s) parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-  for (const auto& r : submit_all(engine, key, std::move(parts)).get()) {
+  OverFaultyDevices d(2);
+  for (const auto& r : submit_all(d.engine, d.key, chain_parts(1, 4)).get()) {
     EXPECT_EQ(r.outcome, Outcome::failed);
     ASSERT_TRUE(r.cause);
     EXPECT_THROW(std::rethrow_exception(r.cause), DeviceFault);
   }
-  std::vector<Synthesize<E>> later;
-  later.push_back(synthesis_source<E>([] { return Chain::for_constraints(kSize, 9); }));
-  auto f = submit_all(engine, key, std::move(later));
+  auto f = submit_all(d.engine, d.key, chain_parts(9, 1));
   ASSERT_EQ(f.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "a job with no worker left must not hang";
   EXPECT_EQ(f.get()[0].outcome, Outcome::failed);
 }
 
 TEST(Scheduling, WorkersReadmittedAfterTheirDeviceRecoversProveAgain) {
-  const auto key = dev_key<E>(Chain::for_constraints(kSize, 0));
-  Recorder recorder(false);
-  auto backend = std::make_unique<FaultyBackend>(2);
-  FaultyBackend& b = *backend;
-  Engine<E> engine({2, size_t(64) << 20}, recorder, std::move(backend));
-  const auto job = [&](uint64_t first) {
-    std::vector<Synthesize<E>> parts;
-    for (uint64_t s = first; s < first + 3; ++s)
-      parts.push_back(synthesis_source<E>([s] { return Chain::for_constraints(kSize, s); }));
-    return submit_all(engine, key, std::move(parts)).get();
-  };
+  OverFaultyDevices d(2);
+  const auto job = [&](uint64_t first) { return submit_all(d.engine, d.key, chain_parts(first, 3)).get(); };
   for (const auto& r : job(1)) EXPECT_EQ(r.outcome, Outcome::failed);
-  engine.readmit_workers();  // the devices are still faulted: nobody comes back
+  d.engine.readmit_workers();  // the devices are still faulted: nobody comes back
   for (const auto& r : job(4)) EXPECT_EQ(r.outcome, Outcome::failed);
-  b.recover();
-  engine.readmit_workers();
-  for (const auto& r : job(7)) expect_verified(*key, r);
-  EXPECT_EQ(b.proved, 3);
+  d.backend.recover();
+  d.engine.readmit_workers();
+  for (const auto& r : job(7)) expect_verified(*d.key, r);
+  EXPECT_EQ(d.backend.proved, 3);
 }
 
 }  // namespace

@@ -33,29 +33,34 @@ template <class F>
 struct Spec;
 
 // BN254 / alt_bn128 (EIP-196, snarkjs "bn128"), u = 4965661367192848881:
-// q = 36u^4 + 36u^3 + 24u^2 + 6u + 1, r = 36u^4 + 36u^3 + 18u^2 + 6u + 1.
+// q = 36u^4 + 36u^3 + 24u^2 + 6u + 1, r = 36u^4 + 36u^3 + 18u^2 + 6u + 1,
+// which differ only in the coefficient c of u^2.
+mpz_class bn254_prime(int c) {
+  const mpz_class u("4965661367192848881", 10);
+  return 36 * u * u * u * u + 36 * u * u * u + c * u * u + 6 * u + 1;
+}
+// BLS12-381 (draft-irtf-cfrg-pairing-friendly-curves), x = -0xd201000000010000:
+// p = (x - 1)^2 (x^4 - x^2 + 1) / 3 + x, r = x^4 - x^2 + 1.
+mpz_class bls12_381_x() { return -mpz_class("d201000000010000", 16); }
+mpz_class bls12_381_r() {
+  const mpz_class x = bls12_381_x();
+  return x * x * x * x - x * x + 1;
+}
+
 template <>
 struct Spec<bn254::Fq> {
   static constexpr const char* name = "bn254_fq";
   static constexpr const char* modulus = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
   static constexpr int base = 10;
-  static mpz_class from_curve_parameter() {
-    const mpz_class u("4965661367192848881", 10);
-    return 36 * u * u * u * u + 36 * u * u * u + 24 * u * u + 6 * u + 1;
-  }
+  static mpz_class from_curve_parameter() { return bn254_prime(24); }
 };
 template <>
 struct Spec<bn254::Fr> {
   static constexpr const char* name = "bn254_fr";
   static constexpr const char* modulus = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
   static constexpr int base = 10;
-  static mpz_class from_curve_parameter() {
-    const mpz_class u("4965661367192848881", 10);
-    return 36 * u * u * u * u + 36 * u * u * u + 18 * u * u + 6 * u + 1;
-  }
+  static mpz_class from_curve_parameter() { return bn254_prime(18); }
 };
-// BLS12-381 (draft-irtf-cfrg-pairing-friendly-curves), x = -0xd201000000010000:
-// p = (x - 1)^2 (x^4 - x^2 + 1) / 3 + x, r = x^4 - x^2 + 1.
 template <>
 struct Spec<bls12_381::Fq> {
   static constexpr const char* name = "bls12_381_fq";
@@ -63,9 +68,8 @@ struct Spec<bls12_381::Fq> {
       "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
   static constexpr int base = 16;
   static mpz_class from_curve_parameter() {
-    const mpz_class x = -mpz_class("d201000000010000", 16);
-    const mpz_class r = x * x * x * x - x * x + 1;
-    return mpz_class((x - 1) * (x - 1) * r / 3) + x;
+    const mpz_class x = bls12_381_x();
+    return mpz_class((x - 1) * (x - 1) * bls12_381_r() / 3) + x;
   }
 };
 template <>
@@ -73,10 +77,7 @@ struct Spec<bls12_381::Fr> {
   static constexpr const char* name = "bls12_381_fr";
   static constexpr const char* modulus = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
   static constexpr int base = 16;
-  static mpz_class from_curve_parameter() {
-    const mpz_class x = -mpz_class("d201000000010000", 16);
-    return x * x * x * x - x * x + 1;
-  }
+  static mpz_class from_curve_parameter() { return bls12_381_r(); }
 };
 
 // ---------------------------------------------------------------------------
@@ -137,12 +138,7 @@ class FpGmp : public ::testing::Test {
 
   // The element whose canonical value is a (0 <= a < p), by writing its
   // Montgomery limbs a·R mod p directly.
-  F make(const mpz_class& a) const {
-    const auto v = to_limbs<N>(mod(a * R, p));
-    F x;
-    for (size_t i = 0; i < N; ++i) x.limb[i] = v[i];
-    return x;
-  }
+  F make(const mpz_class& a) const { return raw(mod(a * R, p)); }
   // An element by its raw Montgomery limbs.
   static F raw(const mpz_class& m) {
     const auto v = to_limbs<N>(m);

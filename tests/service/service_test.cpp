@@ -59,6 +59,18 @@ ErrorKind kind_thrown(F&& f, std::string* message = nullptr) {
   return ErrorKind::none;
 }
 
+// cpu_options with one synthesis thread, so that later jobs wait in the queue.
+ServiceOptions one_synthesis_thread() {
+  ServiceOptions o = cpu_options();
+  o.synthesis_threads = 1;
+  return o;
+}
+
+// The key of the 2^12 hash chain, which hash_chain_job's partitions prove against.
+groth16::SharedKey<ec::Bn254> hash_chain_key() {
+  return test::dev_key<ec::Bn254>(circuit::HashChain<ec::Bn254>::for_constraints(1 << 12, 0));
+}
+
 // n native partitions of the 2^12 hash chain, seeds first_seed, first_seed + 1, ...
 std::vector<PartitionInput> hash_chain_job(size_t n, uint64_t first_seed) {
   std::vector<PartitionInput> parts;
@@ -239,12 +251,8 @@ TEST(Service, AdmissionRefusesWorkBeyondItsBounds) {
 // end as cancelled; a key evicted or replaced while its job runs still proves
 // that job; await with a timeout; drain refuses new work.
 TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
-  using E = ec::Bn254;
-  using Chain = circuit::HashChain<E>;
-  ServiceOptions o = cpu_options();
-  o.synthesis_threads = 1;
-  Service svc(o);
-  const auto key = test::dev_key<E>(Chain::for_constraints(1 << 12, 0));
+  Service svc(one_synthesis_thread());
+  const auto key = hash_chain_key();
   svc.add_key("chain", key);
   std::vector<PartitionInput> wrong;
   wrong.push_back(NativeWitness{"hash-chain", 1 << 10, 1});
@@ -265,7 +273,7 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
   EXPECT_EQ(st.backend, "cpu");
 
   // Replace the key under the same id, then evict it: the running job keeps its key.
-  svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
+  svc.add_key("chain", hash_chain_key());
   EXPECT_TRUE(svc.evict("chain"));
   EXPECT_FALSE(svc.evict("chain"));
   EXPECT_TRUE(svc.keys().empty());
@@ -303,12 +311,8 @@ TEST(Service, NativeJobsCancelEvictReplaceAndDrain) {
 // long job: the partitions finished, in the order observers see them, hold
 // all of the late job's failures before the last of the long job's proofs.
 TEST(Service, QueuedPartitionsPastTheirDeadlineAreReportedPromptly) {
-  using E = ec::Bn254;
-  using Chain = circuit::HashChain<E>;
-  ServiceOptions o = cpu_options();
-  o.synthesis_threads = 1;
-  Service svc(o);
-  svc.add_key("chain", test::dev_key<E>(Chain::for_constraints(1 << 12, 0)));
+  Service svc(one_synthesis_thread());
+  svc.add_key("chain", hash_chain_key());
   std::mutex mu;
   std::vector<ErrorKind> seen;  // ErrorKind::none: a proof
   svc.on_partition([&](const PartitionEvent& e) {
