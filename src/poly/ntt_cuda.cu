@@ -18,25 +18,13 @@
 #include "cuzk/cuda/map.cuh"
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/poly/ntt_cuda.hpp"
-#include "cuzk/util/parallel.hpp"
+#include "pow_table.cuh"
 
 namespace cuzk::poly::gpu {
 
 using cuda::DeviceBuffer;
 
 namespace {
-
-constexpr unsigned kPowLowBits = 10;
-
-// factor(i) = lo[i mod 2^10] · hi[i >> 10] = c·g^i.
-template <class Fr>
-struct PowTable {
-  const Fr* lo = nullptr;
-  const Fr* hi = nullptr;
-  __device__ __forceinline__ Fr at(size_t i) const {
-    return lo[i & ((size_t(1) << kPowLowBits) - 1)] * hi[i >> kPowLowBits];
-  }
-};
 
 __device__ __forceinline__ size_t reverse_index(size_t i, unsigned bits) {
   return bits ? (size_t)(__brevll((unsigned long long)i) >> (64 - bits)) : 0;
@@ -321,17 +309,6 @@ unsigned grid_for(size_t n, unsigned threads) {
   return (unsigned)std::max<size_t>(1, std::min<size_t>((n + threads - 1) / threads, (size_t)sms * 32));
 }
 
-template <class Fr>
-std::vector<Fr> powers(const Fr& base, const Fr& first, size_t count) {
-  std::vector<Fr> out(count);
-  parallel_chunks(count, [&](size_t b, size_t e, size_t) {
-    uint64_t exp[1] = {b};
-    Fr p = first * base.pow(exp, 1);
-    for (size_t i = b; i < e; ++i, p *= base) out[i] = p;
-  });
-  return out;
-}
-
 // The limits ntt_block_bits chooses from.
 SmLimits sm_limits_of_current_device() {
   int dev = 0;
@@ -370,26 +347,25 @@ DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain, unsigned block_bits)
       tables_(std::make_unique<Tables>()) {
   const size_t n = domain.size();
   const size_t half = std::max<size_t>(1, n / 2);
+  // The twiddles expanded on the device from two small tables: at 2^22 the
+  // host's n/2 powers and their upload were a part of a one-shot proof's
+  // 112-125 ms before its key's points went up (H100), and at 2^27 they are
+  // 2 GiB a direction.
   for (int d = 0; d < 2; ++d) {
-    const auto tw = powers(d ? domain.omega_inv() : domain.omega(), Fr::one(), half);
+    DeviceBuffer<Fr> lo, hi;
+    upload_pow_table(d ? domain.omega_inv() : domain.omega(), Fr::one(), half, lo, hi);
     tables_->twiddles[d] = DeviceBuffer<Fr>(half);
-    tables_->twiddles[d].upload(tw);
+    powers_kernel<<<grid_for(half, 256), 256>>>(tables_->twiddles[d].data(), half, PowTable<Fr>{lo.data(), hi.data()});
+    CUZK_CUDA_CHECK_LAUNCH();
+    CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // before lo and hi are freed
   }
   const Fr g = domain.coset_shift(), gi = domain.coset_shift_inv(), ni = domain.size_inv();
   const struct {
     Fr base, scale;
   } kinds[4] = {{g, Fr::one()}, {g, ni}, {gi, ni}, {Fr::one(), ni}};
-  const size_t lo_n = size_t(1) << kPowLowBits, hi_n = (n >> kPowLowBits) + 1;
-  for (int k = 0; k < 4; ++k) {
-    const auto lo = powers(kinds[k].base, Fr::one(), lo_n);
-    uint64_t e[1] = {lo_n};
-    const auto hi = powers(kinds[k].base.pow(e, 1), kinds[k].scale, hi_n);
-    tables_->pow_lo[k] = DeviceBuffer<Fr>(lo_n);
-    tables_->pow_hi[k] = DeviceBuffer<Fr>(hi_n);
-    tables_->pow_lo[k].upload(lo);
-    tables_->pow_hi[k].upload(hi);
-  }
-  CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // the uploads read host vectors that die here
+  for (int k = 0; k < 4; ++k)
+    upload_pow_table(kinds[k].base, kinds[k].scale, n + 1, tables_->pow_lo[k], tables_->pow_hi[k]);
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class Fr>
