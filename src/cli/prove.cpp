@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <variant>
 
 #include "bellperson.hpp"
 #include "commands.hpp"
@@ -97,6 +98,13 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     unreadable = std::current_exception();
   }
   clock.lap(params ? "read params" : "read zkey");
+  // The key's rows, which a, b and c are evaluated from, are sorted while the
+  // service is still starting rather than beside the key's upload (0.17-0.25
+  // s at BN254 2^22 on 16 threads). A failure there is met again where the
+  // rows are used.
+  std::future<void> sorting;
+  if (!unreadable && !params)
+    sorting = std::visit([](const auto& k) { return std::async(std::launch::async, [k] { k->rows(0); }); }, read);
   // A service that cannot start (no GPU for --backend cuda) leaves the
   // earlier outputs where they were; a key that does not read does not.
   const std::unique_ptr<service::Service> started = starting.get();
