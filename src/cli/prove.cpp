@@ -89,6 +89,12 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
     svc->start_engine_for(zkey_path);
     return svc;
   });
+  // A service that cannot start (no GPU for --backend cuda) leaves the
+  // earlier outputs where they were; a key that does not read does not. A
+  // bellperson parameter file (tens of GB) is read once the service runs, so
+  // that such a failure is told at once.
+  std::unique_ptr<service::Service> started;
+  if (params) started = starting.get();
   service::AnyKey read;
   std::exception_ptr unreadable;
   try {
@@ -100,14 +106,11 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   clock.lap(params ? "read params" : "read zkey");
   // The key's rows, which a, b and c are evaluated from, are sorted while the
   // service is still starting rather than beside the key's upload (0.17-0.25
-  // s at BN254 2^22 on 16 threads). A failure there is met again where the
-  // rows are used.
+  // s at BN254 2^22 on 16 threads).
   std::future<void> sorting;
   if (!unreadable && !params)
-    sorting = std::visit([](const auto& k) { return std::async(std::launch::async, [k] { k->rows(0); }); }, read);
-  // A service that cannot start (no GPU for --backend cuda) leaves the
-  // earlier outputs where they were; a key that does not read does not.
-  const std::unique_ptr<service::Service> started = starting.get();
+    sorting = std::visit([](const auto& k) { return groth16::sort_rows_ahead(k); }, read);
+  if (!started) started = starting.get();
   service::Service& svc = *started;
   clock.lap("start service");
   remove_earlier_output(proof_path, proof_kind);

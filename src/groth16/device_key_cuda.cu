@@ -106,7 +106,7 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   // The rows, where they go up, are sorted on the host while the tables and
   // the points do (the first key's upload in a process, a one-shot proof's).
   std::future<void> sorting;
-  if (options_.matrices) sorting = std::async(std::launch::async, [&prepared] { prepared.rows(0); });
+  if (options_.matrices) sorting = sort_rows_ahead(prepared_);
   resident_ = std::make_unique<Resident>(prepared);
   Resident& resident = *resident_;
   cuda::StagedUpload up;

@@ -69,6 +69,15 @@ PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared
 }
 
 template <class E>
+void PreparedKey<E>::ensure_sorted() const {
+  if (rows_sorted_.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(rows_mu_);
+  if (rows_sorted_.load(std::memory_order_relaxed)) return;
+  sort_rows();
+  rows_sorted_.store(true, std::memory_order_release);
+}
+
+template <class E>
 void PreparedKey<E>::sort_rows() const {
   const ProvingKey<E>& key = *key_;
   const std::span<const Coef<E>> coefs = key.coefs;

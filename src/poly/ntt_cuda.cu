@@ -351,13 +351,13 @@ DeviceDomain<Fr>::DeviceDomain(const Domain<Fr>& domain, unsigned block_bits)
   // host's n/2 powers and their upload were a part of a one-shot proof's
   // 112-125 ms before its key's points went up (H100), and at 2^27 they are
   // 2 GiB a direction.
+  DeviceBuffer<Fr> lo[2], hi[2];  // freed after the synchronization below
   for (int d = 0; d < 2; ++d) {
-    DeviceBuffer<Fr> lo, hi;
-    upload_pow_table(d ? domain.omega_inv() : domain.omega(), Fr::one(), half, lo, hi);
+    upload_pow_table(d ? domain.omega_inv() : domain.omega(), Fr::one(), half, lo[d], hi[d]);
     tables_->twiddles[d] = DeviceBuffer<Fr>(half);
-    powers_kernel<<<grid_for(half, 256), 256>>>(tables_->twiddles[d].data(), half, PowTable<Fr>{lo.data(), hi.data()});
+    const PowTable<Fr> table{lo[d].data(), hi[d].data()};
+    powers_kernel<<<grid_for(half, 256), 256>>>(tables_->twiddles[d].data(), half, table);
     CUZK_CUDA_CHECK_LAUNCH();
-    CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // before lo and hi are freed
   }
   const Fr g = domain.coset_shift(), gi = domain.coset_shift_inv(), ni = domain.size_inv();
   const struct {

@@ -28,6 +28,9 @@ KeyInfo Service::Impl::add(std::string id, groth16::SharedKey<E> prepared, Origi
     if (origin.same == SameContent::reuse && origin.content)
       if (auto loaded = with_content_locked(*origin.content)) return *loaded;
     check_room_locked(id, origin.host_bytes);
+    // Its rows are sorted now, not by its first proof (on a GPU, under the
+    // key cache's lock, which every other key's lookup on that GPU waits for).
+    if (!k.coefs.empty()) key->sorting = groth16::sort_rows_ahead(std::get<groth16::SharedKey<E>>(key->prepared));
     auto& slot = keys[id];
     replaced = std::move(slot);
     slot = key;

@@ -48,6 +48,7 @@ struct Key {
   KeyInfo info;
   std::optional<util::Sha256Digest> content;  // of the file or bytes it was loaded from
   AnyKey prepared;
+  std::future<void> sorting;  // its rows sorted ahead of its first proof (groth16::sort_rows_ahead)
   mutable detail::NativeShapes shapes;
 };
 using KeyRef = std::shared_ptr<const Key>;

@@ -19,7 +19,9 @@
 // for each public signal s (and s = 0).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -93,13 +95,14 @@ class PreparedKey {
   void evaluate_abc(std::span<const Fr> w, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                     unsigned threads = 0) const;
 
-  // The rows are sorted out of the key's coefficients on first use, by
-  // whichever thread asks first (the others wait): a GPU that computes a, b,
-  // c sorts them while the key's points go up, and a key that never proves
-  // from its rows (a, b, c from the host) never sorts them. A BN254 key of
-  // 2^22 constraints (16 M coefficients) takes 0.17-0.25 s on 16 threads.
+  // The rows are sorted out of the key's coefficients once, on first use or
+  // ahead of it (sort_rows_ahead: a service as a key is added, the CLI as its
+  // key is read, a GPU upload beside the points), by whichever thread comes
+  // first; the others wait. A key that never proves from its rows (a, b, c
+  // from the host) need never sort them. A BN254 key of 2^22 constraints (16 M
+  // coefficients) takes 0.17-0.25 s on 16 threads.
   Rows rows(int matrix) const {
-    std::call_once(rows_sorted_, &PreparedKey::sort_rows, this);
+    ensure_sorted();
     return {row_start_[matrix], {entries_[matrix].get(), row_start_[matrix].back()}};
   }
   // Bytes both matrices' rows take, known before they are sorted: every
@@ -109,15 +112,18 @@ class PreparedKey {
   }
 
  private:
-  void sort_rows() const;  // once, under rows_sorted_
+  void ensure_sorted() const;
+  void sort_rows() const;  // under rows_mu_, until it has returned once
 
   std::shared_ptr<const ProvingKey<E>> key_;
   VerifyingKey<E> vk_;
   PreparedVerifier<E> verifier_;
   poly::Domain<Fr> domain_;
   // Row i of matrix m is entries_[m][row_start_[m][i] .. row_start_[m][i + 1]),
-  // written once, under rows_sorted_.
-  mutable std::once_flag rows_sorted_;
+  // written under rows_mu_ until rows_sorted_ is set (a mutex and a flag, not
+  // std::call_once, whose retry after a throw hangs on some C libraries).
+  mutable std::mutex rows_mu_;
+  mutable std::atomic<bool> rows_sorted_{false};
   mutable std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written in parallel: not zeroed first
   mutable std::vector<uint32_t> row_start_[2];
 };
@@ -125,6 +131,14 @@ class PreparedKey {
 // The handle by which a PreparedKey is held.
 template <class E>
 using SharedKey = std::shared_ptr<const PreparedKey<E>>;
+
+// Sorts the key's rows (PreparedKey::rows) on a thread of its own, ahead of
+// their first use; the future, which holds the key, waits for it when
+// destroyed. A failure is met again where the rows are used.
+template <class E>
+std::future<void> sort_rows_ahead(SharedKey<E> key) {
+  return std::async(std::launch::async, [key = std::move(key)] { key->rows(0); });
+}
 
 // The five MSM results and the public signals: everything prove_finish needs.
 template <class E>
