@@ -30,6 +30,14 @@ function(cuzk_record_part state what why)
   set_property(GLOBAL APPEND PROPERTY CUZK_PARTS "${state}\t${what}\t${why}")
 endfunction()
 
+# cuzk_missing_unless(WHAT CONDITION...): WHAT joins the list `missing` that
+# cuzk_optional_part is then given, unless CONDITION (if()'s arguments) holds.
+macro(cuzk_missing_unless what)
+  if(NOT (${ARGN}))
+    list(APPEND missing "${what}")
+  endif()
+endmacro()
+
 macro(cuzk_optional_part option what missing)
   set(_cuzk_missing "${missing}")
   if(NOT _cuzk_missing STREQUAL "")

@@ -37,26 +37,23 @@ double History::proved_per_second(double window) const {
 
 nlohmann::ordered_json History::to_json() const {
   using J = nlohmann::ordered_json;
-  J end = J::array(), seconds = J::array(), proved = J::array(), failed = J::array(), queued = J::array(),
-    running = J::array();
-  for (size_t i = 0; i < intervals_.size(); ++i) {
-    const Interval& v = intervals_[i];
-    end.push_back(v.end);
-    seconds.push_back(v.seconds);
-    proved.push_back(v.proved);
-    failed.push_back(v.failed);
-    queued.push_back(v.queued);
-    running.push_back(v.running);
-  }
+  // One array a field, the intervals in order: what the page's charts plot.
+  const auto column = [&](auto Interval::*field) {
+    J values = J::array();
+    for (size_t i = 0; i < intervals_.size(); ++i) values.push_back(intervals_[i].*field);
+    return values;
+  };
+  J out = {{"end", column(&Interval::end)},       {"seconds", column(&Interval::seconds)},
+           {"proved", column(&Interval::proved)}, {"failed", column(&Interval::failed)},
+           {"queued", column(&Interval::queued)}, {"running", column(&Interval::running)}};
   J busy = J::array();
   for (size_t d = 0; d < devices_.size(); ++d) {
     J shares = J::array();
     for (size_t i = 0; i < busy_[d].size(); ++i) shares.push_back(busy_[d][i]);
     busy.push_back({{"device", devices_[d]}, {"share", std::move(shares)}});
   }
-  return {{"end", std::move(end)},         {"seconds", std::move(seconds)}, {"proved", std::move(proved)},
-          {"failed", std::move(failed)},   {"queued", std::move(queued)},   {"running", std::move(running)},
-          {"busy", std::move(busy)}};
+  out["busy"] = std::move(busy);
+  return out;
 }
 
 std::string without_paths(const std::string& message) {
