@@ -12,6 +12,7 @@
 #include <future>
 #include <mutex>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "cuzk/circuit/examples/hash_chain.hpp"
@@ -140,6 +141,26 @@ TEST(Service, ProvesBothCurvesFromFilesAndBytes) {
   EXPECT_EQ(c.partitions_proved, 3u);
   EXPECT_GT(c.stages.at(-1)[(size_t)Stage::msm_a].count, 0u);
   EXPECT_EQ(kind_thrown([&] { svc.await(j1); }), ErrorKind::not_found) << "an outcome is handed over once";
+}
+
+// A key read outside the service (the one-shot CLI's way: read_zkey while
+// the service starts) is the key load_key makes: its curve and shape, and it
+// proves; a missing file and one that is not a key are refused by kind.
+TEST(Service, AKeyReadBesideTheServiceProvesAsALoadedOne) {
+  AnyKey read = read_zkey(fixture("bls12381", "linear", "circuit.zkey"));
+  ASSERT_TRUE(std::holds_alternative<groth16::SharedKey<ec::Bls12_381>>(read));
+  Service svc(cpu_options());
+  svc.start_engine_for(fixture("bls12381", "linear", "circuit.zkey"));
+  const KeyInfo key = svc.add_key("linear", std::move(read), "linear.zkey");
+  EXPECT_EQ(key.curve, ec::Curve::bls12_381);
+  EXPECT_EQ(key.n_vars, svc.load_key(fixture("bls12381", "linear", "circuit.zkey"), "loaded").n_vars);
+  std::vector<PartitionInput> parts;
+  parts.push_back(witness_bytes("bls12381", "linear"));
+  expect_verifies<ec::Bls12_381>(svc.await(svc.submit("linear", std::move(parts)))->partitions.at(0), "bls12381",
+                                 "linear");
+
+  EXPECT_EQ(kind_thrown([] { read_zkey("/nonexistent/circuit.zkey"); }), ErrorKind::not_found);
+  EXPECT_EQ(kind_thrown([] { read_zkey(fixture("bls12381", "linear", "witness.wtns")); }), ErrorKind::invalid_argument);
 }
 
 // A client's witness bytes are zeroed before their memory is freed, once
