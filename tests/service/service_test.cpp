@@ -160,7 +160,8 @@ TEST(Service, AKeyReadBesideTheServiceProvesAsALoadedOne) {
                                  "linear");
 
   EXPECT_EQ(kind_thrown([] { read_zkey("/nonexistent/circuit.zkey"); }), ErrorKind::not_found);
-  EXPECT_EQ(kind_thrown([] { read_zkey(fixture("bls12381", "linear", "witness.wtns")); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_thrown([] { read_zkey(fixture("bls12381", "linear", "witness.wtns")); }),
+            ErrorKind::invalid_argument);
 }
 
 // A client's witness bytes are zeroed before their memory is freed, once
