@@ -87,8 +87,8 @@
 #            beside the a/b/c path's, their wall and host CPU ratio); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
 #            circuit at 2^24). Summary: wall and CPU s a circuit, host memory per
-#            run and per circuit in flight beyond the caller's inputs, cuzk's
-#            batch GPU time a partition (CUZK_TIMING's "lock held"). Then,
+#            run and per circuit in flight beyond the caller's inputs, and for
+#            each of cuzk's paths the GPU's busy share (supraseal-gpu-busy.sh). Then,
 #            unless CUZK_SUPRASEAL_COMPARE=0, bench prove of the largest size in
 #            bellman's convention on the GPU, to compare
 #     smallmem  build cuzk and cuzk_gpu_hold; bench prove of a BLS12-381
@@ -432,9 +432,12 @@ if [[ $mode == supraseal ]]; then
     local sk=$1 name=$2 library=$3 log="supraseal-$2-$1"; shift 3
     [[ " $* " == *" --split "* ]] && log+=-split
     run "$log" env CUZK_TIMING=1 "$build/bench/supraseal_bench" ${library:+--library} ${library:+"$library"} "$@" \
-      "$params" $((1 << sk)) "$circuits" "$calls" &&
-      summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|witness-only\|host memory per\)' \
-        "$OUT/$log.log" | sed 's/^supraseal_bench: //')")
+      "$params" $((1 << sk)) "$circuits" "$calls" || return 1
+    summary+=("2^$sk $name: $(grep -h '^supraseal_bench: \(batch\|split\|witness-only\|host memory per\)' \
+      "$OUT/$log.log" | sed 's/^supraseal_bench: //')")
+    local busy
+    busy=$(scripts/supraseal-gpu-busy.sh "$OUT/$log.log") && [[ -n $busy ]] && summary+=("2^$sk $name: GPU busy: $busy")
+    return 0
   }
   for sk in ${CUZK_SUPRASEAL_LOGS:-24}; do
     # Enough circuits for a steady state (the first upload and the last
@@ -457,9 +460,7 @@ if [[ $mode == supraseal ]]; then
       run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
         --constraints $((1 << sk)) "$params" && echo "$maker" > "$params.done" || continue
     fi
-    bench "$sk" cuzk "" &&
-      summary+=("2^$sk cuzk: GPU held $(grep 'lock held' "$OUT/supraseal-cuzk-$sk.log" | awk '{ print $(NF - 1) }' |
-        sort -n | awk '{ v[NR] = $1 } END { printf "%d times, median %.1f ms", NR, v[int((NR + 1) / 2)] }')")
+    bench "$sk" cuzk ""
     bench "$sk" cuzk "" --split 2 --witness-only  # the a/b/c path's split, then the witness-only one
     # The rulers next, so that a deadline cuts cuzk's variants, not the side by side.
     c2=$rulers/supraseal-c2/libsupraseal_c2.so curio=$rulers/supraseal-c2-curio/libsupraseal_c2.so
