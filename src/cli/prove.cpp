@@ -144,7 +144,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   // GPU's context, the pinned buffers, the key's mapping) is what the kernel
   // and the driver do at exit anyway, and the caller of a one-shot proof would
   // wait for it. On an H100 host the wall time was 0.24 s past the command's
-  // own figure, of which starting the process takes ~0.02 s.
+  // own figure; starting the process takes ~0.02 s (the development VM).
   std::fflush(nullptr);
   std::_Exit(0);
 }

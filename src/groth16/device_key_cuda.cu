@@ -124,7 +124,7 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     set_up_bases(resident.h, k.h, streamed, mapped, up);
   }
   upload_times_.points = seconds();
-  if (options_.matrices) sorting.get();
+  if (sorting.valid()) sorting.get();
   upload_times_.sort_wait = seconds();
   if (options_.matrices)
     for (int m = 0; m < 2; ++m) {

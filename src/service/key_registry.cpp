@@ -80,8 +80,8 @@ std::optional<KeyInfo> Service::Impl::with_content(const util::Sha256Digest& con
 
 namespace {
 
-// The key of whichever curve the file holds, prepared (its rows are sorted
-// on first use).
+// The key of whichever curve the file holds, prepared (its rows sorted
+// later: as a service adds it, or on first use).
 AnyKey prepared_key(const io::Zkey& zkey) {
   return zkey.visit([&](const auto& pk) -> AnyKey {
     using E = curve_of<decltype(pk)>;
