@@ -101,7 +101,8 @@
 #            (CUZK_SMALLMEM_REPEAT proofs, default 1, after a warm-up); then
 #            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
 #            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
-#            (default 60GiB). Memory sampled as in prove
+#            (default 60GiB); CUZK_SMALLMEM_STEPS (default "prove pipeline")
+#            picks either. Memory sampled as in prove
 #     compare  this tree beside an earlier one in .baseline/ (git archive REV |
 #            tar -x -C .baseline; carry it), both built for sm_90; then
 #            CUZK_COMPARE_ROUNDS rounds (default 2), baseline first: bench prove
@@ -337,18 +338,21 @@ if [[ $mode == smallmem ]]; then
   for leave in ${CUZK_SMALLMEM_LEAVE:-16GiB 24GiB} none; do
     phases+=(--after-setup "scripts/gpu-hold-phase.sh $leave $PWD/$build/bench/cuzk_gpu_hold $OUT")
   done
-  run "smallmem-prove-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
-    --constraints $((1 << sk)) --setup-on gpu-to-host "${phases[@]}" \
-    --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-prove-$sk.json"
+  steps=" ${CUZK_SMALLMEM_STEPS:-prove pipeline} "
+  [[ $steps == *" prove "* ]] &&
+    run "smallmem-prove-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
+      --constraints $((1 << sk)) --setup-on gpu-to-host "${phases[@]}" \
+      --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-prove-$sk.json"
   scripts/gpu-hold-phase.sh none - -
   # The engine end to end in the same phases, at CUZK_SMALLMEM_PIPELINE_LOG
   # (default 26: a 2^27 key's 77 GB of points and a/b/c buffers of 17 GB
   # each outgrow the 128 GiB host), its buffers within a stated host budget.
   pk=${CUZK_SMALLMEM_PIPELINE_LOG:-26}
-  run "smallmem-pipeline-$pk" "$cuzk" bench pipeline --backend cuda --curve bls12_381 --circuit partition \
-    --constraints $((1 << pk)) --setup-on gpu-to-host "${phases[@]}" --jobs 1 \
-    --partitions "${CUZK_SMALLMEM_PARTITIONS:-8}" --warmup 2 --synthesis-threads 8 \
-    --host-budget "${CUZK_SMALLMEM_HOST_BUDGET:-60GiB}" --json "$OUT/smallmem-pipeline-$pk.json"
+  [[ $steps == *" pipeline "* ]] &&
+    run "smallmem-pipeline-$pk" "$cuzk" bench pipeline --backend cuda --curve bls12_381 --circuit partition \
+      --constraints $((1 << pk)) --setup-on gpu-to-host "${phases[@]}" --jobs 1 \
+      --partitions "${CUZK_SMALLMEM_PARTITIONS:-8}" --warmup 2 --synthesis-threads 8 \
+      --host-budget "${CUZK_SMALLMEM_HOST_BUDGET:-60GiB}" --json "$OUT/smallmem-pipeline-$pk.json"
   scripts/gpu-hold-phase.sh none - -
   memory_peaks
 fi
