@@ -1,6 +1,7 @@
 // Host micro-benchmarks (Google Benchmark): field mul/square/inverse per field,
-// G1/G2 addition and doubling per curve, the pairing, and a Groth16
-// verification (what every proof costs its finalizer).
+// G1/G2 addition, doubling and constant-time scalar multiplication per curve,
+// the pairing, and a Groth16 verification (what every proof costs its
+// finalizer).
 //   cuzk_bench_host [--benchmark_format=json ...]
 #include <benchmark/benchmark.h>
 
@@ -9,6 +10,7 @@
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/consttime.hpp"
 #include "cuzk/ec/curves.hpp"
 #include "cuzk/ec/ops.hpp"
 #include "cuzk/ec/pairing.hpp"
@@ -77,6 +79,13 @@ void BM_jacobian_dbl(benchmark::State& st, ec::Affine<C> g) {
     p = p.dbl();
     benchmark::DoNotOptimize(p);
   }
+}
+
+// The prover's constant-time k·P (its secret r and s), a full-width scalar.
+template <class C>
+void BM_mul_consttime(benchmark::State& st, ec::Affine<C> g) {
+  const auto k = sample<typename C::Fr>(5);
+  for (auto _ : st) benchmark::DoNotOptimize(ec::mul_consttime(g, k));
 }
 
 template <class G1A, class G2A, class Pair>
@@ -152,6 +161,8 @@ void register_group(const std::string& name, ec::Affine<C> g) {
   benchmark::RegisterBenchmark(("jacobian_add/" + name).c_str(), BM_jacobian_add<C>, g);
   benchmark::RegisterBenchmark(("jacobian_dbl/" + name).c_str(), BM_jacobian_dbl<C>, g);
   benchmark::RegisterBenchmark(("xyzz_madd/" + name).c_str(), BM_xyzz_madd<C>, g);
+  benchmark::RegisterBenchmark(("mul_consttime/" + name).c_str(), BM_mul_consttime<C>, g)
+      ->Unit(benchmark::kMicrosecond);
 }
 
 template <class G1A, class G2A, class Pair>

@@ -237,21 +237,18 @@ Proof<E> assemble(const PreparedKey<E>& prepared, const PendingProof<E>& p, cons
   using G2 = typename E::G2;
   const ProvingKey<E>& key = prepared.key();
   const auto& [r, s] = rs;
-  typename E::Fr rs_product = r * s;
-
+  // πC without B1's s·δ1 and the −rs·δ1 that cancels it (detail/assemble.hpp).
   const ec::Jacobian<G1> a = p.a.add(key.alpha1).add(ec::mul_consttime(key.delta1, r));
   const ec::Jacobian<G2> b = p.b2.add(key.beta2).add(ec::mul_consttime(key.delta2, s));
-  const ec::Jacobian<G1> b1 = p.b1.add(key.beta1).add(ec::mul_consttime(key.delta1, s));
+  const ec::Jacobian<G1> b1_unblinded = p.b1.add(key.beta1);
 
   Proof<E> proof;
   proof.a = a.to_affine();
   proof.b = b.to_affine();
   proof.c = p.c.add(p.h)
                 .add(ec::mul_consttime(proof.a, s))
-                .add(ec::mul_consttime(b1.to_affine(), r))
-                .add(ec::mul_consttime(-key.delta1, rs_product))
+                .add(ec::mul_consttime(b1_unblinded.to_affine(), r))
                 .to_affine();
-  secure_zero(rs_product);
   return proof;
 }
 

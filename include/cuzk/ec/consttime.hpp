@@ -31,8 +31,9 @@ struct Projective {
   F X, Y, Z;
 
   static Projective infinity() { return {F::zero(), F::one(), F::zero()}; }
-  // The only branch is on the point, which is public (a key point or a sum of
-  // MSM results that the proof itself contains in a blinded form).
+  // The only branch is on the point being infinity: a key point, or a sum of
+  // MSM results and a key point (πA; B1' + β1), which is infinity only by a
+  // chance as small as guessing the setup's secrets.
   static Projective from(const Affine<C>& p) { return p.is_inf() ? infinity() : Projective{p.x, p.y, F::one()}; }
   // (X : Y : Z) is the Jacobian (XZ, YZ^2, Z): both give x = X/Z, y = Y/Z.
   Jacobian<C> to_jacobian() const { return {X * Z, Y * Z.sqr(), Z}; }
@@ -52,6 +53,25 @@ struct Projective {
     const F x3 = t3 * t1 - t4 * y3;
     y3 = t1 * z3 + y3 * t0;
     z3 = z3 * t4 + t0 * t3;
+    return {x3, y3, z3};
+  }
+
+  // RCB Algorithm 9, the same formula's doubling: 6M + 2S + 1 multiplication
+  // by 3b, complete as well (infinity doubles to infinity, and a point of
+  // order two has none on these curves). The scalar loop is mostly doublings.
+  Projective dbl() const {
+    const F b3 = C::b().dbl() + C::b();
+    F t0 = Y.sqr();
+    F z3 = t0.dbl().dbl().dbl();
+    F t1 = Y * Z;
+    F t2 = b3 * Z.sqr();
+    F x3 = t2 * z3;
+    F y3 = t0 + t2;
+    z3 = t1 * z3;
+    t2 = t2.dbl() + t2;
+    t0 = t0 - t2;
+    y3 = x3 + t0 * y3;
+    x3 = (t0 * (X * Y)).dbl();
     return {x3, y3, z3};
   }
 };
@@ -78,14 +98,14 @@ Jacobian<C> mul_consttime(const Affine<C>& p, const typename C::Fr& k) {
   P table[16];
   table[0] = P::infinity();
   table[1] = P::from(p);
-  for (int i = 2; i < 16; ++i) table[i] = table[i - 1].add(table[1]);
+  for (int i = 2; i < 16; ++i) table[i] = i % 2 ? table[i - 1].add(table[1]) : table[i / 2].dbl();
 
   uint64_t v[Fr::N];
   k.to_canonical(v);
   P acc = P::infinity();
   for (size_t i = Fr::N; i-- > 0;)
     for (int nib = 15; nib >= 0; --nib) {
-      for (int d = 0; d < 4; ++d) acc = acc.add(acc);
+      for (int d = 0; d < 4; ++d) acc = acc.dbl();
       const uint64_t digit = (v[i] >> (4 * nib)) & 15;
       P entry = table[0];
       for (uint64_t j = 1; j < 16; ++j) select_if(entry, table[j], 0 - (uint64_t)(j == digit));

@@ -8,8 +8,10 @@
 namespace cuzk::groth16::detail {
 
 // Assembly (snarkjs-formats.md §2.6), constant-time in r and s:
-//   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  B1 = B1' + β1 + s·δ1,
-//   πC = C' + H' + s·πA + r·B1 − rs·δ1.
+//   πA = A' + α1 + r·δ1,  πB = B2' + β2 + s·δ2,  πC = C' + H' + s·πA + r·(B1' + β1).
+// That is Groth's πC = C' + H' + s·πA + r·B1 − rs·δ1 with B1 = B1' + β1 + s·δ1,
+// its two rs·δ1 terms cancelled: three G1 multiplications by the secrets
+// where the definition has five, and one in G2.
 template <class E>
 Proof<E> assemble(const PreparedKey<E>& key, const PendingProof<E>& pending, const Randomness<typename E::Fr>& rs);
 
