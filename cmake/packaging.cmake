@@ -79,6 +79,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # The shared libraries the programs link (gRPC's, GMP's, CUDA's runtime is
 # static) become the package's dependencies, as dpkg-shlibdeps finds them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The job queue loads libpq when it first connects (src/queue/libpq.hpp), so
+# dpkg-shlibdeps does not see it: recommended, as only the queue needs it.
+if(CUZK_HAVE_QUEUE)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS libpq5)
+endif()
 # libcuzk.so.0 is a public library: ldconfig runs after install and removal.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)

@@ -19,6 +19,11 @@ field() { dpkg-deb -f "$deb" "$1"; }
 # that stops early would fail the pipe).
 depends=$(field Depends)
 grep -q 'libc6' <<< "$depends" || { echo "error: no shared-library dependencies: $depends" >&2; exit 1; }
+# The job queue's libpq is loaded when used, so it is no shared-library
+# dependency: the package recommends it instead.
+if grep -qxF 'CUZK_HAVE_QUEUE:INTERNAL=ON' "$build/CMakeCache.txt"; then
+  [ "$(field Recommends)" = libpq5 ] || { echo "error: the queue is built but the package recommends '$(field Recommends)', not libpq5" >&2; exit 1; }
+fi
 files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 for f in ./usr/bin/cuzk ./usr/include/cuzk/cuzk.h ./usr/lib/libcuzk.so.0 ./usr/lib/pkgconfig/cuzk.pc \
   ./usr/lib/cmake/cuzk/cuzkConfig.cmake; do
