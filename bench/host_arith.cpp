@@ -1,4 +1,4 @@
-// Host micro-benchmarks (Google Benchmark): field mul/square/inverse per field,
+// Host micro-benchmarks (Google Benchmark): field mul/square/reduction/inverse,
 // G1/G2 addition, doubling and constant-time scalar multiplication per curve,
 // the pairing, and a Groth16 verification (what every proof costs its
 // finalizer).
@@ -42,6 +42,14 @@ void BM_sqr(benchmark::State& st) {
   F a = sample<F>(3);
   for (auto _ : st) {
     a = a.sqr();
+    benchmark::DoNotOptimize(a);
+  }
+}
+template <class F>
+void BM_divided_by_r(benchmark::State& st) {
+  F a = sample<F>(6);
+  for (auto _ : st) {
+    a = a.divided_by_r();
     benchmark::DoNotOptimize(a);
   }
 }
@@ -155,6 +163,8 @@ FIELD_BENCH(ff::bn254::Fq2, "bn254_fq2");
 FIELD_BENCH(ff::bls12_381::Fq, "bls12_381_fq");
 FIELD_BENCH(ff::bls12_381::Fr, "bls12_381_fr");
 FIELD_BENCH(ff::bls12_381::Fq2, "bls12_381_fq2");
+BENCHMARK(BM_divided_by_r<ff::bn254::Fr>)->Name("divided_by_r/bn254_fr");
+BENCHMARK(BM_divided_by_r<ff::bls12_381::Fr>)->Name("divided_by_r/bls12_381_fr");
 
 template <class C>
 void register_group(const std::string& name, ec::Affine<C> g) {

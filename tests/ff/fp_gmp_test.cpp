@@ -96,6 +96,20 @@ TYPED_TEST(FpGmp, CanonicalRoundTrip) {
   });
 }
 
+// The Montgomery reduction alone (how a zkey's coefficients, stored as v·R²,
+// are read): any N-limb word w, reduced or not, becomes w·R⁻¹ mod p, reduced.
+TYPED_TEST(FpGmp, DividedByR) {
+  SEED_TRACE();
+  constexpr size_t N = TypeParam::N;
+  std::vector<mpz_class> words = {0, 1, this->p - 1, this->p, this->p + 1, this->R - 1};
+  for (const mpz_class& e : this->edges) words.push_back(mod(e * this->R * this->R, this->p));
+  for (int i = 0; i < 2000; ++i) words.push_back(this->random_limbs(N, i % 2 == 0));
+  for (const mpz_class& w : words) {
+    const TypeParam got = this->raw(w).divided_by_r();
+    ASSERT_EQ(this->montgomery_limbs(got), mod(w * this->Rinv, this->p)) << hex(w);
+  }
+}
+
 TYPED_TEST(FpGmp, FromUint) {
   SEED_TRACE();
   using F = TypeParam;

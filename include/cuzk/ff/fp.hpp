@@ -190,10 +190,21 @@ CUZK_UNROLL
     return true;
   }
   CUZK_HD_INLINE void to_canonical(uint64_t v[N]) const {
+#if CUZK_DEVICE_PASS
     Fp raw{};
     raw.limb[0] = 1;
     const Fp t = *this * raw;  // multiplying by 1 (not R) divides by R
+#else
+    const Fp t = divided_by_r();
+#endif
     for (size_t i = 0; i < N; ++i) v[i] = t.limb[i];
+  }
+  // The value whose Montgomery form is this one's limbs divided by R (host):
+  // a zkey's coefficients are stored as value·R², so this reads them.
+  Fp divided_by_r() const {
+    Fp r;
+    mont64::redc<P>(r.limb, limb);
+    return r;
   }
   CUZK_HD_INLINE static Fp from_uint(uint64_t x) {
     uint64_t v[N] = {};

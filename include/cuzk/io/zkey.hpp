@@ -34,13 +34,12 @@ struct ZkeyHeader {
   uint32_t n_coefs;      // entries in section 4
 };
 
-// Section 4's stored word of a coefficient (Mont(v·R)) and back: multiplying
-// by the raw word 1 divides by R, multiplying by R² (Fr::r2()) multiplies by R.
+// Section 4's stored word of a coefficient (Mont(v·R)) and back: the
+// Montgomery reduction alone divides by R, multiplying by R² (Fr::r2())
+// multiplies by R.
 template <class Fr>
 Fr coef_from_stored(const Fr& stored) {
-  Fr raw_one{};
-  raw_one.limb[0] = 1;
-  return stored * raw_one;
+  return stored.divided_by_r();
 }
 template <class Fr>
 Fr coef_to_stored(const Fr& value) {

@@ -197,6 +197,27 @@ inline void mul_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]
   reduce_once<P>(r, t);  // t < 2p
 }
 
+// r = a·R⁻¹ mod p (a < 2^(64N)): the Montgomery reduction alone, N rounds of
+// adding the multiple of p that clears the low limb. What a multiplication by
+// a raw 1 computes, in half its products. The result is at most p before
+// reduce_once: (a + m·p) / R < 1 + p for every m < R.
+template <class P, size_t N = P::n64>
+CUZK_HOST_INLINE void redc(uint64_t r[N], const uint64_t a[N]) {
+  constexpr auto& p = modulus<P>::v.l;
+  uint64_t t[N];
+  for (size_t j = 0; j < N; ++j) t[j] = a[j];
+  for (size_t i = 0; i < N; ++i) {
+    const uint64_t m = t[0] * P::inv;
+    u128 acc = (u128)m * p[0] + t[0];  // its low limb is 0
+    for (size_t j = 1; j < N; ++j) {
+      acc = (u128)m * p[j] + t[j] + (uint64_t)(acc >> 64);
+      t[j - 1] = (uint64_t)acc;
+    }
+    t[N - 1] = (uint64_t)(acc >> 64);
+  }
+  reduce_once<P>(r, t);
+}
+
 template <class P, size_t N = P::n64>
 CUZK_HOST_INLINE void mul(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]) {
 #if defined(__x86_64__)
