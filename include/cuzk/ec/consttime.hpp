@@ -57,8 +57,9 @@ struct Projective {
   }
 
   // RCB Algorithm 9, the same formula's doubling: 6M + 2S + 1 multiplication
-  // by 3b, complete as well (infinity doubles to infinity, and a point of
-  // order two has none on these curves). The scalar loop is mostly doublings.
+  // by 3b, complete as well (infinity doubles to infinity; these curves'
+  // groups have odd order, so no point of order two). The scalar loop is
+  // mostly doublings.
   Projective dbl() const {
     const F b3 = C::b().dbl() + C::b();
     F t0 = Y.sqr();
