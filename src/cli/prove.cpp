@@ -143,8 +143,8 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   // The process ends here with its service standing: tearing it down (the
   // GPU's context, the pinned buffers, the key's mapping) is what the kernel
   // and the driver do at exit anyway, and the caller of a one-shot proof would
-  // wait for it. On an H100 host the wall time was 0.24 s past the command's
-  // own figure; starting the process takes ~0.02 s (the development VM).
+  // wait for it. On an H100 host this took the wall time past the command's
+  // own figure from 0.23 s to 0.18-0.21 s; what the rest is was not measured.
   std::fflush(nullptr);
   std::_Exit(0);
 }

@@ -199,8 +199,9 @@ CUZK_UNROLL
 #endif
     for (size_t i = 0; i < N; ++i) v[i] = t.limb[i];
   }
-  // The value whose Montgomery form is this one's limbs divided by R (host):
-  // a zkey's coefficients are stored as value·R², so this reads them.
+  // This element's limbs divided by R, on the host: the Montgomery reduction
+  // alone. It gives to_canonical's limbs, and a zkey's coefficient (stored
+  // as v·R²) in Montgomery form (v·R).
   Fp divided_by_r() const {
     Fp r;
     mont64::redc<P>(r.limb, limb);
