@@ -100,9 +100,10 @@
 #            cuzk, given no cap, proves within what it finds free
 #            (CUZK_SMALLMEM_REPEAT proofs, default 1, after a warm-up); then
 #            bench pipeline in the same phases at 2^CUZK_SMALLMEM_PIPELINE_LOG
-#            (default 26), host buffers within CUZK_SMALLMEM_HOST_BUDGET
-#            (default 60GiB); CUZK_SMALLMEM_STEPS (default "prove pipeline")
-#            picks either. Memory sampled as in prove
+#            (default 27), CUZK_SMALLMEM_PARTITIONS (default 4) after a warm-up
+#            of 2, host buffers within CUZK_SMALLMEM_HOST_BUDGET (default
+#            36GiB: two of a 2^27 partition's 18 GiB); CUZK_SMALLMEM_STEPS
+#            (default "prove pipeline") picks either. Memory sampled as in prove
 #     compare  this tree beside an earlier one in .baseline/ (git archive REV |
 #            tar -x -C .baseline; carry it), both built for sm_90; then
 #            CUZK_COMPARE_ROUNDS rounds (default 2), baseline first: bench prove
@@ -344,15 +345,16 @@ if [[ $mode == smallmem ]]; then
       --constraints $((1 << sk)) --setup-on gpu-to-host "${phases[@]}" \
       --repeat "${CUZK_SMALLMEM_REPEAT:-1}" --json "$OUT/smallmem-prove-$sk.json"
   scripts/gpu-hold-phase.sh none - -
-  # The engine end to end in the same phases, at CUZK_SMALLMEM_PIPELINE_LOG
-  # (default 26: a 2^27 key's 77 GB of points and a/b/c buffers of 17 GB
-  # each outgrow the 128 GiB host), its buffers within a stated host budget.
-  pk=${CUZK_SMALLMEM_PIPELINE_LOG:-26}
+  # The engine end to end in the same phases, at CUZK_SMALLMEM_PIPELINE_LOG,
+  # its buffers within a stated host budget: at 2^27 the key's 77 GB of
+  # points (its circuit's coefficients left out: synthesis gives a, b, c)
+  # and two buffers of 18 GiB on the 128 GiB host.
+  pk=${CUZK_SMALLMEM_PIPELINE_LOG:-27}
   [[ $steps == *" pipeline "* ]] &&
     run "smallmem-pipeline-$pk" "$cuzk" bench pipeline --backend cuda --curve bls12_381 --circuit partition \
       --constraints $((1 << pk)) --setup-on gpu-to-host "${phases[@]}" --jobs 1 \
-      --partitions "${CUZK_SMALLMEM_PARTITIONS:-8}" --warmup 2 --synthesis-threads 8 \
-      --host-budget "${CUZK_SMALLMEM_HOST_BUDGET:-60GiB}" --json "$OUT/smallmem-pipeline-$pk.json"
+      --partitions "${CUZK_SMALLMEM_PARTITIONS:-4}" --warmup 2 --synthesis-threads 8 \
+      --host-budget "${CUZK_SMALLMEM_HOST_BUDGET:-36GiB}" --json "$OUT/smallmem-pipeline-$pk.json"
   scripts/gpu-hold-phase.sh none - -
   memory_peaks
 fi

@@ -187,8 +187,9 @@ nlohmann::ordered_json bench_circuit(const C& circuit, const BenchOptions& o, co
   const groth16::Convention convention =
       parse_format(o.format) == Format::bellperson ? groth16::Convention::bellman : groth16::Convention::snarkjs;
   const bool on_gpu = setup_on_gpu(o.setup_on, where, where.gpus.size());
+  // Its proofs take a, b, c from synthesis (prove_phase).
   const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads, convention,
-                                o.setup_on == "gpu-to-host");
+                                o.setup_on == "gpu-to-host", false);
   const double setup_s = seconds_since(t0);
   const auto shape = circuit::shape_of(circuit);
   const std::vector<std::string> commands = setup_phases(o.after_setup);

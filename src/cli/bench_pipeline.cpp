@@ -198,8 +198,11 @@ int bench_pipeline(const PipelineBenchOptions& o) {
     // A key budget decides which keys the cache keeps resident and which it
     // streams, from host points: with one, auto makes the key on the host.
     const bool on_gpu = setup_on_gpu(o.setup_on, where, o.engine.key_budget_mib ? 0 : 1);
+    // The key keeps its circuit's coefficients only where the engine computes
+    // a, b, c from them (--abc gpu); by default synthesis gives them.
+    const bool abc_from_key = service::abc_on_gpu(where, service_options(o.run, o.engine, true).abc, true);
     const auto key = make_dev_key(circuit, on_gpu, on_gpu ? where.gpus.front() : 0, o.run.threads,
-                                  groth16::Convention::snarkjs, o.setup_on == "gpu-to-host");
+                                  groth16::Convention::snarkjs, o.setup_on == "gpu-to-host", abc_from_key);
     const double setup_s = seconds_since(t_setup);
     std::printf("cuzk bench pipeline: %s, %s circuit, %llu constraints; %u jobs x %u partitions; development setup "
                 "on the %s took %.2f s (not timed)\n",

@@ -71,11 +71,15 @@ inline nlohmann::ordered_json join_phases(const std::vector<std::string>& comman
   return j;
 }
 
+// with_circuit: the key keeps its circuit's coefficients, as a zkey does, for
+// proofs whose a, b, c are computed from them (on the GPU: --abc gpu). Without,
+// it holds what a bellperson parameter file does, its points alone, for
+// proofs whose synthesis gives a, b, c: at 2^27 the coefficients and their
+// sorted rows are 35 GB of host memory that such proofs never read.
 template <class C>
 groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu, [[maybe_unused]] int gpu,
-                                                   unsigned threads,
-                                                   groth16::Convention convention = groth16::Convention::snarkjs,
-                                                   [[maybe_unused]] bool to_host = false) {
+                                                   unsigned threads, groth16::Convention convention,
+                                                   [[maybe_unused]] bool to_host, bool with_circuit) {
   using E = typename C::Curve;
   const auto toxic = groth16::ToxicWaste<E>::draw();
   // The matrices live only as long as the setup: at 2^27 they are tens of GB.
@@ -91,6 +95,7 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
     if (on_gpu) throw std::logic_error("a GPU setup in a build without CUDA");
     return groth16::dev_setup(m, toxic, threads, convention);
   }();
+  if (!with_circuit) groth16::CoefList<E>{}.swap(dev.key.coefs);
   return groth16::PreparedKey<E>::make(groth16::share(std::move(dev)));
 }
 

@@ -66,9 +66,10 @@ bool BufferPool::being_zeroed(size_t cls) const {
 size_t BufferPool::size_class(size_t bytes) {
   constexpr size_t min_class = size_t(1) << 20;
   if (bytes <= min_class) return min_class;
-  const size_t pow2 = std::bit_ceil(bytes);  // 2^k >= bytes
-  const size_t three_quarters = pow2 / 4 * 3;  // 3·2^(k-2)
-  return bytes <= three_quarters ? three_quarters : pow2;
+  // step = 2^(k-3) for 2^k <= bytes < 2^(k+1): bytes rounded up to a multiple
+  // of it is m·step with 8 <= m <= 16.
+  const size_t step = std::bit_floor(bytes) >> 3;
+  return (bytes + step - 1) / step * step;
 }
 
 BufferPool::Lease BufferPool::acquire(size_t bytes, std::stop_token stop) {

@@ -4,8 +4,10 @@
 // per partition would stall its own GPU; the pool keeps every buffer it has
 // made and hands it out again.
 //
-// Requests are rounded up to a size class (2^k or 3·2^(k-1) bytes, at least
-// 1 MiB: at most a third wasted), and a free buffer of the class is reused.
+// Requests are rounded up to a size class (eight a doubling: m·2^k bytes for
+// m from 8 to 15, at least 1 MiB: at most an eighth wasted, where classes of
+// 2^k and 3·2^(k-1) wasted a third, 8 GiB of a 2^27 partition's 16 GiB and a
+// little), and a free buffer of the class is reused.
 // The pool holds at most `budget` bytes, leased and free together. When a new
 // buffer would exceed it, free buffers of other classes are released first,
 // and if that is not enough the caller waits until a lease comes back: that is
