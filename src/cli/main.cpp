@@ -154,6 +154,7 @@ constexpr const char* kEnvironment =
     "  CUZK_TIMING=1    print each stage's time to stderr (\"cuzk timing: ...\" lines)\n"
     "  CUZK_SPANS=0     record no spans (no trace, no stage summary): what recording costs shows\n"
     "  CUZK_PROGRESS=0  no progress bars or progress lines on long steps\n"
+    "  CUZK_WAIT_TEARDOWN=1  cuzk prove exits once the GPU's memory is given back, not just after its outputs\n"
     "  CUZK_IFMA=0      the host arithmetic's scalar path where the CPU has AVX-512 IFMA (to compare)\n"
     "  CUZK_LOGICAL_GPUS=N  N logical GPUs on the physical ones (tests and benchmarks)";
 

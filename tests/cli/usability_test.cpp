@@ -4,7 +4,12 @@
 // for this run's, prove-batch making its --out folder and a CPU summary that
 // speaks only of what applies, and the witness check that names the first
 // failing constraint.
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "cli_support.hpp"
 
@@ -60,6 +65,44 @@ TEST(Commands, SayWhatTheyWrote) {
   says(cuzk({"setup", kR1cs, zkey, "--vk", setup_vk}),
        {zkey.string() + ": bn128 key", "; verification key in " + setup_vk.string()});
   EXPECT_TRUE(fs::exists(setup_vk));
+}
+
+// The processes whose command line names `dir` (/proc/<pid>/cmdline).
+std::vector<int> processes_naming(const fs::path& dir) {
+  std::vector<int> pids;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(dir.string()) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// cuzk prove ends before the kernel takes back what it holds, through a
+// helper that shares its memory and files (cli/exit_early.hpp): the outputs
+// are whole when the status comes, the standard streams end with the process
+// (the capture here reads them to their end), and no helper outlives it, the
+// race between the process's exit and the helper's start included.
+TEST(Prove, EndsBeforeItsTeardownAndLeavesNoProcessBehind) {
+  TempDir out;
+  const fs::path proof = out / "proof.json", pub = out / "public.json";
+  for (int run = 0; run < 12; ++run) {
+    if (run == 6) ::setenv("CUZK_WAIT_TEARDOWN", "1", 1);
+    const ProcessResult r = cuzk({"prove", kZkey, kWtns, proof, pub, "--backend", "cpu"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+    ASSERT_EQ(cuzk({"verify", fixture("bn128", "multiplier", "vk.json"), pub, proof}).exit_code, 0) << "run " << run;
+  }
+  ::unsetenv("CUZK_WAIT_TEARDOWN");
+  std::vector<int> left = processes_naming(out.path());
+  for (int i = 0; i < 100 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    left = processes_naming(out.path());
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " processes naming " << out.path() << " are still running, the first "
+                            << left.front();
 }
 
 TEST(Prove, TimingLinesHaveAHeading) {
