@@ -86,7 +86,10 @@
 #            the circuit registered once, proofs from the assignments alone
 #            beside the a/b/c path's, their wall and host CPU ratio); Curio's
 #            batch only up to 2^CUZK_CURIO_BATCH_MAX_LOG (default 22: 19 s a
-#            circuit at 2^24). Summary: wall and CPU s a circuit, host memory per
+#            circuit at 2^24); CUZK_SUPRASEAL_RUNS (default all: "cuzk cuzk-split
+#            supraseal-c2 curio-split cuzk-pinned witness-only curio") names the
+#            runs, so that a size whose runs outgrow a call goes on in the next
+#            one on the warm machine, its parameter file kept. Summary: wall and CPU s a circuit, host memory per
 #            run and per circuit in flight beyond the caller's inputs, and for
 #            each of cuzk's paths the GPU's busy share (supraseal-gpu-busy.sh). Then,
 #            unless CUZK_SUPRASEAL_COMPARE=0, bench prove of the largest size in
@@ -469,15 +472,18 @@ if [[ $mode == supraseal ]]; then
       run "supraseal-setup-$sk" "$cuzk" setup --format bellperson --circuit partition --curve bls12_381 \
         --constraints $((1 << sk)) "$params" && echo "$maker" > "$params.done" || continue
     fi
-    bench "$sk" cuzk ""
-    bench "$sk" cuzk "" --split 2 --witness-only  # the a/b/c path's split, then the witness-only one
+    wanted() { [[ " ${CUZK_SUPRASEAL_RUNS:-cuzk cuzk-split supraseal-c2 curio-split cuzk-pinned witness-only curio} " == *" $1 "* ]]; }
+    wanted cuzk && bench "$sk" cuzk ""
+    # the a/b/c path's split, then the witness-only one
+    wanted cuzk-split && bench "$sk" cuzk "" --split 2 --witness-only
     # The rulers next, so that a deadline cuts cuzk's variants, not the side by side.
     c2=$rulers/supraseal-c2/libsupraseal_c2.so curio=$rulers/supraseal-c2-curio/libsupraseal_c2.so
-    [ -f "$c2" ] && bench "$sk" supraseal-c2 "$c2"
-    [ -f "$curio" ] && bench "$sk" curio "$curio" --split 2
-    bench "$sk" cuzk-pinned "" --split 2 --pinned --witness-only  # both paths from page-locked memory
-    bench "$sk" witness-only "" --witness-only
-    [ -f "$curio" ] && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
+    [ -f "$c2" ] && wanted supraseal-c2 && bench "$sk" supraseal-c2 "$c2"
+    [ -f "$curio" ] && wanted curio-split && bench "$sk" curio "$curio" --split 2
+    # both paths from page-locked memory
+    wanted cuzk-pinned && bench "$sk" cuzk-pinned "" --split 2 --pinned --witness-only
+    wanted witness-only && bench "$sk" witness-only "" --witness-only
+    [ -f "$curio" ] && wanted curio && ((sk <= ${CUZK_CURIO_BATCH_MAX_LOG:-22})) && bench "$sk" curio "$curio"
   done
   [[ ${CUZK_SUPRASEAL_COMPARE:-1} == 1 ]] &&
     run "prove-bellman-bls12_381-$sk" "$cuzk" bench prove --backend cuda --format bellperson --curve bls12_381 \
