@@ -171,7 +171,7 @@ case $? in
 esac
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${arch_args[@]}" -DCUZK_CUDA=ON \
   "${deps_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-grep -E "cuzk: (cuzkd|gRPC|job queue)" "$OUT/configure.log"
+grep -E "cuzk: (cuzkd|gRPC|job queue|the cuzk client|no static)" "$OUT/configure.log"
 start=$(date +%s)
 targets=()
 [[ $mode == anchors && -z ${CUZK_ANCHOR_TESTS:-} ]] && targets=(--target cuzk)
