@@ -82,20 +82,21 @@ groth16::SharedKey<typename C::Curve> make_dev_key(const C& circuit, bool on_gpu
                                                    [[maybe_unused]] bool to_host, bool with_circuit) {
   using E = typename C::Curve;
   const auto toxic = groth16::ToxicWaste<E>::draw();
-  // The matrices live only as long as the setup: at 2^27 they are tens of GB.
+  // The matrices live only as long as the setup: at 2^27 they are tens of GB,
+  // gone (and the coefficients too, where unused) before the points come to
+  // the host.
   auto dev = [&] {
     const auto m = circuit::constraint_matrices(circuit);
 #if defined(CUZK_HAVE_CUDA)
-    if (on_gpu) {
-      auto d = groth16::gpu::dev_setup(m, toxic, gpu, threads, convention);
-      if (to_host) groth16::gpu::bring_to_host(d);
-      return d;
-    }
+    if (on_gpu) return groth16::gpu::dev_setup(m, toxic, gpu, threads, convention);
 #endif
     if (on_gpu) throw std::logic_error("a GPU setup in a build without CUDA");
     return groth16::dev_setup(m, toxic, threads, convention);
   }();
   if (!with_circuit) groth16::CoefList<E>{}.swap(dev.key.coefs);
+#if defined(CUZK_HAVE_CUDA)
+  if (on_gpu && to_host) groth16::gpu::bring_to_host(dev);
+#endif
   return groth16::PreparedKey<E>::make(groth16::share(std::move(dev)));
 }
 
