@@ -107,6 +107,15 @@
 #            of 2, host buffers within CUZK_SMALLMEM_HOST_BUDGET (default
 #            36GiB: two of a 2^27 partition's 18 GiB); CUZK_SMALLMEM_STEPS
 #            (default "prove pipeline") picks either. Memory sampled as in prove
+#     ptx    build PTX of compute_CUZK_PTX_ARCH alone (default 75, no SASS:
+#            what a GPU newer than every image built runs), cuobjdump's count of
+#            both; one process JIT-compiles the kernels of both curves under
+#            CUDA_FORCE_PTX_JIT=1 into a cache of 4 GiB; two prove-batch
+#            processes of a zkey without the variable, timed (does the cache
+#            serve a later one?); then ctest -L gpu, without the variable where
+#            the library holds no SASS (CUZK_PTX_FORCE_JIT=1 keeps it);
+#            CUZK_PTX_WARMUP=0 (a later call on a warm machine) goes straight
+#            to the tests
 #     compare  this tree beside an earlier one in .baseline/ (git archive REV |
 #            tar -x -C .baseline; carry it), both built for sm_90; then
 #            CUZK_COMPARE_ROUNDS rounds (default 2), baseline first: bench prove
@@ -246,14 +255,13 @@ if [[ $mode == ptx ]]; then
   lib=$(find "$build/src" -name 'libcuzk.so*' -type f | head -1)
   summary+=("ptx build: $(cuobjdump --list-ptx "$lib" 2>/dev/null | grep -c 'PTX file') PTX files, \
 $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(basename "$lib")")
-  run jit-warmup bash -c "for c in bn254 bls12_381; do \"$cuzk\" selfcheck --backend cuda --device-inputs 65536 &&
+  [[ ${CUZK_PTX_WARMUP:-1} == 1 ]] && run jit-warmup bash -c "for c in bn254 bls12_381; do \"$cuzk\" selfcheck --backend cuda --device-inputs 65536 &&
     \"$cuzk\" bench prove --backend cuda --curve \$c --circuit partition --constraints 65536 || exit 1; done"
-  # The zkey path of cuda_cli_engine_test (prove-batch, a/b/c from the host and
-  # from the key's rows on the GPU), each run timed: a second run as slow as
-  # the first means the driver's cache did not serve it (cut at 150 s each:
-  # on 2026-12-05 that test had not finished its first case in 155 s).
-  # jit_zkey LABEL CURVE ABC...: one prove-batch process a --abc value, each timed.
-  jit_zkey() {
+  # Whether the driver's cache serves a later process: on 2026-12-06, under
+  # CUDA_FORCE_PTX_JIT=1, a second prove-batch of the same zkey was as slow
+  # as the first (20-45 s each). The same twice without the variable, which a
+  # library with no SASS does not need for the driver to JIT its PTX.
+  jit_zkey() {  # jit_zkey LABEL CURVE ABC...: one prove-batch process a --abc value, each timed
     local label=$1 curve=$2 fx=tests/fixtures/$2/multiplier i=0
     shift 2
     for abc in "$@"; do
@@ -263,17 +271,17 @@ $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(b
       echo "$label $curve --abc $abc: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
     done
   }
-  run jit-zkey bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT
-    jit_zkey jit-zkey bn128 host gpu gpu && jit_zkey jit-zkey bls12381 host gpu gpu"
-  grep "^jit-zkey" "$OUT/jit-zkey.log"
-  # On 2026-12-06 a later process was as slow as the first (the cache written,
-  # not used): the same run twice with every module loaded at start
-  # (CUDA_MODULE_LOADING=EAGER) and the cache switched on explicitly, beside
-  # the CUDA_ variables the machine sets, to tell lazy loading from the cache.
   env | grep '^CUDA_' > "$OUT/jit-env.log"
-  run jit-eager bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT
-    export CUDA_MODULE_LOADING=EAGER CUDA_CACHE_DISABLE=0; jit_zkey jit-eager bn128 gpu gpu"
-  grep "^jit-eager" "$OUT/jit-eager.log"
+  [[ ${CUZK_PTX_WARMUP:-1} == 1 ]] && run jit-cache env -u CUDA_FORCE_PTX_JIT bash -c "$(declare -f jit_zkey); cuzk=$cuzk OUT=$OUT
+    jit_zkey jit-cache bn128 gpu gpu"
+  grep -s "^jit-cache" "$OUT/jit-cache.log"
+  # The tests without CUDA_FORCE_PTX_JIT where the library holds no SASS at
+  # all (cuobjdump above: 0 ELF files), so that the driver still JIT-compiles
+  # every kernel but its cache may serve the later processes;
+  # CUZK_PTX_FORCE_JIT=1 keeps the variable set.
+  [[ ${CUZK_PTX_FORCE_JIT:-0} == 1 ]] || (( $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') )) ||
+    unset CUDA_FORCE_PTX_JIT
+  summary+=("ptx ctest: CUDA_FORCE_PTX_JIT=${CUDA_FORCE_PTX_JIT:-unset}")
   # CUZK_CTEST_ARGS=-V streams each test's output into the log as it runs,
   # so a test cut by the deadline still shows how far it got.
   run ctest-gpu ctest --test-dir "$build" -L gpu ${2:+-R "$2"} -j "${CUZK_CTEST_JOBS:-3}" --output-on-failure --timeout 900 \
