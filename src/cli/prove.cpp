@@ -76,6 +76,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   }
 #endif
   Stopwatch clock;
+  report_process_age("clock");
   // The service starts on a thread of its own (its placement starts the GPU's
   // driver; the engine of the key's curve, its context and workers) while
   // this one reads and checks the key: one after the other they took 0.24 s
@@ -146,6 +147,7 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   // wait for it (on an H100 host, ending without the destructors took the wall
   // time past the command's own figure from 0.23 s to 0.18-0.21 s); the
   // kernel's part is left to a helper (exit_early.hpp).
+  report_process_age("exit");
   exit_leaving_teardown(0);
 }
 

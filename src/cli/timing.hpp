@@ -15,6 +15,15 @@ namespace cuzk::cli {
 inline bool timing_lines() { return env_flag("CUZK_TIMING", false); }
 inline bool spans_recorded() { return env_flag("CUZK_SPANS", true); }
 
+// Seconds since this process started, from /proc/self/stat's start time,
+// which Linux keeps in clock ticks (10 ms at the usual USER_HZ of 100); a
+// negative value where that cannot be read. With CUZK_TIMING, a command's
+// age where its clock starts and where it ends tells the process's start
+// (loader, libraries, static constructors) and its exit from its stages.
+double process_age_s();
+// "cuzk timing: process age at WHERE" when CUZK_TIMING is set.
+void report_process_age(const char* where);
+
 // Seconds since construction or the last lap(); lap(name) also prints it.
 class Stopwatch {
  public:

@@ -113,6 +113,18 @@ TEST(Prove, TimingLinesHaveAHeading) {
   EXPECT_EQ(r.err.rfind("cuzk timing: stage", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("cuzk timing: read zkey"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("cuzk timing: stage", 1), std::string::npos) << "one heading: " << r.err;
+  // The process's age where the command's clock starts and at its exit call:
+  // both read, the second not the smaller, both within the test's minute.
+  const auto age_ms = [&](const std::string& where) {
+    const std::string label = "cuzk timing: process age at " + where;
+    const size_t at = r.err.find(label);
+    if (at == std::string::npos) return -1.0;
+    return std::stod(r.err.substr(at + label.size()));
+  };
+  const double at_clock = age_ms("clock"), at_exit = age_ms("exit");
+  EXPECT_GE(at_clock, 0) << r.err;
+  EXPECT_GE(at_exit, at_clock) << r.err;
+  EXPECT_LT(at_exit, 60e3) << r.err;
   const ProcessResult help = cuzk({"--help"});
   EXPECT_NE(help.out.find("CUZK_TIMING=1"), std::string::npos) << help.out;
 }
