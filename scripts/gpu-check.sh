@@ -106,7 +106,10 @@
 #            (default 27), CUZK_SMALLMEM_PARTITIONS (default 4) after a warm-up
 #            of 2, host buffers within CUZK_SMALLMEM_HOST_BUDGET (default
 #            36GiB: two of a 2^27 partition's 18 GiB); CUZK_SMALLMEM_STEPS
-#            (default "prove pipeline") picks either. Memory sampled as in prove
+#            (default "pipeline": its phases give the GPU time a partition,
+#            the lock held, and the throughput; the two steps with their two
+#            setups do not fit one call) picks "prove", "pipeline" or both.
+#            Memory sampled as in prove
 #     ptx    build PTX of compute_CUZK_PTX_ARCH alone (default 75, no SASS:
 #            what a GPU newer than every image built runs), cuobjdump's count of
 #            both; one process JIT-compiles the kernels of both curves under
@@ -350,7 +353,7 @@ if [[ $mode == smallmem ]]; then
   for leave in ${CUZK_SMALLMEM_LEAVE:-16GiB 24GiB} none; do
     phases+=(--after-setup "scripts/gpu-hold-phase.sh $leave $PWD/$build/bench/cuzk_gpu_hold $OUT")
   done
-  steps=" ${CUZK_SMALLMEM_STEPS:-prove pipeline} "
+  steps=" ${CUZK_SMALLMEM_STEPS:-pipeline} "
   [[ $steps == *" prove "* ]] &&
     run "smallmem-prove-$sk" "$cuzk" bench prove --backend cuda --curve bls12_381 --circuit partition \
       --constraints $((1 << sk)) --setup-on gpu-to-host "${phases[@]}" \
