@@ -1,14 +1,17 @@
 #include "exit_early.hpp"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cuzk/util/env_flag.hpp"
+#include "timing.hpp"
 
 namespace cuzk::cli {
 
@@ -39,8 +42,13 @@ void exit_leaving_teardown(int status) {
   // CLONE_VM and CLONE_FILES: the helper holds the process's memory and file
   // table, so that the process's exit only drops its references and the
   // helper's does the release. No page tables are copied, as fork would.
-  if (clone(hold_until_process_ends, helper_stack + sizeof helper_stack, CLONE_VM | CLONE_FILES | SIGCHLD,
-            nullptr) != -1)
+  const pid_t helper =
+      clone(hold_until_process_ends, helper_stack + sizeof helper_stack, CLONE_VM | CLONE_FILES | SIGCHLD, nullptr);
+  if (timing_lines()) {
+    if (helper == -1) std::fprintf(stderr, "cuzk timing: no teardown helper (%s)\n", std::strerror(errno));
+    else std::fprintf(stderr, "cuzk timing: teardown left to helper %d\n", (int)helper);
+  }
+  if (helper != -1)
     // The table is shared: closed here, the caller's pipes and terminal see
     // their end when the process exits, not when the helper does.
     for (int fd = 0; fd <= 2; ++fd) close(fd);

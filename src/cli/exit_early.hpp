@@ -8,8 +8,10 @@ namespace cuzk::cli {
 // and page-locked memory, the key's mapping) left to a helper process that
 // shares its memory and open files and ends the moment it has. The caller of
 // a one-shot proof gets the exit status once the outputs are written, not
-// after the driver's teardown, which on an H100 host took most of the
-// 0.18-0.21 s between the command's own figure and its wall time. The GPU's
+// after the driver's teardown. On an H100 host (2026-12-07) one run of three
+// so ended 6 ms after its outputs and two 205 ms after, as long as those that
+// waited: which part of the wait the helper does not take is still to be
+// found (CUZK_TIMING prints whether it started). The GPU's
 // memory is free a little later than the status: CUZK_WAIT_TEARDOWN=1 ends
 // the process itself, for a caller that starts a GPU program right after and
 // needs all of it. Where the helper cannot be made, the process ends itself.
