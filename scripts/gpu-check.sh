@@ -225,6 +225,11 @@ fi
 wait  # the rulers' builds
 [ -f "$OUT/build-rulers.log" ] && summary+=("$(cat "$OUT/build-rulers.log")")
 summary+=("build: $(( $(date +%s) - start )) s")
+# Each step's time (ninja's log: start and end in ms), and the five longest,
+# to tell which files hold a cold build's critical path.
+cp "$build/.ninja_log" "$OUT/ninja_log.txt" 2>/dev/null &&
+  summary+=("longest build steps (s): $(awk -F'\t' 'NR > 1 { printf "%.0f %s\n", ($2 - $1) / 1000, $4 }' \
+    "$OUT/ninja_log.txt" | sort -rn | head -5 | awk '{ sub(".*/", "", $2); printf "%s %s; ", $1, $2 }')")
 cuzk="$build/src/cuzk"
 
 run() {  # run NAME COMMAND...: log to $OUT/NAME.log, keep going on failure; cut at the deadline

@@ -1,6 +1,6 @@
 // A batch of affine additions into distinct buckets, eight at a time with
 // AVX-512 IFMA (ff/detail/mont52x8.hpp): the vector form of AffineBuckets'
-// flush (pippenger_host.cpp), whose comment gives the formulas and the
+// flush (pippenger_host_templates.hpp), whose comment gives the formulas and the
 // conditions every entry meets (distinct buckets, none at infinity, no
 // bucket's x equal to its point's).
 //

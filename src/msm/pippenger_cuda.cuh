@@ -77,7 +77,7 @@ unsigned windows_for(unsigned c) {
   return (Fr::bits + 2 + c - 1) / c;
 }
 
-// Signed digits by an offset, as on the host (pippenger_host.cpp): with
+// Signed digits by an offset, as on the host (pippenger_host_templates.hpp): with
 // K = sum_w 2^(c-1) 2^(wc), the c-bit windows u_w of k + K give
 // k = sum_w (u_w − 2^(c-1)) 2^(wc). Digit d becomes key w·B + |d| − 1 (B =
 // 2^(c-1) buckets per window) with the sign in the value's top bit; d = 0 gets
