@@ -1,6 +1,5 @@
 #include "timing.hpp"
 
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iterator>
