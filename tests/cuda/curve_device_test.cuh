@@ -65,3 +65,12 @@ void expect_curve_ops_match_host(const ec::Affine<C>& g) {
 }
 
 }  // namespace cuzk::test
+
+// The two groups' tests of one curve, in a file of its own.
+#define CUZK_CURVE_DEVICE_TESTS(Suite, curve)                                                            \
+  namespace cuzk::test {                                                                                 \
+  namespace {                                                                                            \
+  TEST(Suite, G1MatchesHost) { expect_curve_ops_match_host(ec::curve::g1_generator()); }                 \
+  TEST(Suite, G2MatchesHost) { expect_curve_ops_match_host(ec::curve::g2_generator()); }                 \
+  }                                                                                                      \
+  }

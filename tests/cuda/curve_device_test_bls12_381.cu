@@ -3,11 +3,4 @@
 #include "curve_device_test.cuh"
 #include "cuzk/ec/bls12_381.hpp"
 
-namespace cuzk::test {
-namespace {
-
-TEST(DeviceCurveBls12381, G1MatchesHost) { expect_curve_ops_match_host(ec::bls12_381::g1_generator()); }
-TEST(DeviceCurveBls12381, G2MatchesHost) { expect_curve_ops_match_host(ec::bls12_381::g2_generator()); }
-
-}  // namespace
-}  // namespace cuzk::test
+CUZK_CURVE_DEVICE_TESTS(DeviceCurveBls12381, bls12_381)
