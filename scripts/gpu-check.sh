@@ -261,8 +261,9 @@ if [[ $mode == ptx ]]; then
   # then shares: one process fills it with the kernels of both curves first.
   export CUDA_FORCE_PTX_JIT=1 CUDA_CACHE_PATH=/tmp/cuzk-jit-cache CUDA_CACHE_MAXSIZE=4294967296
   lib=$(find "$build/src" -name 'libcuzk.so*' -type f | head -1)
+  elf_files=$(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file')
   summary+=("ptx build: $(cuobjdump --list-ptx "$lib" 2>/dev/null | grep -c 'PTX file') PTX files, \
-$(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(basename "$lib")")
+$elf_files ELF files in $(basename "$lib")")
   [[ ${CUZK_PTX_WARMUP:-1} == 1 ]] && run jit-warmup bash -c "for c in bn254 bls12_381; do \"$cuzk\" selfcheck --backend cuda --device-inputs 65536 &&
     \"$cuzk\" bench prove --backend cuda --curve \$c --circuit partition --constraints 65536 || exit 1; done"
   # Whether the driver's cache serves a later process: on 2026-12-06, under
@@ -287,8 +288,7 @@ $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') ELF files in $(b
   # all (cuobjdump above: 0 ELF files), so that the driver still JIT-compiles
   # every kernel but its cache may serve the later processes;
   # CUZK_PTX_FORCE_JIT=1 keeps the variable set.
-  [[ ${CUZK_PTX_FORCE_JIT:-0} == 1 ]] || (( $(cuobjdump --list-elf "$lib" 2>/dev/null | grep -c 'ELF file') )) ||
-    unset CUDA_FORCE_PTX_JIT
+  [[ ${CUZK_PTX_FORCE_JIT:-0} == 1 ]] || ((elf_files)) || unset CUDA_FORCE_PTX_JIT
   summary+=("ptx ctest: CUDA_FORCE_PTX_JIT=${CUDA_FORCE_PTX_JIT:-unset}")
   # CUZK_CTEST_ARGS=-V streams each test's output into the log as it runs,
   # so a test cut by the deadline still shows how far it got.
