@@ -65,6 +65,30 @@ PreparedKey<E>::PreparedKey(Private, std::shared_ptr<const ProvingKey<E>> shared
       verifier_(vk_),
       domain_(poly::Domain<Fr>::of_size(key_->domain_size(), reduction(key_->convention).roots)) {
   if (reduction(key_->convention).dense_ab) check_dense_layout(*key_);
+  points_checked_.store(!key_->check_points, std::memory_order_release);
+}
+
+template <class E>
+void PreparedKey<E>::require_checked_points() const {
+  if (points_checked_.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(points_mu_);
+  if (points_checked_.load(std::memory_order_relaxed)) return;
+  if (!points_fault_) {
+    try {
+      key_->check_points();
+      points_checked_.store(true, std::memory_order_release);
+      return;
+    } catch (...) {
+      points_fault_ = std::current_exception();
+    }
+  }
+  std::rethrow_exception(points_fault_);
+}
+
+template <class E>
+void PreparedKey<E>::points_checked_on_gpu() const {
+  std::lock_guard lock(points_mu_);
+  if (!points_fault_) points_checked_.store(true, std::memory_order_release);
 }
 
 template <class E>
@@ -149,6 +173,7 @@ PendingProof<E> prove_start(const PreparedKey<E>& prepared, std::span<const type
                                 ", where it was made: only the cuda backend on that GPU proves with it");
   check_length("the witness", w.size(), key.n_vars());
   for (auto* v : {&a, &b, &c}) check_length("an a/b/c buffer", v->size(), key.domain_size());
+  prepared.require_checked_points();
   StageTimes untimed;
   StageTimes& t = times ? *times : untimed;
 

@@ -1,9 +1,11 @@
 #include "cuzk/io/zkey.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 
 #include "cuzk/ec/on_curve_lanes.hpp"
+#include "cuzk/ec/point_check.hpp"
 #include "cuzk/util/progress.hpp"
 
 namespace cuzk::io {
@@ -13,22 +15,9 @@ namespace {
 constexpr uint32_t kVersion = 1;
 enum Section : uint32_t { kProtocol = 1, kHeader = 2, kIC = 3, kCoefs = 4, kA = 5, kB1 = 6, kB2 = 7, kC = 8, kH = 9 };
 
-// Fq and Fq2 coordinates: every limb group must be a reduced Montgomery word.
-template <class F>
-bool reduced(const F& a) {
-  if constexpr (requires { typename F::Base; })
-    return reduced(a.c0) && reduced(a.c1);
-  else
-    return F::less_than_modulus(a.limb);
-}
-
-enum class PointFault { none, not_reduced, off_curve };
-
-template <class C>
-PointFault check_point(const ec::Affine<C>& p) {
-  if (!reduced(p.x) || !reduced(p.y)) return PointFault::not_reduced;
-  return p.on_curve() ? PointFault::none : PointFault::off_curve;
-}
+using ec::check_point;
+using ec::PointFault;
+using ec::reduced;
 
 std::string str(uint64_t v) { return std::to_string(v); }
 
@@ -61,13 +50,30 @@ size_t first_bad_point(std::span<const ec::Affine<C>> view, Progress& progress) 
   return first_invalid_reported(view.size(), sizeof(P), progress, good);
 }
 
-// The bytes that the checks of points and coefficients read: sections 3 to 9
-// but for section 4's count.
-uint64_t checked_bytes(const BinFile& file) {
+// The sections whose points PointChecks::deferred leaves unchecked: A, B1,
+// B2, C and H, the bulk of a key (IC and the header's points, which the
+// verifying key is made of, are checked as they are read).
+bool deferrable(uint32_t id) { return id >= kA && id <= kH; }
+
+// The bytes that the checks of points and coefficients read as the key is:
+// sections 3 to 9 but for section 4's count, less the deferred sections.
+uint64_t checked_bytes(const BinFile& file, PointChecks checks) {
   uint64_t total = 0;
   for (uint32_t id = kIC; id <= kH; ++id)
-    if (file.has(id)) total += file.section(id).size();
+    if (file.has(id) && !(checks == PointChecks::deferred && deferrable(id))) total += file.section(id).size();
   return file.has(kCoefs) && total >= 4 ? total - 4 : total;
+}
+
+// The file's name without its folders, for progress lines.
+std::string base_name(const BinFile& file) { return std::filesystem::path(file.name()).filename().string(); }
+
+// Fails naming the first point of section `id` that check_point refuses.
+template <class P>
+void check_section_points(const BinFile& file, uint32_t id, std::span<const P> view, const char* what, Progress& progress) {
+  const size_t bad = first_bad_point(view, progress);
+  if (bad != view.size())
+    file.fail("section " + str(id) + ": " + what + " point " + str(bad) +
+              (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q" : " is not on the curve"));
 }
 
 }  // namespace
@@ -82,10 +88,10 @@ struct ZkeyLoader {
                 "ec::Affine must have snarkjs's packed layout to be viewed in place");
 
   Zkey& key;
+  PointChecks checks;
   groth16::ProvingKey<E> data{};
   // Reading a large key is mostly its checks, paced by the disk.
-  Progress progress{"read " + std::filesystem::path(key.file().name()).filename().string(), checked_bytes(key.file()),
-                    "B"};
+  Progress progress{"read " + base_name(key.file()), checked_bytes(key.file(), checks), "B"};
 
   void run(SectionReader& header) {
     const ZkeyHeader& h = key.state_->header;
@@ -105,7 +111,25 @@ struct ZkeyLoader {
     data.h = points<G1>(kH, h.domain_size, "H");
     data.points_in_file_mapping = key.file().residency() == Residency::map;
     read_coefs();
+    if (checks == PointChecks::deferred) data.check_points = deferred_checks(key.state_.get());
     key.state_->data = std::move(data);
+  }
+
+  // The checks the read left, of the key in `state`, which holds them: a
+  // pointer, not a share, or the state would own itself.
+  static std::function<void()> deferred_checks(const Zkey::State* state) {
+    return [state] {
+      const BinFile& file = state->file;
+      const auto& k = std::get<groth16::ProvingKey<E>>(state->data);
+      uint64_t bytes = 0;
+      for (const uint32_t id : {kA, kB1, kB2, kC, kH}) bytes += file.section(id).size();
+      Progress progress{"check " + base_name(file), bytes, "B"};
+      check_section_points(file, kA, k.a, "A", progress);
+      check_section_points(file, kB1, k.b1, "B1", progress);
+      check_section_points(file, kB2, k.b2, "B2", progress);
+      check_section_points(file, kC, k.c, "C", progress);
+      check_section_points(file, kH, k.h, "H", progress);
+    };
   }
 
   template <class P>
@@ -134,11 +158,7 @@ struct ZkeyLoader {
     // file's bytes are used as points, as rapidsnark does with its mapping.
     static_assert(alignof(P) <= 8);
     const std::span<const P> view(reinterpret_cast<const P*>(key.state_->file.aligned_section(id).data()), count);
-    const size_t bad = first_bad_point(view, progress);
-    if (bad != count)
-      key.state_->file.fail("section " + str(id) + ": " + what + " point " + str(bad) +
-                     (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q"
-                                                                       : " is not on the curve"));
+    if (checks == PointChecks::on_read || !deferrable(id)) check_section_points(key.state_->file, id, view, what, progress);
     return view;
   }
 
@@ -185,16 +205,16 @@ struct ZkeyLoader {
   }
 };
 
-Zkey Zkey::open(const std::filesystem::path& path, Residency residency) {
-  return read(BinFile::open(path, "zkey", kVersion, residency));
+Zkey Zkey::open(const std::filesystem::path& path, Residency residency, PointChecks checks) {
+  return read(BinFile::open(path, "zkey", kVersion, residency), checks);
 }
 
-Zkey Zkey::open_fd(int fd, std::string name, Residency residency) {
-  return read(BinFile::open_fd(fd, std::move(name), "zkey", kVersion, residency));
+Zkey Zkey::open_fd(int fd, std::string name, Residency residency, PointChecks checks) {
+  return read(BinFile::open_fd(fd, std::move(name), "zkey", kVersion, residency), checks);
 }
 
-Zkey Zkey::from_bytes(std::string name, std::span<const uint8_t> bytes) {
-  return read(BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion));
+Zkey Zkey::from_bytes(std::string name, std::span<const uint8_t> bytes, PointChecks checks) {
+  return read(BinFile::from_bytes(std::move(name), bytes, "zkey", kVersion), checks);
 }
 
 namespace {
@@ -249,7 +269,7 @@ ZkeyHeader read_zkey_header_bytes(std::string name, std::span<const uint8_t> byt
   return read_counts(file, s);
 }
 
-Zkey Zkey::read(BinFile bytes) {
+Zkey Zkey::read(BinFile bytes, PointChecks checks) {
   // The key owns the bytes from here on, so readers refer to key.state_->file.
   Zkey key(std::move(bytes));
   const BinFile& file = key.state_->file;
@@ -257,9 +277,9 @@ Zkey Zkey::read(BinFile bytes) {
   const ZkeyHeader& h = key.state_->header = read_counts(file, s);
 
   if (h.curve == Curve::bn254)
-    ZkeyLoader<Bn254>{key}.run(s);
+    ZkeyLoader<Bn254>{key, checks}.run(s);
   else
-    ZkeyLoader<Bls12_381>{key}.run(s);
+    ZkeyLoader<Bls12_381>{key, checks}.run(s);
   return key;
 }
 

@@ -91,9 +91,9 @@ AnyKey prepared_key(const io::Zkey& zkey) {
 
 }  // namespace
 
-AnyKey read_zkey(const std::filesystem::path& path) {
+AnyKey read_zkey(const std::filesystem::path& path, groth16::PointChecks checks) {
   const FileDescriptor fd = open_allowed(path, {}, true, "key");
-  return as_error([&] { return prepared_key(io::Zkey::open_fd(fd.get(), path.string())); });
+  return as_error([&] { return prepared_key(io::Zkey::open_fd(fd.get(), path.string(), io::Residency::map, checks)); });
 }
 
 KeyInfo Service::Impl::load(const io::Zkey& zkey, std::string id, Origin origin) {

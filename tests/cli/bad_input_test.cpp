@@ -105,6 +105,21 @@ TEST_F(BadInput, WitnessThatDoesNotSatisfyTheKey) {
   }
 }
 
+// A point of the key off its curve, which a one-shot prove checks where the
+// points are first used (by the host prover here; on the GPU where it proves
+// there, cuda_cli_engine_test): the key reader's one-line error all the same.
+TEST_F(BadInput, KeyPointOffItsCurve) {
+  for (const char* curve : kCurves) {
+    SCOPED_TRACE(curve);
+    Container k = Container::load(good(curve, "circuit.zkey"));
+    const size_t n8q = std::string(curve) == "bn128" ? 32 : 48;
+    k.section(7).data[4 * n8q + 2 * n8q] ^= 1;  // B2 point 1's y
+    const fs::path zkey = in / (std::string(curve) + "_b2_off_curve.zkey");
+    k.save(zkey);
+    expect_failure(prove(zkey, good(curve, "witness.wtns")), kBadInput, {zkey}, "section 7: B2 point 1 is not on the curve");
+  }
+}
+
 TEST_F(BadInput, InputThatIsNotAFile) {
   const fs::path zkey = good("bn128", "circuit.zkey"), wtns = good("bn128", "witness.wtns");
   const fs::path dir = in / "a_directory";

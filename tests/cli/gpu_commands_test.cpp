@@ -96,6 +96,30 @@ TEST(GpuCommands, BenchPipelineStreamsAKeyThatDoesNotFit) {
   EXPECT_NE(r.out.find("1 key upload, 1 of them streamed"), std::string::npos) << r.out;
 }
 
+// A one-shot prove on the GPU checks the key's points there, once uploaded:
+// a good key proves; one with a point off its curve fails as the key's reader
+// would have (exit 2, one line naming the file and the point) and writes nothing.
+TEST(GpuCommands, ProveChecksTheKeysPointsOnTheGpu) {
+  for (const char* curve : kCurves) {
+    SCOPED_TRACE(curve);
+    TempDir dir;
+    const fs::path wtns = fixture(curve, "multiplier", "witness.wtns");
+    const fs::path proof = dir / "proof.json", pub = dir / "public.json";
+    const ProcessResult proved =
+        cuzk({"prove", fixture(curve, "multiplier", "circuit.zkey"), wtns, proof, pub, "--backend", "cuda"});
+    ASSERT_EQ(proved.exit_code, 0) << proved.err;
+    fs::remove(proof), fs::remove(pub);
+    Container k = Container::load(fixture(curve, "multiplier", "circuit.zkey"));
+    const size_t n8q = std::string(curve) == "bn128" ? 32 : 48;
+    k.section(9).data[2 * 2 * n8q + n8q] ^= 1;  // H point 2's y
+    k.save(dir / "bad.zkey");
+    const ProcessResult r = cuzk({"prove", dir / "bad.zkey", wtns, proof, pub, "--backend", "cuda"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err, "error: " + (dir / "bad.zkey").string() + ": section 9: H point 2 is not on the curve\n");
+    EXPECT_FALSE(fs::exists(proof) || fs::exists(pub));
+  }
+}
+
 TEST(GpuCommands, BellpersonParamsProveOnTheGpu) {
   TempDir dir;
   const std::vector<std::string> circuit{"--circuit", "partition", "--curve", "bls12_381", "--constraints", "4096"};

@@ -16,6 +16,7 @@
 
 #include "cuzk/ff/detail/mont52x8.hpp"
 #include "cuzk/ff/encode.hpp"
+#include "cuzk/groth16/prover.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "io_test_support.hpp"
@@ -493,6 +494,70 @@ TEST(Zkey, BadInputsFailWithAClearMessage) {
     }
 #endif
   }
+}
+
+// The key's first use of its points, as PreparedKey gates it: the checks a
+// deferred read left, or nothing for a key checked on reading.
+void use_points(const Zkey& key) {
+  key.visit([&](const auto& pk) {
+    using E = typename std::remove_cvref_t<decltype(pk)>::CurveTypes;
+    groth16::PreparedKey<E>::make(key.share<E>())->require_checked_points();
+  });
+}
+
+// Deferred point checks (a one-shot proof's): every fault of the table is met
+// with the message of a checked read, by the read or by the points' first use.
+TEST(Zkey, DeferredPointChecksMeetEveryFaultWithTheSameMessage) {
+  TempDir dir;
+  for (const char* curve : kCurves) {
+    const fs::path good = fixture(curve, "multiplier", "circuit.zkey");
+    auto cases = std::string(curve) == "bn128" ? zkey_cases<Bn254>(good) : zkey_cases<Bls12_381>(good);
+    for (auto& c : cases) c.name = std::string(curve) + "_deferred_" + c.name;
+    run_bad_cases(dir, cases, [](const fs::path& p) { use_points(Zkey::open(p, io::Residency::map, io::PointChecks::deferred)); },
+                  ".zkey");
+    run_bad_byte_cases(
+        dir, cases,
+        [](std::string name, std::span<const uint8_t> b) { use_points(Zkey::from_bytes(name, b, io::PointChecks::deferred)); },
+        ".zkey");
+  }
+}
+
+// What deferral defers: a B2 point off its curve reads, its first use fails
+// and every later one again, and a GPU's word cannot clear it; a good key's
+// points pass once; a key checked on reading has nothing left to check.
+TEST(Zkey, DeferredPointChecksRunOnceAtFirstUse) {
+  TempDir dir;
+  const fs::path good = fixture("bn128", "multiplier", "circuit.zkey");
+  Container c = Container::load(good);
+  c.section(7).data[128 + 64] ^= 1;  // B2 point 1's y
+  c.save(dir / "b2.zkey");
+  const Zkey bad = Zkey::open(dir / "b2.zkey", io::Residency::map, io::PointChecks::deferred);
+  const auto prepared = groth16::PreparedKey<Bn254>::make(bad.share<Bn254>());
+  EXPECT_TRUE(prepared->points_unchecked());
+  for (int use = 0; use < 2; ++use)
+    EXPECT_THROW(
+        {
+          try {
+            prepared->require_checked_points();
+          } catch (const io::FormatError& e) {
+            EXPECT_NE(std::string(e.what()).find("section 7: B2 point 1 is not on the curve"), std::string::npos)
+                << e.what();
+            throw;
+          }
+        },
+        io::FormatError);
+  prepared->points_checked_on_gpu();
+  EXPECT_TRUE(prepared->points_unchecked());
+  EXPECT_THROW(prepared->require_checked_points(), io::FormatError);
+  EXPECT_THROW(Zkey::open(dir / "b2.zkey"), io::FormatError);
+
+  const Zkey deferred = Zkey::open(good, io::Residency::map, io::PointChecks::deferred);
+  const auto fine = groth16::PreparedKey<Bn254>::make(deferred.share<Bn254>());
+  EXPECT_TRUE(fine->points_unchecked());
+  fine->require_checked_points();
+  EXPECT_FALSE(fine->points_unchecked());
+  const Zkey checked = Zkey::open(good);
+  EXPECT_FALSE(groth16::PreparedKey<Bn254>::make(checked.share<Bn254>())->points_unchecked());
 }
 
 // Infinity (all-zero) is a valid point anywhere, including where the key had

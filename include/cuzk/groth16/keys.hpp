@@ -7,6 +7,7 @@
 // vk_alphabeta_12.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,6 +41,13 @@ struct Coef {
 // every core.
 template <class E>
 using CoefList = BulkVector<Coef<E>>;
+
+// When a key reader checks the points it reads. deferred leaves those of A,
+// B1, B2, C and H (all but a few hundred bytes of a key's points) to whoever
+// uses them first (ProvingKey::check_points, which PreparedKey runs, or a GPU
+// checks its copy instead): a one-shot proof on a GPU checks them there once
+// uploaded, instead of on the host before.
+enum class PointChecks { on_read, deferred };
 
 // A Groth16 proving key. The point arrays are spans: a key read from a .zkey
 // views them in the file mapping, a key from the development setup in
@@ -76,6 +84,12 @@ struct ProvingKey {
     std::shared_ptr<const gpu::DevicePoints<E>> points;
   };
   std::optional<OnGpu> on_gpu;
+
+  // Set where the reader left the points of A, B1, B2, C and H unchecked
+  // (PointChecks::deferred): throws the reader's error for the first bad
+  // one, else returns. Never called directly: PreparedKey runs it once before
+  // the host first reads those points, unless a GPU checked its copy first.
+  std::function<void()> check_points;
 
   size_t n_vars() const { return on_gpu ? on_gpu->n_vars : ic.size() + c.size(); }
   size_t n_public() const { return ic.size() - 1; }

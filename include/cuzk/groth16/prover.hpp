@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -111,6 +112,16 @@ class PreparedKey {
     return 2 * (key_->domain_size() + 1) * sizeof(uint32_t) + key_->coefs.size() * sizeof(Entry);
   }
 
+  // A key whose reader deferred its point checks (ProvingKey::check_points)
+  // has them run once, by the first caller of require_checked_points (the
+  // host prover, a GPU that streams the points from the host), unless a GPU
+  // that checked its own copy of every point said so first
+  // (points_checked_on_gpu). A failed check is thrown again to every later
+  // caller. Either is a no-op for a key checked when it was read.
+  void require_checked_points() const;
+  void points_checked_on_gpu() const;
+  bool points_unchecked() const { return !points_checked_.load(std::memory_order_acquire); }
+
  private:
   void ensure_sorted() const;
   void sort_rows() const;  // under rows_mu_, until it has returned once
@@ -126,6 +137,11 @@ class PreparedKey {
   mutable std::atomic<bool> rows_sorted_{false};
   mutable std::unique_ptr<Entry[]> entries_[2];  // row_start_[m].back() of them, written in parallel: not zeroed first
   mutable std::vector<uint32_t> row_start_[2];
+  // Set once the points are known good (or were checked on reading); a
+  // failed check is kept, so that each later caller meets it too.
+  mutable std::mutex points_mu_;
+  mutable std::atomic<bool> points_checked_{false};
+  mutable std::exception_ptr points_fault_;
 };
 
 // The handle by which a PreparedKey is held.

@@ -46,6 +46,8 @@ Fr coef_to_stored(const Fr& value) {
   return value * Fr::r2();
 }
 
+using groth16::PointChecks;
+
 // A checked Groth16 proving key: a handle to the file's bytes (mapped or
 // owned, with aligned copies of misaligned sections; see BinFile) that its
 // point spans view. Copies of a Zkey share them; they stay valid while any
@@ -57,12 +59,15 @@ class Zkey {
   // coefficient's matrix, constraint, signal and value. Throws FormatError.
   // Subgroup membership is not checked (neither snarkjs nor rapidsnark does,
   // and it would cost a scalar multiplication per point on BLS12-381).
-  static Zkey open(const std::filesystem::path& path, Residency residency = Residency::map);
+  // PointChecks::deferred leaves the bulk of the points' checks for later.
+  static Zkey open(const std::filesystem::path& path, Residency residency = Residency::map,
+                   PointChecks checks = PointChecks::on_read);
   // The same from a descriptor the caller owns (BinFile::open_fd).
-  static Zkey open_fd(int fd, std::string name, Residency residency = Residency::map);
+  static Zkey open_fd(int fd, std::string name, Residency residency = Residency::map,
+                      PointChecks checks = PointChecks::on_read);
   // The same from a key's bytes in memory, which are copied; `name` stands
   // for the file in messages.
-  static Zkey from_bytes(std::string name, std::span<const uint8_t> bytes);
+  static Zkey from_bytes(std::string name, std::span<const uint8_t> bytes, PointChecks checks = PointChecks::on_read);
 
   const std::string& name() const { return state_->file.name(); }
   const ZkeyHeader& header() const { return state_->header; }
@@ -97,7 +102,7 @@ class Zkey {
     std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> data;
   };
   explicit Zkey(BinFile file) : state_(std::make_shared<State>(std::move(file))) {}
-  static Zkey read(BinFile file);
+  static Zkey read(BinFile file, PointChecks checks);
   template <class E>
   friend struct ZkeyLoader;
 

@@ -307,7 +307,10 @@ using AnyKey = std::variant<groth16::SharedKey<ec::Bn254>, groth16::SharedKey<ec
 // own file: any path), for add_key: a one-shot front end reads it while its
 // service starts (the GPU driver's start, ~0.24 s, happens there). Throws
 // Error: not_found (no such file), invalid_argument (not a key, malformed).
-AnyKey read_zkey(const std::filesystem::path& path);
+// PointChecks::deferred leaves the bulk of the points' checks to the key's
+// first use (groth16::PreparedKey::require_checked_points), where a GPU that
+// uploads the key checks them in place.
+AnyKey read_zkey(const std::filesystem::path& path, groth16::PointChecks checks = groth16::PointChecks::on_read);
 
 class Service {
  public:
