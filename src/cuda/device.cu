@@ -55,6 +55,12 @@ int physical_device(int device) {
   return n > 0 ? device % n : device;
 }
 
+unsigned grid_stride_blocks(size_t n, int device, unsigned threads) {
+  int sms = 0;
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, physical_device(device)));
+  return (unsigned)std::max<size_t>(1, std::min<size_t>((n + threads - 1) / threads, (size_t)sms * 8));
+}
+
 int devices_sharing(int device) {
   const int logical = logical_gpus(), n = cuda_device_count();
   if (!logical || n == 0) return 1;

@@ -1,7 +1,5 @@
 #include "cuzk/ec/point_check_cuda.hpp"
 
-#include <algorithm>
-
 #include "cuzk/cuda/runtime.hpp"
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
@@ -26,13 +24,9 @@ __global__ void lower_to_first_bad(const Affine<C>* points, size_t n, unsigned l
 template <class C>
 void find_first_bad_point(const Affine<C>* points, size_t n, unsigned long long* first_bad, cudaStream_t stream) {
   if (n == 0) return;
-  constexpr unsigned threads = 256;
-  int device = 0, sms = 0;
+  int device = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&device));
-  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  // Enough blocks to fill every SM a few times over; each thread strides on.
-  const unsigned blocks = (unsigned)std::min<size_t>((n + threads - 1) / threads, (size_t)sms * 8);
-  lower_to_first_bad<C><<<blocks, threads, 0, stream>>>(points, n, first_bad);
+  lower_to_first_bad<C><<<cuda::grid_stride_blocks(n, device), 256, 0, stream>>>(points, n, first_bad);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 

@@ -86,14 +86,6 @@ void upload_async(T* dst, std::span<const T> src, cudaStream_t s) {
   CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, s));
 }
 
-// Blocks for a grid-stride loop over n items on `device`: enough to fill
-// its SMs, no more.
-unsigned grid_for(size_t n, int device) {
-  int sms = 0;
-  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuda::physical_device(device)));
-  return (unsigned)std::max<size_t>(1, std::min<size_t>((n + 255) / 256, (size_t)sms * 8));
-}
-
 // A vector of `n` rows on the device from a host piece of rows ≤ n (staged
 // when pageable, on the staging's stream), the rows past them zero.
 template <class Fr>
@@ -129,7 +121,7 @@ namespace {
 template <class Fr>
 void check_values(Fr* d, size_t n, unsigned long long* slot, int device, cudaStream_t stream) {
   if (n == 0) return;
-  first_not_below_modulus<<<grid_for(n, device), 256, 0, stream>>>(d, n, slot);
+  first_not_below_modulus<<<cuda::grid_stride_blocks(n, device), 256, 0, stream>>>(d, n, slot);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -210,7 +202,7 @@ namespace {
 template <class E>
 void compute_abc(const typename DeviceKey<E>::Resident& resident, int device, const typename E::Fr* w, size_t n,
                  typename E::Fr* a, typename E::Fr* b, typename E::Fr* c, cudaStream_t stream) {
-  abc_kernel<<<grid_for(n, device), 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
+  abc_kernel<<<cuda::grid_stride_blocks(n, device), 256, 0, stream>>>(resident.rows[0].start.data(), resident.rows[0].entries.data(),
                                                       resident.rows[1].start.data(), resident.rows[1].entries.data(),
                                                       w, n, a, b, c);
   CUZK_CUDA_CHECK_LAUNCH();

@@ -58,6 +58,10 @@ int physical_device(int device);
 // logical GPUs share it).
 int devices_sharing(int device);
 
+// Blocks of `threads` for a grid-stride loop over n items on `device`:
+// enough to fill its SMs (eight a multiprocessor), no more.
+unsigned grid_stride_blocks(size_t n, int device, unsigned threads = 256);
+
 // Whether `device` failed for good: its context answers with a sticky error
 // (checked by synchronizing the whole device, so only after a call failed),
 // or a fault was injected into it as a logical GPU (fault_injection.hpp).
