@@ -297,8 +297,9 @@ class CudaBackend final : public Backend<E> {
     bool uploaded = false;
     const auto key = g.cache.acquire(item.key, &uploaded);
     if (uploaded) {
-      recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, recorder.now(), key->bytes()});
-      report_upload_times(*key, recorder);
+      const double end = recorder.now();
+      recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, end, key->bytes()});
+      report_upload_times(*key, end - t, recorder);
     }
 
     // a, b, c from the host, or computed on the GPU from the key's rows
@@ -376,9 +377,12 @@ class CudaBackend final : public Backend<E> {
   }
 
   // The key upload's parts, as timing lines (CUZK_TIMING): what a one-shot
-  // proof waits for before its kernels.
-  static void report_upload_times(const gpu::DeviceKey<E>& key, const Recorder& recorder) {
+  // proof waits for before its kernels. What the span of `seconds` holds
+  // beyond the device key's own parts is the cache's: its plan (the memory
+  // free, room made) before the device key was made.
+  static void report_upload_times(const gpu::DeviceKey<E>& key, double seconds, const Recorder& recorder) {
     const auto& t = key.upload_times();
+    recorder.report_stage("key upload: the cache's plan", seconds - (t.prepare + t.points + t.sort_wait + t.rows + t.wait));
     recorder.report_stage("key upload: memory and tables", t.prepare);
     recorder.report_stage("key upload: points read", t.points);
     recorder.report_stage("key upload: rows' sort waited", t.sort_wait);
@@ -396,8 +400,9 @@ class CudaBackend final : public Backend<E> {
       bool uploaded = false;
       const auto dk = g.cache.acquire(key, &uploaded);
       if (uploaded) {
-        recorder.record(Span{Stage::key_upload, Track{Track::Kind::copy, device, 0}, job, 0, t, recorder.now(), dk->bytes()});
-        report_upload_times(*dk, recorder);
+        const double end = recorder.now();
+        recorder.record(Span{Stage::key_upload, Track{Track::Kind::copy, device, 0}, job, 0, t, end, dk->bytes()});
+        report_upload_times(*dk, end - t, recorder);
       }
     } catch (...) {
       cudaGetLastError();  // the job's worker meets it again, and reports it
