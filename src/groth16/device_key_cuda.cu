@@ -5,7 +5,6 @@
 #include <chrono>
 #include <future>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,9 +82,9 @@ class UploadedPointsCheck {
 
   // Once the stream has run the checks: the key's points are good, or the
   // host's check names the first bad one (the error the key's reader would
-  // have thrown). Where the host finds none, the GPU misread its copy: an
-  // internal error, not a cuda::Error, on which the key would quietly be
-  // streamed instead (DeviceKeyCache::acquire).
+  // have thrown). Where the host finds none, this GPU's copy is not the
+  // file's: a cuda::Error, on which DeviceKeyCache::acquire streams the key
+  // instead, from the points the host has now checked.
   void conclude(const PreparedKey<E>& prepared, int device) const {
     unsigned long long first_bad[kSections];
     first_bad_.download(first_bad);
@@ -93,9 +92,9 @@ class UploadedPointsCheck {
     for (size_t s = 0; s < kSections; ++s)
       if (first_bad[s] != ~0ull) {
         prepared.require_checked_points();
-        throw std::runtime_error("GPU " + std::to_string(device) + " found " + kNames[s] + " point " +
+        throw cuda::Error("GPU " + std::to_string(device) + " found " + kNames[s] + " point " +
                           std::to_string(first_bad[s]) +
-                          " of the key's upload off its curve, where the host finds every point good");
+                          " of its copy of the key bad, where the host finds every point good");
       }
     prepared.points_checked_on_gpu();
   }
@@ -135,6 +134,9 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     throw cuda::Error("the proving key was made on GPU " + std::to_string(k.on_gpu->device) +
                               " and lives there only: it cannot be " +
                               (options_.streamed ? "streamed" : "used on GPU " + std::to_string(device)));
+  // A key whose points failed their check already (a prefetch's upload)
+  // fails again here, before it takes the device's memory and time.
+  if (prepared.points_failed()) prepared.require_checked_points();
   const size_t need = bytes_needed(prepared, options_), free = cuda::free_device_memory();
   if (need > free)
     throw cuda::Error("the proving key needs " + std::to_string(need >> 20) + " MiB on GPU " +
@@ -168,9 +170,10 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
     set_up_bases(resident.c, k.c, streamed, mapped, up);
     set_up_bases(resident.h, k.h, streamed, mapped, up);
   }
-  // Uploaded points left unchecked are checked on the GPU, behind their
-  // copies and beside the rows' (21 M points of a BN254 2^22 key took the
-  // host's reader more time on 16 threads than their upload).
+  // Uploaded points left unchecked are checked on the GPU, on the copies'
+  // stream behind them (the rows' copies queue behind the checks), in a
+  // fraction of a millisecond; on the host they were about 60 % of a key's
+  // read (docs/PERFORMANCE.md).
   std::optional<UploadedPointsCheck<E>> check;
   if (!k.on_gpu && !options_.streamed && prepared.points_unchecked()) check.emplace(resident, k, up.stream());
   upload_times_.points = seconds();

@@ -75,7 +75,7 @@ void PreparedKey<E>::require_checked_points() const {
   if (points_checked_.load(std::memory_order_relaxed)) return;
   if (!points_fault_) {
     try {
-      key_->check_points();
+      key_->check_points(*key_);
       points_checked_.store(true, std::memory_order_release);
       return;
     } catch (...) {
@@ -83,6 +83,12 @@ void PreparedKey<E>::require_checked_points() const {
     }
   }
   std::rethrow_exception(points_fault_);
+}
+
+template <class E>
+bool PreparedKey<E>::points_failed() const {
+  std::lock_guard lock(points_mu_);
+  return points_fault_ != nullptr;
 }
 
 template <class E>

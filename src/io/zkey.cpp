@@ -65,15 +65,18 @@ uint64_t checked_bytes(const BinFile& file, PointChecks checks) {
 }
 
 // The file's name without its folders, for progress lines.
-std::string base_name(const BinFile& file) { return std::filesystem::path(file.name()).filename().string(); }
+std::string base_name(const std::string& name) { return std::filesystem::path(name).filename().string(); }
 
-// Fails naming the first point of section `id` that check_point refuses.
+// Fails naming the first point of section `id` that check_point refuses, as
+// BinFile::fail does for the file called `name`.
 template <class P>
-void check_section_points(const BinFile& file, uint32_t id, std::span<const P> view, const char* what, Progress& progress) {
+void check_section_points(const std::string& name, uint32_t id, std::span<const P> view, const char* what,
+                          Progress& progress) {
   const size_t bad = first_bad_point(view, progress);
   if (bad != view.size())
-    file.fail("section " + str(id) + ": " + what + " point " + str(bad) +
-              (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q" : " is not on the curve"));
+    throw FormatError(name + ": section " + str(id) + ": " + what + " point " + str(bad) +
+                      (check_point(view[bad]) == PointFault::not_reduced ? " has a coordinate ≥ q"
+                                                                         : " is not on the curve"));
 }
 
 }  // namespace
@@ -91,7 +94,7 @@ struct ZkeyLoader {
   PointChecks checks;
   groth16::ProvingKey<E> data{};
   // Reading a large key is mostly its checks, paced by the disk.
-  Progress progress{"read " + base_name(key.file()), checked_bytes(key.file(), checks), "B"};
+  Progress progress{"read " + base_name(key.name()), checked_bytes(key.file(), checks), "B"};
 
   void run(SectionReader& header) {
     const ZkeyHeader& h = key.state_->header;
@@ -111,24 +114,21 @@ struct ZkeyLoader {
     data.h = points<G1>(kH, h.domain_size, "H");
     data.points_in_file_mapping = key.file().residency() == Residency::map;
     read_coefs();
-    if (checks == PointChecks::deferred) data.check_points = deferred_checks(key.state_.get());
+    if (checks == PointChecks::deferred) data.check_points = deferred_checks(key.name());
     key.state_->data = std::move(data);
   }
 
-  // The checks the read left, of the key in `state`, which holds them: a
-  // pointer, not a share, or the state would own itself.
-  static std::function<void()> deferred_checks(const Zkey::State* state) {
-    return [state] {
-      const BinFile& file = state->file;
-      const auto& k = std::get<groth16::ProvingKey<E>>(state->data);
-      uint64_t bytes = 0;
-      for (const uint32_t id : {kA, kB1, kB2, kC, kH}) bytes += file.section(id).size();
-      Progress progress{"check " + base_name(file), bytes, "B"};
-      check_section_points(file, kA, k.a, "A", progress);
-      check_section_points(file, kB1, k.b1, "B1", progress);
-      check_section_points(file, kB2, k.b2, "B2", progress);
-      check_section_points(file, kC, k.c, "C", progress);
-      check_section_points(file, kH, k.h, "H", progress);
+  // The checks the read left, of the key they are given (its spans, not the
+  // file's: a copy of the key may view other points), named after the file.
+  static std::function<void(const groth16::ProvingKey<E>&)> deferred_checks(std::string name) {
+    return [name = std::move(name)](const groth16::ProvingKey<E>& k) {
+      const uint64_t bytes = (k.a.size() + k.b1.size() + k.c.size() + k.h.size()) * sizeof(G1) + k.b2.size() * sizeof(G2);
+      Progress progress{"check " + base_name(name), bytes, "B"};
+      check_section_points(name, kA, k.a, "A", progress);
+      check_section_points(name, kB1, k.b1, "B1", progress);
+      check_section_points(name, kB2, k.b2, "B2", progress);
+      check_section_points(name, kC, k.c, "C", progress);
+      check_section_points(name, kH, k.h, "H", progress);
     };
   }
 
@@ -158,7 +158,7 @@ struct ZkeyLoader {
     // file's bytes are used as points, as rapidsnark does with its mapping.
     static_assert(alignof(P) <= 8);
     const std::span<const P> view(reinterpret_cast<const P*>(key.state_->file.aligned_section(id).data()), count);
-    if (checks == PointChecks::on_read || !deferrable(id)) check_section_points(key.state_->file, id, view, what, progress);
+    if (checks == PointChecks::on_read || !deferrable(id)) check_section_points(key.name(), id, view, what, progress);
     return view;
   }
 

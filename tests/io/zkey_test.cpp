@@ -524,7 +524,8 @@ TEST(Zkey, DeferredPointChecksMeetEveryFaultWithTheSameMessage) {
 
 // What deferral defers: a B2 point off its curve reads, its first use fails
 // and every later one again, and a GPU's word cannot clear it; a good key's
-// points pass once; a key checked on reading has nothing left to check.
+// points pass once; a copy of a key is checked on its own spans; a key
+// checked on reading has nothing left to check.
 TEST(Zkey, DeferredPointChecksRunOnceAtFirstUse) {
   TempDir dir;
   const fs::path good = fixture("bn128", "multiplier", "circuit.zkey");
@@ -546,6 +547,7 @@ TEST(Zkey, DeferredPointChecksRunOnceAtFirstUse) {
           }
         },
         io::FormatError);
+  EXPECT_TRUE(prepared->points_failed());
   prepared->points_checked_on_gpu();
   EXPECT_TRUE(prepared->points_unchecked());
   EXPECT_THROW(prepared->require_checked_points(), io::FormatError);
@@ -556,6 +558,17 @@ TEST(Zkey, DeferredPointChecksRunOnceAtFirstUse) {
   EXPECT_TRUE(fine->points_unchecked());
   fine->require_checked_points();
   EXPECT_FALSE(fine->points_unchecked());
+  EXPECT_FALSE(fine->points_failed());
+
+  // A copy of the good key that views the bad key's B2: its own points are checked.
+  auto copy = std::make_shared<ProvingKey<Bn254>>(deferred.as<Bn254>());
+  copy->b2 = bad.as<Bn254>().b2;
+  try {
+    groth16::PreparedKey<Bn254>::make(copy)->require_checked_points();
+    ADD_FAILURE() << "the copy's B2 passed";
+  } catch (const io::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("section 7: B2 point 1 is not on the curve"), std::string::npos) << e.what();
+  }
   const Zkey checked = Zkey::open(good);
   EXPECT_FALSE(groth16::PreparedKey<Bn254>::make(checked.share<Bn254>())->points_unchecked());
 }

@@ -86,10 +86,11 @@ struct ProvingKey {
   std::optional<OnGpu> on_gpu;
 
   // Set where the reader left the points of A, B1, B2, C and H unchecked
-  // (PointChecks::deferred): throws the reader's error for the first bad
-  // one, else returns. Never called directly: PreparedKey runs it once before
-  // the host first reads those points, unless a GPU checked its copy first.
-  std::function<void()> check_points;
+  // (PointChecks::deferred): checks those of the key it is given (this one,
+  // or a copy with other spans) and throws the reader's error for the first
+  // bad one. PreparedKey runs it once before the host first reads the points,
+  // unless a GPU checked its copy first; a writer of the points runs it too.
+  std::function<void(const ProvingKey&)> check_points;
 
   size_t n_vars() const { return on_gpu ? on_gpu->n_vars : ic.size() + c.size(); }
   size_t n_public() const { return ic.size() - 1; }

@@ -121,6 +121,7 @@ class PreparedKey {
   void require_checked_points() const;
   void points_checked_on_gpu() const;
   bool points_unchecked() const { return !points_checked_.load(std::memory_order_acquire); }
+  bool points_failed() const;  // a check failed: require_checked_points throws its error
 
  private:
   void ensure_sorted() const;
