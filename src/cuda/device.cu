@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -371,7 +372,11 @@ void StagedUpload::copy(void* dst, const void* src, size_t bytes) {
   for (size_t done = 0; done < bytes;) {
     const size_t n = std::min(kBlock, bytes - done);
     const unsigned i = next_++ % kBlocks;
-    if (in_use_[i]) sent_[i].sync();  // the block's last copy has left it
+    if (in_use_[i]) {  // the block's last copy has left it
+      const auto waited_from = std::chrono::steady_clock::now();
+      sent_[i].sync();
+      ring_waited_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waited_from).count();
+    }
     if (block_[i].size() == 0) block_[i] = PinnedBuffer<uint8_t>(kBlock);  // on first use: locking costs
     uint8_t* block = block_[i].data();
     parallel_blocks(n, kBlock / 16, 0, [&](size_t b, size_t e) { std::memcpy(block + b, from + done + b, e - b); });

@@ -382,9 +382,10 @@ class CudaBackend final : public Backend<E> {
   // free, room made) before the device key was made.
   static void report_upload_times(const gpu::DeviceKey<E>& key, double seconds, const Recorder& recorder) {
     const auto& t = key.upload_times();
-    recorder.report_stage("key upload: the cache's plan", seconds - (t.prepare + t.points + t.sort_wait + t.rows + t.wait));
+    recorder.report_stage("key upload: the cache's plan", seconds - t.total());
     recorder.report_stage("key upload: memory and tables", t.prepare);
     recorder.report_stage("key upload: points read", t.points);
+    recorder.report_stage("key upload: points' ring wait", t.points_ring_wait);
     recorder.report_stage("key upload: rows' sort waited", t.sort_wait);
     recorder.report_stage("key upload: rows read", t.rows);
     recorder.report_stage("key upload: copies' tail", t.wait);

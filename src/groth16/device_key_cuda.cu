@@ -177,6 +177,7 @@ DeviceKey<E>::DeviceKey(SharedKey<E> handle, int device, DeviceKeyOptions option
   std::optional<UploadedPointsCheck<E>> check;
   if (!k.on_gpu && !options_.streamed && prepared.points_unchecked()) check.emplace(resident, k, up.stream());
   upload_times_.points = seconds();
+  upload_times_.points_ring_wait = up.ring_waited();
   if (sorting.valid()) sorting.get();
   upload_times_.sort_wait = seconds();
   if (options_.matrices)

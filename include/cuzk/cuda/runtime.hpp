@@ -464,6 +464,9 @@ class StagedUpload {
   // Blocks until every copy on the stream so far has arrived.
   void finish() const { CUZK_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   cudaStream_t stream() const { return stream_; }
+  // Seconds copy() has waited for a block to come free: the share of its
+  // time that the copy engine, not the host's filling, set.
+  double ring_waited() const { return ring_waited_; }
   // Bytes of each block: a copy larger than kBlocks of them turns the ring.
   // A block's DMA (~150 us at PCIe 5's ~55 GB/s) is some 20 times a copy's
   // launch cost, and four let the host fill one while three are on their
@@ -478,6 +481,7 @@ class StagedUpload {
                        Event(cudaEventDisableTiming)};
   bool in_use_[kBlocks] = {};
   unsigned next_ = 0;
+  double ring_waited_ = 0;
 };
 
 // Work enqueued on a stream that may still use what its owner holds (pinned

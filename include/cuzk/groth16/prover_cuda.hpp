@@ -99,10 +99,13 @@ class DeviceKey {
 
   // Where the upload's time went, in seconds: the device memory and the
   // domain's tables, the host's side of the points' copies (they return once
-  // their source is read), the wait for the rows' sort (it runs beside both),
-  // the rows' copies, and the wait for what was still on its way.
+  // their source is read; points_ring_wait of it waiting for a staging block
+  // to come free, where the copy engine was the limit), the wait for the
+  // rows' sort (it runs beside both), the rows' copies, and the wait for what
+  // was still on its way.
   struct UploadTimes {
-    double prepare = 0, points = 0, sort_wait = 0, rows = 0, wait = 0;
+    double prepare = 0, points = 0, points_ring_wait = 0, sort_wait = 0, rows = 0, wait = 0;
+    double total() const { return prepare + points + sort_wait + rows + wait; }
   };
   const UploadTimes& upload_times() const { return upload_times_; }
 
