@@ -100,10 +100,12 @@ int prove(const std::string& zkey_path, const std::string& wtns_path, const std:
   // earlier outputs where they were; a key that does not read does not. A
   // bellperson parameter file (tens of GB) is read once the service runs, so
   // that such a failure is told at once.
+  //
   // A zkey's points (all but its header's and IC's) are checked where they
   // are first used: on the GPU once uploaded, in a fraction of a millisecond,
-  // where the host took more time than their upload (BN254 2^22, 16
-  // threads), or on the host by the CPU backend or before a streamed upload.
+  // where on the host they were about 60 % of the read's CPU time
+  // (docs/PERFORMANCE.md); else on the host, by the CPU backend or before a
+  // streamed upload.
   std::unique_ptr<service::Service> started;
   if (params) started = starting.get();
   service::AnyKey read;

@@ -284,8 +284,11 @@ TEST_F(Lifecycle, TheExampleConfigurationParsesAndStatesTheDefaults) {
   EXPECT_EQ(s.witness_dirs, t.witness_dirs);
   EXPECT_EQ(s.key_dirs, t.key_dirs);
   EXPECT_EQ(s.gpu_recovery_interval, t.gpu_recovery_interval);
-  // And the daemon accepts it, with the socket moved somewhere writable.
-  const auto r = cuzkd({"--config", example.string(), "--listen", "unix://" + (dir / "s.sock").string(), "--check"});
+  // And the daemon accepts it, with the socket moved somewhere writable and
+  // the metrics to a free port: the default, 9464, may be another test's
+  // cuzkd's (readme_snippets runs one beside this under ctest -j).
+  const auto r = cuzkd({"--config", example.string(), "--listen", "unix://" + (dir / "s.sock").string(), "--metrics",
+                        "127.0.0.1:0", "--check"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
