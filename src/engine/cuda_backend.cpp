@@ -296,11 +296,7 @@ class CudaBackend final : public Backend<E> {
     double t = recorder.now();
     bool uploaded = false;
     const auto key = g.cache.acquire(item.key, &uploaded);
-    if (uploaded) {
-      const double end = recorder.now();
-      recorder.record(Span{Stage::key_upload, copy, item.job, item.partition, t, end, key->bytes()});
-      report_upload_times(*key, end - t, recorder);
-    }
+    if (uploaded) record_upload(*key, copy, item.job, item.partition, t, recorder);
 
     // a, b, c from the host, or computed on the GPU from the key's rows
     // (abc_on_gpu_for): per partition, as its inputs come.
@@ -376,13 +372,16 @@ class CudaBackend final : public Backend<E> {
     }
   }
 
-  // The key upload's parts, as timing lines (CUZK_TIMING): what a one-shot
-  // proof waits for before its kernels. What the span of `seconds` holds
-  // beyond the device key's own parts is the cache's: its plan (the memory
-  // free, room made) before the device key was made.
-  static void report_upload_times(const gpu::DeviceKey<E>& key, double seconds, const Recorder& recorder) {
+  // A key's upload, begun at `from`: its span, and its parts as timing lines
+  // (CUZK_TIMING), what a one-shot proof waits for before its kernels. What
+  // the span holds beyond the device key's own parts is the cache's: its plan
+  // (the memory free, room made) before the device key was made.
+  static void record_upload(const gpu::DeviceKey<E>& key, const Track& track, uint32_t job, uint32_t partition,
+                            double from, Recorder& recorder) {
+    const double end = recorder.now();
+    recorder.record(Span{Stage::key_upload, track, job, partition, from, end, key.bytes()});
     const auto& t = key.upload_times();
-    recorder.report_stage("key upload: the cache's plan", seconds - t.total());
+    recorder.report_stage("key upload: the cache's plan", end - from - t.total());
     recorder.report_stage("key upload: memory and tables", t.prepare);
     recorder.report_stage("key upload: points read", t.points);
     recorder.report_stage("key upload: points' ring wait", t.points_ring_wait);
@@ -400,11 +399,7 @@ class CudaBackend final : public Backend<E> {
       const double t = recorder.now();
       bool uploaded = false;
       const auto dk = g.cache.acquire(key, &uploaded);
-      if (uploaded) {
-        const double end = recorder.now();
-        recorder.record(Span{Stage::key_upload, Track{Track::Kind::copy, device, 0}, job, 0, t, end, dk->bytes()});
-        report_upload_times(*dk, end - t, recorder);
-      }
+      if (uploaded) record_upload(*dk, Track{Track::Kind::copy, device, 0}, job, 0, t, recorder);
     } catch (...) {
       cudaGetLastError();  // the job's worker meets it again, and reports it
     }

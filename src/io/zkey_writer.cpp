@@ -51,8 +51,6 @@ void check_sizes(const std::filesystem::path& path, const groth16::ProvingKey<E>
   if (nv > UINT32_MAX || n > UINT32_MAX || k.coefs.size() > UINT32_MAX)
     bad(std::to_string(nv) + " signals, " + std::to_string(n) + " H points and " + std::to_string(k.coefs.size()) +
         " coefficients exceed the format's u32 counts");
-  // Points read with their checks deferred are checked before they are written.
-  if (k.check_points) k.check_points(k);
 }
 
 template <class F>
@@ -88,6 +86,8 @@ void write_zkey(const std::filesystem::path& path, const groth16::ProvingKey<E>&
   using G1 = ec::Affine<typename E::G1>;
   using G2 = ec::Affine<typename E::G2>;
   check_sizes(path, k);
+  // Points read with their checks deferred are checked before they are written.
+  if (k.check_points) k.check_points(k);
   AtomicFile f(path);
   f.write(bytes_of(std::span("zkey", 4)));
   put(f, kVersion);
